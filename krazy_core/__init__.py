@@ -1,0 +1,26 @@
+"""krazy_core: a native-accelerated rules engine for four card games, with search bots.
+
+    >>> import krazy_core
+    >>> game = krazy_core.make("krazy-kings", num_players=4)
+    >>> state = game.new_initial_state(seed=7)
+    >>> while not state.is_terminal():
+    ...     state.apply_action(state.legal_actions()[0])
+
+Games: ``krazy_core.available_games()``.  Errors: :class:`KrazyError` and its subclasses
+:class:`IllegalActionError`, :class:`InvalidStateError`, :class:`ConfigError` (each also a
+``ValueError``).  Cards: ``krazy_core.cards`` (one int encoding, ``Card = int``).  Bots:
+``krazy_core.bots``.
+"""
+
+from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError, KrazyError
+from krazy_core.game import Game, Option, available_games, make
+from krazy_core.cards import Card, format_card, format_cards, parse_card, parse_cards
+from krazy_core._state import State, TERMINAL_PLAYER
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "make", "available_games", "Game", "State", "Option", "TERMINAL_PLAYER",
+    "KrazyError", "IllegalActionError", "InvalidStateError", "ConfigError",
+    "Card", "parse_card", "parse_cards", "format_card", "format_cards",
+]

@@ -1,0 +1,42 @@
+# cython: language_level=3
+"""C declarations shared by every Cython module: the PRNG, the event log and the GameOps
+table.  The C side lives in ``src/krazy/*.h``; this file is the layout contract."""
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+
+cdef extern from "krazy/rng.h" nogil:
+    ctypedef struct kz_rng:
+        uint64_t s[4]               # xoshiro256** state, never all zero
+    void kz_rng_seed(kz_rng *r, uint64_t seed) noexcept
+    uint64_t kz_next(kz_rng *r) noexcept
+    uint32_t kz_bounded(kz_rng *r, uint32_t n) noexcept   # uniform in [0, n), unbiased
+    int kz_d6(kz_rng *r) noexcept                          # 1..6
+    double kz_uniform(kz_rng *r) noexcept                  # [0, 1)
+    void kz_shuffle_u8(kz_rng *r, uint8_t *a, int n) noexcept  # Fisher-Yates in place
+
+cdef extern from "krazy/events.h" nogil:
+    enum: KZ_EV_WIDTH
+    ctypedef struct kz_events:
+        int32_t *data               # n int32: events of KZ_EV_WIDTH (kind, player, a, b)
+        int32_t n                   # int32 values in use
+        int32_t cap                 # int32 values allocated
+    int kz_ev_reserve(kz_events *ev, int32_t need) noexcept
+    void kz_ev_push(kz_events *ev, int32_t kind, int32_t player, int32_t a, int32_t b) noexcept
+    void kz_ev_free(kz_events *ev) noexcept
+
+cdef extern from "krazy/ops.h" nogil:
+    enum: KZ_TERMINAL
+    enum: KZ_MAX_PLAYERS
+    ctypedef struct kz_ops:
+        const char *game_id
+        int32_t state_size              # bytes in one state struct
+        int32_t num_distinct_actions    # actions are ints in [0, num_distinct_actions)
+        int32_t max_legal               # upper bound on len(legal_actions)
+        int32_t max_players
+        int (*current_player)(const void *st) noexcept nogil
+        int (*legal_actions)(const void *st, int32_t *out) noexcept nogil
+        int (*apply_action)(void *st, int32_t action, kz_events *ev) noexcept nogil
+        int (*is_terminal)(const void *st) noexcept nogil
+        void (*returns)(const void *st, double *out) noexcept nogil
+        int (*num_players)(const void *st) noexcept nogil
+        void (*determinize)(void *st, int player, kz_rng *rng) noexcept nogil
+        int32_t (*heuristic_action)(const void *st, kz_rng *rng) noexcept nogil

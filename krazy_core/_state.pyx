@@ -1,0 +1,379 @@
+# cython: language_level=3
+"""The generic State: OpenSpiel's verbs over a game's C struct and its GameOps table.
+
+Each game module subclasses :class:`State`, fills a ``kz_ops`` table (``src/krazy/ops.h``)
+and adds what needs its struct's fields: ``observation``, ``observation_tensor``,
+``action_to_string``, ``string_to_action``, ``_to_dict`` (JSON body), ``_event_dict``,
+``_explain_illegal`` and ``__str__``.  Everything here is game-blind.
+
+The event log is shared between a state and its clones and copied only when two of them
+diverge (copy-on-write), so ``clone()`` is one ``memcpy`` of the struct.
+"""
+
+cimport cython
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memcpy, memcmp, memset
+from libc.stdlib cimport calloc, free, malloc
+from libc.stdint cimport int32_t, uint64_t
+
+import json
+
+import numpy as np
+
+from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_ev_reserve,
+                              kz_ev_free, KZ_EV_WIDTH, KZ_TERMINAL, KZ_MAX_PLAYERS)
+from krazy_core.errors import IllegalActionError, InvalidStateError, ConfigError
+
+DEF SCRATCH = 8192
+cdef int32_t _scratch[SCRATCH]       # legal actions of the state being asked (GIL held)
+
+TERMINAL_PLAYER = KZ_TERMINAL
+MAX_PLAYERS = KZ_MAX_PLAYERS
+EVENT_WIDTH = KZ_EV_WIDTH
+JSON_FORMAT = 1
+
+
+def check_seed(seed):
+    """A seed as an unsigned 64-bit int.  ``None`` draws one from the OS.  Raises
+    ``ConfigError`` for anything that is not an int."""
+    if seed is None:
+        import os
+        return int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"seed must be an int, got {seed!r}")
+    return seed & 0xFFFFFFFFFFFFFFFF
+
+
+@cython.final
+cdef class EventLog:
+    """An append-only array of int32 event records (see ``src/krazy/events.h``)."""
+
+    def __dealloc__(self):
+        kz_ev_free(&self.ev)
+
+
+cdef class State:
+    """A game state.  Create one with ``game.new_initial_state(seed)`` or
+    ``game.state_from_json(text)``, never directly.
+
+    The verbs are OpenSpiel's: ``current_player()``, ``legal_actions()``,
+    ``legal_action_mask()``, ``apply_action()``, ``is_terminal()``, ``returns()``,
+    ``clone()``.  Actions are ints in ``[0, game.num_distinct_actions)``; each game
+    documents its action table at the top of its module.
+    """
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("states are made by game.new_initial_state(seed) or game.state_from_json(text)")
+
+    def __dealloc__(self):
+        if self.data != NULL:
+            free(self.data)
+            self.data = NULL
+
+    cdef int _init(self, const kz_ops *ops, object game) except -1:
+        self.ops = ops
+        self.game = game
+        self.data = calloc(1, ops.state_size)
+        if self.data == NULL:
+            raise MemoryError()
+        self.log = EventLog.__new__(EventLog)
+        self.n_ev = 0
+        return 0
+
+    cdef State _blank(self):
+        raise NotImplementedError
+
+    cdef kz_events *_writable_log(self) except NULL:
+        """The log to append to: ours if no clone has appended past our end, else a copy."""
+        cdef EventLog fresh
+        if self.log.ev.n != self.n_ev:
+            fresh = EventLog.__new__(EventLog)
+            if kz_ev_reserve(&fresh.ev, <int32_t>self.n_ev + 64 * KZ_EV_WIDTH) != 0:
+                raise MemoryError()
+            if self.n_ev:
+                memcpy(fresh.ev.data, self.log.ev.data, self.n_ev * sizeof(int32_t))
+            fresh.ev.n = <int32_t>self.n_ev
+            self.log = fresh
+        return &self.log.ev
+
+    cdef int _legal(self, int32_t *out) noexcept:
+        return self.ops.legal_actions(self.data, out)
+
+    # ---------------------------------------------------------------- OpenSpiel verbs
+    def current_player(self) -> int:
+        """Seat to act (0..num_players-1), or ``-4`` (``TERMINAL_PLAYER``) once the game is over."""
+        return self.ops.current_player(self.data)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.ops.is_terminal(self.data) != 0
+
+    def is_chance_node(self) -> bool:
+        """Always ``False``: dice and shuffles are drawn from the state's own PRNG inside
+        ``apply_action`` and recorded as events, so there are no chance nodes."""
+        return False
+
+    def num_players(self) -> int:
+        return self.ops.num_players(self.data)
+
+    def legal_actions(self, player=None) -> list:
+        """The legal actions of the player to act: a sorted ``list[int]`` without repeats;
+        empty when the game is over (or when ``player`` is given and is not to act)."""
+        cdef int n, i
+        if player is not None and player != self.ops.current_player(self.data):
+            return []
+        n = self.ops.legal_actions(self.data, _scratch)
+        out = [None] * n
+        for i in range(n):
+            out[i] = _scratch[i]
+        return out
+
+    def legal_action_mask(self, player=None):
+        """``numpy.ndarray`` of ``bool``, shape ``(game.num_distinct_actions,)``: True where
+        the action is legal for the player to act."""
+        cdef int n, i
+        mask = np.zeros(self.ops.num_distinct_actions, dtype=np.bool_)
+        if player is not None and player != self.ops.current_player(self.data):
+            return mask
+        cdef unsigned char[::1] m = mask.view(np.uint8)
+        n = self.ops.legal_actions(self.data, _scratch)
+        for i in range(n):
+            m[_scratch[i]] = 1
+        return mask
+
+    def apply_action(self, action):
+        """Apply ``action`` (an int, or the text ``action_to_string`` gives) for the player
+        to act.  Raises ``IllegalActionError`` saying why, and leaves the state exactly as it
+        was, when the action is not legal (or the game is over)."""
+        cdef int32_t a
+        cdef int n, i
+        cdef bint ok = False
+        if type(action) is int:
+            a_obj = action
+        else:
+            a_obj = self._coerce_action(action)
+        if not (0 <= a_obj < self.ops.num_distinct_actions):
+            raise IllegalActionError(
+                f"action {action!r} is out of range [0, {self.ops.num_distinct_actions}) in {self._compact()}")
+        a = a_obj
+        n = self.ops.legal_actions(self.data, _scratch)
+        for i in range(n):
+            if _scratch[i] == a:
+                ok = True
+                break
+        if not ok:
+            raise IllegalActionError(self._illegal_message(a, action))
+        self.ops.apply_action(self.data, a, self._writable_log())
+        self.n_ev = self.log.ev.n
+
+    def returns(self) -> list:
+        """Per-player returns, ``list[float]`` of length ``num_players``: each game's
+        definition is in its module docstring (all zeros while the game is running)."""
+        cdef double out[KZ_MAX_PLAYERS]
+        cdef int np_ = self.ops.num_players(self.data)
+        self.ops.returns(self.data, out)
+        return [out[i] for i in range(np_)]
+
+    def rewards(self) -> list:
+        """Same as ``returns()`` at a terminal state, zeros before (rewards come at the end)."""
+        if self.ops.is_terminal(self.data):
+            return self.returns()
+        return [0.0] * self.ops.num_players(self.data)
+
+    def clone(self):
+        """An independent copy: one ``memcpy`` of the struct; the event log is shared
+        copy-on-write."""
+        cdef State c = self._blank()
+        c.ops = self.ops
+        c.game = self.game
+        c.data = malloc(self.ops.state_size)
+        if c.data == NULL:
+            raise MemoryError()
+        memcpy(c.data, self.data, self.ops.state_size)
+        c.log = self.log
+        c.n_ev = self.n_ev
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def determinize(self, int player, seed=None):
+        """A full state sampled to agree with everything ``player`` has seen: the hidden
+        cards (other hands, the stock order) are dealt again at random among the places
+        they could be, and the PRNG that rolls future dice is reseeded.  ``seed`` makes it
+        reproducible.  Raises ``ValueError`` for a seat out of range."""
+        cdef kz_rng rng
+        if not 0 <= player < self.ops.num_players(self.data):
+            raise ValueError(f"player {player!r} out of range 0..{self.ops.num_players(self.data) - 1}")
+        kz_rng_seed(&rng, <uint64_t>check_seed(seed))
+        cdef State c = self.clone()
+        self.ops.determinize(c.data, player, &rng)
+        return c
+
+    def heuristic_action(self, seed=None) -> int:
+        """The game's heuristic move for the player to act (``HeuristicBot`` uses it).  It
+        reads only what that player may see.  Raises ``IllegalActionError`` when the game is
+        over."""
+        cdef kz_rng rng
+        if self.ops.is_terminal(self.data):
+            raise IllegalActionError(f"the game is over; no move to choose in {self._compact()}")
+        kz_rng_seed(&rng, <uint64_t>check_seed(seed))
+        return self.ops.heuristic_action(self.data, &rng)
+
+    # ---------------------------------------------------------------- events
+    def raw_events(self) -> list:
+        """Every event as a tuple ``(kind, player, a, b)`` of ints, hidden cards included
+        (an omniscient log, for replay and tests).  Kinds are documented per game."""
+        cdef Py_ssize_t i
+        cdef int32_t *d = self.log.ev.data
+        return [(d[i], d[i + 1], d[i + 2], d[i + 3]) for i in range(0, self.n_ev, KZ_EV_WIDTH)]
+
+    @property
+    def num_events(self) -> int:
+        return self.n_ev // KZ_EV_WIDTH
+
+    @property
+    def events(self) -> list:
+        """The public event log: a ``list[dict]`` (JSON-ready), one per event, with the
+        identity of every card only its owner saw replaced by ``None``."""
+        return self.events_for(None)
+
+    def events_for(self, player) -> list:
+        """The event log as ``player`` saw it (their own cards shown); ``None`` gives the
+        public log, ``"all"`` the omniscient one."""
+        return [self._event_dict(k, p, a, b, player) for (k, p, a, b) in self.raw_events()]
+
+    def _event_dict(self, kind, player, a, b, viewer):
+        return {"kind": kind, "player": player, "a": a, "b": b}
+
+    # ---------------------------------------------------------------- JSON
+    def to_json(self, **json_kwargs) -> str:
+        """The whole state (hidden cards and PRNG included) as a JSON string; read it back
+        with ``game.state_from_json``.  Format version ``JSON_FORMAT``."""
+        doc = {
+            "format": JSON_FORMAT,
+            "game": self.game.game_id,
+            "num_players": self.game.num_players,
+            "options": self.game.options_dict(),
+            "state": self._to_dict(),
+            "events": [list(e) for e in self.raw_events()],
+        }
+        return json.dumps(doc, **json_kwargs)
+
+    def _to_dict(self):
+        raise NotImplementedError
+
+    def _load_events(self, events):
+        """Load a JSON event list (validated: a list of 4-int lists in int32 range)."""
+        cdef Py_ssize_t i = 0
+        cdef EventLog log = EventLog.__new__(EventLog)
+        if not isinstance(events, list):
+            raise InvalidStateError("'events' must be a list")
+        if len(events) > 10_000_000:
+            raise InvalidStateError("'events' is too long")
+        if kz_ev_reserve(&log.ev, <int32_t>(len(events) * KZ_EV_WIDTH + KZ_EV_WIDTH)) != 0:
+            raise MemoryError()
+        for e in events:
+            if not isinstance(e, list) or len(e) != KZ_EV_WIDTH:
+                raise InvalidStateError(f"event {e!r} is not a list of {KZ_EV_WIDTH} ints")
+            for x in e:
+                if type(x) is not int or not (-2**31 <= x < 2**31):
+                    raise InvalidStateError(f"event {e!r} holds {x!r}, not an int32")
+                log.ev.data[i] = x
+                i += 1
+        log.ev.n = <int32_t>i
+        self.log = log
+        self.n_ev = i
+
+    def __reduce__(self):
+        return (_state_from_json, (self.game, self.to_json()))
+
+    # ---------------------------------------------------------------- equality, text
+    def __eq__(self, other):
+        cdef State o
+        if not isinstance(other, State):
+            return NotImplemented
+        o = other
+        if o.ops != self.ops or o.game != self.game or o.n_ev != self.n_ev:
+            return False
+        if memcmp(o.data, self.data, self.ops.state_size) != 0:
+            return False
+        if self.n_ev and o.log is not self.log:
+            if memcmp(o.log.ev.data, self.log.ev.data, self.n_ev * sizeof(int32_t)) != 0:
+                return False
+        return True
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = None
+
+    def _compact(self):
+        return (f"[{self.game.game_id} players={self.ops.num_players(self.data)} "
+                f"to_act={self.ops.current_player(self.data)} events={self.num_events}]")
+
+    def __repr__(self):
+        return (f"{type(self).__name__}(game={self.game.game_id!r}, num_players="
+                f"{self.ops.num_players(self.data)}, current_player={self.ops.current_player(self.data)}, "
+                f"terminal={bool(self.ops.is_terminal(self.data))})")
+
+    def _coerce_action(self, action):
+        if isinstance(action, bool):
+            raise IllegalActionError(f"action {action!r} is not an int or an action string")
+        if isinstance(action, int):
+            return int(action)
+        if isinstance(action, str):
+            return self.string_to_action(action)
+        try:
+            import operator
+            return operator.index(action)
+        except TypeError:
+            raise IllegalActionError(
+                f"action {action!r} is not an int or an action string in {self._compact()}") from None
+
+    def _illegal_message(self, int a, original):
+        if self.ops.is_terminal(self.data):
+            why = "the game is over"
+        else:
+            why = self._explain_illegal(a)
+        try:
+            text = self.action_to_string(a)
+        except Exception:
+            text = "?"
+        legal = self.legal_actions()
+        shown = ", ".join(f"{x} {self.action_to_string(x)}" for x in legal[:12])
+        if len(legal) > 12:
+            shown += ", ..."
+        return f"illegal action {original!r} ({text}) in {self._compact()}: {why}. Legal: [{shown}]"
+
+    def _explain_illegal(self, int a):
+        return "it is not among the legal actions"
+
+    def action_to_string(self, action) -> str:
+        return str(action)
+
+    def string_to_action(self, text) -> int:
+        """The action an action string names (as ``action_to_string`` writes it), among the
+        legal ones.  Raises ``IllegalActionError`` when no legal action has that name."""
+        legal = self.legal_actions()
+        want = str(text).strip().lower()
+        for a in legal:
+            if self.action_to_string(a).lower() == want:
+                return a
+        raise IllegalActionError(f"no legal action is called {text!r} in {self._compact()}; legal: "
+                                 + ", ".join(self.action_to_string(a) for a in legal))
+
+
+def _state_from_json(game, text):
+    return game.state_from_json(text)
+
+
+def seed_rng_struct(seed):
+    """The four 64-bit words of a PRNG seeded with ``seed`` (for tests)."""
+    cdef kz_rng r
+    kz_rng_seed(&r, <uint64_t>check_seed(seed))
+    return [r.s[0], r.s[1], r.s[2], r.s[3]]

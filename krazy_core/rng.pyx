@@ -1,0 +1,54 @@
+# cython: language_level=3
+"""Python face of the engine's PRNG (``src/krazy/rng.h``): xoshiro256** seeded by
+splitmix64, unbiased bounded draws, Fisher-Yates shuffle, 2d6.  States carry their own
+generator inside their struct; this class is for bots, tools and tests."""
+
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from krazy_core._ops cimport kz_rng, kz_rng_seed, kz_next, kz_bounded, kz_d6, kz_uniform
+from krazy_core._state import check_seed
+
+
+cdef class Rng:
+    """A seeded generator.  ``Rng(seed)``; ``seed=None`` draws one from the OS."""
+    cdef kz_rng r
+
+    def __init__(self, seed=None):
+        kz_rng_seed(&self.r, <uint64_t>check_seed(seed))
+
+    def next_u64(self) -> int:
+        """Next raw 64-bit output."""
+        return kz_next(&self.r)
+
+    def bounded(self, n) -> int:
+        """Uniform int in ``[0, n)``, exactly unbiased; ``1 <= n < 2**32``.  Raises ``ValueError``."""
+        if not 1 <= n < 2 ** 32:
+            raise ValueError(f"bounded(n) needs 1 <= n < 2**32, got {n!r}")
+        return kz_bounded(&self.r, <uint32_t>n)
+
+    def uniform(self) -> float:
+        """Uniform float in ``[0, 1)``."""
+        return kz_uniform(&self.r)
+
+    def d6(self) -> int:
+        """One die, 1..6."""
+        return kz_d6(&self.r)
+
+    def roll_2d6(self) -> tuple:
+        """Two dice ``(d1, d2)``."""
+        cdef int a = kz_d6(&self.r)
+        cdef int b = kz_d6(&self.r)
+        return (a, b)
+
+    def choice(self, seq):
+        """A uniformly chosen element of a non-empty sequence."""
+        n = len(seq)
+        if n == 0:
+            raise ValueError("choice() from an empty sequence")
+        return seq[kz_bounded(&self.r, <uint32_t>n)]
+
+    def shuffle(self, list items):
+        """Fisher-Yates shuffle of a list in place."""
+        cdef Py_ssize_t i, j
+        for i in range(len(items) - 1, 0, -1):
+            j = kz_bounded(&self.r, <uint32_t>(i + 1))
+            items[i], items[j] = items[j], items[i]

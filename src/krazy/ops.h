@@ -1,0 +1,42 @@
+/* krazy/ops.h -- the table of C functions every game fills in (DESIGN.md, "Search").
+ *
+ * A state is one fixed-size struct (state_size bytes) holding everything, its PRNG
+ * included: a copy is a memcpy.  The search (krazy_core/search/ismcts.pyx) and the generic
+ * Python State (krazy_core/_state.pyx) know only this table.  Every function is plain C,
+ * runs without the GIL and never fails on a state that passed validation.
+ */
+#ifndef KRAZY_OPS_H
+#define KRAZY_OPS_H
+#include <stdint.h>
+#include "krazy/rng.h"
+#include "krazy/events.h"
+
+#define KZ_TERMINAL (-4)        /* current_player() of a finished game (OpenSpiel's kTerminalPlayerId) */
+#define KZ_MAX_PLAYERS 8
+
+typedef struct kz_ops {
+    const char *game_id;
+    int32_t state_size;             /* bytes in one state struct */
+    int32_t num_distinct_actions;   /* actions are ints in [0, num_distinct_actions) */
+    int32_t max_legal;              /* upper bound on the number of legal actions */
+    int32_t max_players;
+    /* seat to act, or KZ_TERMINAL */
+    int (*current_player)(const void *st);
+    /* writes the legal actions, sorted ascending and unique, to out; returns how many */
+    int (*legal_actions)(const void *st, int32_t *out);
+    /* applies a legal action (unchecked: the caller checked legality); ev may be NULL */
+    int (*apply_action)(void *st, int32_t action, kz_events *ev);
+    int (*is_terminal)(const void *st);
+    /* writes num_players returns */
+    void (*returns)(const void *st, double *out);
+    int (*num_players)(const void *st);
+    /* resamples everything `player` has not seen (other hands, stock order) consistently
+     * with what they have seen, and reseeds the state's own PRNG from rng (future dice and
+     * shuffles are unknown too). */
+    void (*determinize)(void *st, int player, kz_rng *rng);
+    /* the game's heuristic move for the player to act, using only that player's view;
+     * must return a legal action.  May be NULL (then search rolls out at random). */
+    int32_t (*heuristic_action)(const void *st, kz_rng *rng);
+} kz_ops;
+
+#endif

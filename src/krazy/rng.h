@@ -1,0 +1,77 @@
+/* krazy/rng.h -- the seeded PRNG every state carries inside its own struct.
+ *
+ * xoshiro256** (Blackman & Vigna, 2018), seeded through splitmix64.  The whole generator
+ * is 32 bytes of plain data, so copying a state (clone(), determinization in search)
+ * copies its future dice and shuffles too.  Bounded draws use Lemire's multiply-shift
+ * with rejection, so they are exactly uniform (no modulo bias).
+ */
+#ifndef KRAZY_RNG_H
+#define KRAZY_RNG_H
+#include <stdint.h>
+
+typedef struct kz_rng {
+    uint64_t s[4];          /* xoshiro256** state; never all zero */
+} kz_rng;
+
+static inline uint64_t kz_splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline void kz_rng_seed(kz_rng *r, uint64_t seed) {
+    uint64_t x = seed;
+    r->s[0] = kz_splitmix64(&x);
+    r->s[1] = kz_splitmix64(&x);
+    r->s[2] = kz_splitmix64(&x);
+    r->s[3] = kz_splitmix64(&x);
+    if ((r->s[0] | r->s[1] | r->s[2] | r->s[3]) == 0) r->s[0] = 1;
+}
+
+static inline uint64_t kz_rotl(const uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t kz_next(kz_rng *r) {
+    uint64_t *s = r->s;
+    const uint64_t result = kz_rotl(s[1] * 5, 7) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = kz_rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform integer in [0, n), n >= 1; exactly unbiased (Lemire 2019, "Fast random integer
+ * generation in an interval").  n == 0 returns 0. */
+static inline uint32_t kz_bounded(kz_rng *r, uint32_t n) {
+    if (n <= 1) return 0;
+    uint64_t m = (uint64_t)(uint32_t)(kz_next(r) >> 32) * (uint64_t)n;
+    uint32_t l = (uint32_t)m;
+    if (l < n) {
+        uint32_t t = (uint32_t)(-n) % n;
+        while (l < t) {
+            m = (uint64_t)(uint32_t)(kz_next(r) >> 32) * (uint64_t)n;
+            l = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* One six-sided die: 1..6. */
+static inline int kz_d6(kz_rng *r) { return 1 + (int)kz_bounded(r, 6); }
+
+/* Uniform double in [0, 1). */
+static inline double kz_uniform(kz_rng *r) { return (double)(kz_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* Fisher-Yates shuffle of n bytes in place. */
+static inline void kz_shuffle_u8(kz_rng *r, uint8_t *a, int n) {
+    for (int i = n - 1; i > 0; --i) {
+        int j = (int)kz_bounded(r, (uint32_t)(i + 1));
+        uint8_t t = a[i]; a[i] = a[j]; a[j] = t;
+    }
+}
+
+#endif

@@ -34,6 +34,9 @@ Method
   chance node is sampled with the same ``Random`` object: crazy_eights' chance outcomes are
   uniform (checked at set-up over a few games), so the pick is ``choice(outcomes)``, the same
   cost as a player's pick; a game with non-uniform chance would use an inverse-CDF draw.
+  Krazy Kings asks a player only when they have a choice (turns with none are played inside
+  ``apply_action``), while crazy_eights asks even for a forced draw or pass and those count:
+  this favours the peer.
 * (b) and the rummy/KrassKariert rows.  Ours: the game module's nogil playout loop
   (``simulate_random(game, n_games, seed) -> (decisions, seconds)``), timed from outside by
   wall clock, so the Python call is included as it is for the peer.  Peer: for each game,
@@ -201,13 +204,23 @@ def _our_game(game_id: str, players: int):
         raise Unavailable(f"{game_id} module not there yet ({e})")
 
 
+SIMULATE_NAMES = ("simulate_random", "simulate", "random_playouts")
+# where an in-core playout loop may live: the game's module first, then a generic one over GameOps
+SIMULATE_MODULES = ("{game_module}", "krazy_core.simulate", "krazy_core._simulate", "krazy_core._playout")
+
+
 def _simulate_fn(game_id: str):
-    module = importlib.import_module(REGISTRY[game_id])
-    for name in ("simulate_random", "simulate", "random_playouts"):
-        fn = getattr(module, name, None)
-        if callable(fn):
-            return name, fn
-    raise Unavailable(f"{REGISTRY[game_id]} has no in-core playout loop (simulate_random) yet")
+    """The in-core random playout loop ``fn(game, n_games, seed)`` serving ``game_id``."""
+    for mod_name in SIMULATE_MODULES:
+        mod_name = mod_name.format(game_module=REGISTRY[game_id])
+        if importlib.util.find_spec(mod_name) is None:
+            continue
+        module = importlib.import_module(mod_name)
+        for name in SIMULATE_NAMES:
+            fn = getattr(module, name, None)
+            if callable(fn):
+                return f"{mod_name.rsplit('.', 1)[-1]}.{name}", fn
+    raise Unavailable(f"no in-core playout loop (simulate_random) for {game_id} yet")
 
 
 def _count(result) -> float:
@@ -224,11 +237,13 @@ def _count(result) -> float:
 
 def ours_api(game_id: str = "krazy-kings", players: int = 4) -> Side:
     game = _our_game(game_id, players)
+    info: Dict[str, Any] = {}
 
     def run(n, seed):
         d, sec, _ = api_playouts(lambda i: game.new_initial_state(seed=seed * 1_000_003 + i), n, seed)
+        info["decisions_per_game"] = round(d / n, 1)
         return d, sec
-    return Side(f"{game_id} ({players}p) Python API", "dec/s", run)
+    return Side(f"{game_id} ({players}p) Python API", "dec/s", run, info)
 
 
 def ours_incore(game_id: str, players: int = 4) -> Side:

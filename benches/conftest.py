@@ -78,6 +78,24 @@ def kk_game():
     return our_game("krazy-kings", 4)
 
 
+@pytest.fixture
+def kk_simulate(kk_game):
+    """Krazy Kings' in-core random playout loop ``fn(game, n_games, seed)`` (in the game's
+    module, or a generic module over GameOps), or skip."""
+    import importlib
+    import importlib.util
+    from krazy_core.game import REGISTRY
+    for mod_name in (REGISTRY[kk_game.game_id], "krazy_core.simulate", "krazy_core._simulate",
+                     "krazy_core._playout"):
+        if importlib.util.find_spec(mod_name) is None:
+            continue
+        module = importlib.import_module(mod_name)
+        for name in ("simulate_random", "simulate", "random_playouts"):
+            if callable(getattr(module, name, None)):
+                return getattr(module, name)
+    pytest.skip("no in-core playout loop (simulate_random) for krazy-kings yet")
+
+
 def random_playout(state, rng: random.Random) -> int:
     """Plays ``state`` to the end through the Python API (``legal_actions``, a
     ``rng.choice``, ``apply_action``; chance nodes by the same ``rng``); returns the number of

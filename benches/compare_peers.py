@@ -38,7 +38,7 @@ Method
   ``apply_action``), while crazy_eights asks even for a forced draw or pass and those count:
   this favours the peer.
 * (b) and the rummy/KrassKariert rows.  Ours: the game module's nogil playout loop
-  (``simulate_random(game, n_games, seed) -> (decisions, seconds)``), timed from outside by
+  (``krazy_core._state.simulate_random(game, n_games, seed)``, over GameOps), timed from outside by
   wall clock, so the Python call is included as it is for the peer.  Peer: for each game,
   ``state = game.new_initial_state(); pyspiel.evaluate_bots(state, bots, seed)`` with
   ``pyspiel.make_uniform_random_bot`` bots; both calls are timed.  ``evaluate_bots`` plays the
@@ -206,7 +206,7 @@ def _our_game(game_id: str, players: int):
 
 SIMULATE_NAMES = ("simulate_random", "simulate", "random_playouts")
 # where an in-core playout loop may live: the game's module first, then a generic one over GameOps
-SIMULATE_MODULES = ("{game_module}", "krazy_core.simulate", "krazy_core._simulate", "krazy_core._playout")
+SIMULATE_MODULES = ("{game_module}", "krazy_core", "krazy_core._state", "krazy_core.simulate", "krazy_core._simulate", "krazy_core._playout")
 
 
 def _simulate_fn(game_id: str):
@@ -219,7 +219,7 @@ def _simulate_fn(game_id: str):
         for name in SIMULATE_NAMES:
             fn = getattr(module, name, None)
             if callable(fn):
-                return f"{mod_name.rsplit('.', 1)[-1]}.{name}", fn
+                return name, fn
     raise Unavailable(f"no in-core playout loop (simulate_random) for {game_id} yet")
 
 

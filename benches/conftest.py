@@ -85,7 +85,7 @@ def kk_simulate(kk_game):
     import importlib
     import importlib.util
     from krazy_core.game import REGISTRY
-    for mod_name in (REGISTRY[kk_game.game_id], "krazy_core.simulate", "krazy_core._simulate",
+    for mod_name in (REGISTRY[kk_game.game_id], "krazy_core", "krazy_core._state", "krazy_core.simulate", "krazy_core._simulate",
                      "krazy_core._playout"):
         if importlib.util.find_spec(mod_name) is None:
             continue

@@ -562,10 +562,21 @@ def table_rows(results: List[Dict[str, Any]]) -> List[List[str]]:
 HEADERS = ["row", "ours", "ours median", "peer", "peer median", "ratio", "paired range", "target", "met"]
 
 
-def print_report(results: List[Dict[str, Any]], header: List[str]) -> None:
-    """The table (rich if installed, plain text otherwise), then one line of notes per row."""
+def print_report(results: List[Dict[str, Any]], header: List[str], markdown: bool = False) -> None:
+    """The table (rich if installed, plain text otherwise, or GitHub markdown for a README),
+    then one line of notes per row."""
     rows = table_rows(results)
     notes = [f"  {res['key']}: " + "; ".join(res["notes"]) for res in results if res.get("notes")]
+    if markdown:
+        print("\n".join(line + "  " for line in header) + "\n")
+        print("| " + " | ".join(HEADERS) + " |")
+        print("|" + "|".join("---:" if h in ("ours median", "peer median", "ratio", "target") else "---"
+                             for h in HEADERS) + "|")
+        for r in rows:
+            print("| " + " | ".join(c.replace("|", "/") for c in r) + " |")
+        if notes:
+            print("\nNotes:\n\n" + "\n".join("- " + n.strip() for n in notes))
+        return
     try:
         from rich.console import Console
         from rich.table import Table
@@ -598,7 +609,8 @@ def print_report(results: List[Dict[str, Any]], header: List[str]) -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="Rows: " + ", ".join(r.key for r in ROWS))
+                                 epilog=__doc__[__doc__.index("Rows ("):__doc__.index("Method\n")].rstrip()
+                                 + "\n\nThe method is in this script's docstring.")
     ap.add_argument("--quick", action="store_true", help="short run: 3 repeats of ~0.2 s per side")
     ap.add_argument("--only", action="append", metavar="NAME",
                     help="rows to run (keys, comma-separated; repeatable)")
@@ -606,7 +618,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--seconds", type=float, default=None,
                     help="target length of one measurement in seconds (default 1.0, quick 0.2)")
     ap.add_argument("--json", metavar="OUT", help="also write every sample to this JSON file")
+    ap.add_argument("--markdown", action="store_true", help="print the table as GitHub markdown (for the README)")
+    ap.add_argument("--from-json", metavar="IN", help="print the report of a run saved with --json (no measuring)")
     args = ap.parse_args(argv)
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        print_report(saved["rows"], _header(saved["meta"]), markdown=args.markdown)
+        return 0
     repeats = args.repeats if args.repeats is not None else (3 if args.quick else 5)
     seconds = args.seconds if args.seconds is not None else (0.2 if args.quick else 1.0)
     if repeats < 1 or seconds <= 0:
@@ -634,14 +653,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         log(f"{row.key}: {row.title}")
         results.append(measure_row(row, repeats, seconds, log))
     meta["load_end"] = _load()
-    header = [
-        f"krazy_core {meta['krazy_core']} ({meta['git']}) vs OpenSpiel {meta['open_spiel'] or '(not installed)'}: "
-        f"medians of {repeats} interleaved runs of ~{seconds:g} s per side; ratio = ours / peer",
-        f"{meta['date_utc']} UTC, Python {meta['python']}, {meta['machine']}, {meta['cpus']} CPUs, "
-        f"load average (1/5/15 min) {meta['load_start']} at start, {meta['load_end']} at end",
-        f"command: {meta['command']}",
-    ]
-    print_report(results, header)
+    print_report(results, _header(meta), markdown=args.markdown)
     if PEER_ERROR:
         print(f"\nThe peer side needs the peers extra: {INSTALL_HINT}")
     if args.json:
@@ -649,6 +661,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             json.dump({"meta": meta, "rows": results}, f, indent=1)
         log(f"wrote {args.json}")
     return 0
+
+
+def _header(meta: Dict[str, Any]) -> List[str]:
+    return [
+        f"krazy_core {meta['krazy_core']} ({meta['git']}) vs OpenSpiel {meta['open_spiel'] or '(not installed)'}: "
+        f"medians of {meta['repeats']} interleaved runs of ~{meta['seconds']:g} s per side; ratio = ours / peer",
+        f"{meta['date_utc']} UTC, Python {meta['python']}, {meta['machine']}, {meta['cpus']} CPUs, "
+        f"load average (1/5/15 min) {meta['load_start']} at start, {meta['load_end']} at end",
+        f"command: {meta['command']}",
+    ]
 
 
 def _version(dist: str) -> Optional[str]:

@@ -293,6 +293,11 @@ def ours_ismcts(game_id: str, players: int = 4) -> Side:
                 continue
         raise Unavailable("cannot construct ISMCTSBot(iterations=..., seed=...)")
 
+    try:
+        make_bot(64, 0)
+    except ImportError as e:
+        raise Unavailable(f"ISMCTSBot does not import yet ({e})")
+
     def run(n, seed):
         bot = make_bot(n, seed)
         t0 = time.perf_counter()
@@ -485,9 +490,18 @@ def measure_row(row: Row, repeats: int, seconds: float, log: Callable[[str], Non
         result["skipped"] = True
         return result
     sizes = {}
-    for which, side in live.items():
+    for which, side in list(live.items()):
         log(f"  calibrating {which}: {side.label}")
-        sizes[which] = calibrate(side, seconds)
+        try:
+            sizes[which] = calibrate(side, seconds)
+        except Exception as e:  # a side that breaks must not take the other rows with it
+            notes.append(f"{which}: failed ({type(e).__name__}: {e})")
+            result[which]["error"] = f"{type(e).__name__}: {e}"
+            del live[which]
+    if not live:
+        result["notes"] = notes
+        result["skipped"] = True
+        return result
     samples: Dict[str, List[float]] = {k: [] for k in live}
     order = list(live)
     for r in range(repeats):

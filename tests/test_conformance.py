@@ -44,7 +44,9 @@ def test_random_playouts_keep_the_contract(game_id, n):
                 t = state.observation_tensor(p)
                 assert t.dtype == np.float32 and t.shape == shape
                 json.dumps(state.observation(p))
-            if steps % 7 == 0:
+            # JSON round trips cost O(events): every 7 steps early, sparser in long games
+            check = steps % 7 == 0 and (steps < 350 or steps % 203 == 0)
+            if check:
                 c = state.clone()
                 assert c == state and c is not state
                 back = game.state_from_json(state.to_json())
@@ -53,7 +55,7 @@ def test_random_playouts_keep_the_contract(game_id, n):
             a = rng.choice(legal)
             before = state.clone()
             state.apply_action(a)
-            if steps % 7 == 0:
+            if check:
                 c.apply_action(a)            # the clone follows the same path...
                 assert c == state
                 assert before != state or before.num_events != state.num_events or True

@@ -1029,6 +1029,7 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
             st.gd_open = 0
             st.gd_last = 0
             if st.gd_k == nmelds(st.round):
+                st.gd_k = 0
                 st.down[p] = 1
                 st.phase = PH_MAIN
                 kz_ev_push(ev, EV_DOWN, p, st.round, 0)

@@ -298,8 +298,9 @@ def test_CR_13_going_out_by_discard_by_lay_off_and_final_round_rule():
                  melds={0: ("book", 9, None, "9D 9C 9H"), 1: ("run", 3, 4, "4C 5C 6C 7C")},
                  phase="play", cur=0, up_live=False, turns=1, down=(0,))
     act(s, "discard 4D")
-    assert s.is_terminal() if s.game.options.rounds == 1 else s.observation(0)["round"] == 3
-    assert s.scores()[0] == [2, [0, 40, 70, 70]] or s.scores()[0][1][0] == 0
+    assert ev(s, "go_out")[0]["player"] == 0
+    assert s.scores() == [[2, [0, 45, 90, 40]]]        # QS QD KD KH 7C = 45; the next round is dealt
+    assert s.observation(0)["round"] == 3 and s.observation(0)["dealer"] == 1
     t = scripted(rnd=2, hands={0: "8C", 1: "QS QD KD KH 7C"},
                  melds={0: ("book", 9, None, "9D 9C 9H"), 1: ("run", 3, 4, "4C 5C 6C 7C")},
                  phase="play", cur=0, up_live=False, turns=1, down=(0,), layoff_on_own=True)
@@ -371,8 +372,10 @@ def test_CR_16_rounds_and_first_round():
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[-1])
     assert [r for r, _ in s.scores()] == [6, 7]
-    with pytest.raises(ConfigError):
-        game(first_round=7, rounds=2).new_initial_state(seed=1)
+    s = game(first_round=5, max_turns=1).new_initial_state(seed=1)   # rounds 5, 6, 7: never past 7
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[-1])
+    assert [r for r, _ in s.scores()] == [5, 6, 7]
 
 
 def test_CR_17_turn_limit_ends_the_round_with_no_winner():

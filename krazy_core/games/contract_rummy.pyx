@@ -64,6 +64,8 @@ Decisions the rules leave open, settled here (tests in tests/test_contract_rummy
   left with one card ends the turn keeping it (action 3008); the kept card is no up-card.
 - An up-card nobody takes stays on the discard pile, dead; the next discard is the next
   up-card.  The dealer who declines the first up-card may not buy it back.
+- ``rounds`` counts from ``first_round`` and stops after round 7 (``first_round=5`` plays
+  rounds 5, 6, 7 with the default ``rounds=7``).
 - The first dealer of the game is seat 0 and the deal moves one seat left each round
   played (``first_round`` counts as the first).  Turns (CR-17) count from each player's
   draw decision; the dealer's first up-card choice is not a turn.
@@ -614,7 +616,9 @@ cdef int take_up(CRState *st, int p) noexcept nogil:
 
 # ------------------------------------------------------------------ rounds
 cdef int last_round(const CRState *st) noexcept nogil:
-    return st.opt_first_round + st.opt_rounds - 1
+    """CR-16: rounds first_round .. first_round+rounds-1, never past round 7."""
+    cdef int r = st.opt_first_round + st.opt_rounds - 1
+    return r if r < 7 else 7
 
 cdef void start_round(CRState *st, kz_events *ev) noexcept nogil:
     """CR-1, CR-4, CR-6: shuffle, deal round+6 cards one at a time from the dealer's left,

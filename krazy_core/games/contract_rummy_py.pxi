@@ -360,11 +360,8 @@ cdef void _set_options(CRState *st, game):
 
 
 def new_state(game, seed=None):
-    """A new game dealt from ``seed`` (CR-1, CR-4, CR-6).  Raises ``ConfigError`` when
-    ``first_round + rounds - 1 > 7`` (CR-16)."""
-    if game.options.first_round + game.options.rounds - 1 > 7:
-        raise ConfigError(f"options 'first_round' {game.options.first_round} and 'rounds' "
-                          f"{game.options.rounds} run past round 7 (CR-16)")
+    """A new game dealt from ``seed`` (CR-1, CR-4, CR-6); rounds ``first_round`` ..
+    ``min(7, first_round + rounds - 1)`` (CR-16)."""
     cdef ContractRummyState s = ContractRummyState.__new__(ContractRummyState)
     s._init(&CR_OPS, game)
     cdef CRState *st = S(s)
@@ -467,9 +464,7 @@ def state_from_dict(game, body, events):
         raise InvalidStateError("'rng' must be four unsigned 64-bit ints, not all zero")
     for i in range(4):
         st.rng.s[i] = rng[i]
-    first, last = st.opt_first_round, st.opt_first_round + st.opt_rounds - 1
-    if last > 7:
-        raise InvalidStateError("the game's rounds run past round 7")
+    first, last = st.opt_first_round, min(7, st.opt_first_round + st.opt_rounds - 1)
     st.round = _int(body, "round", first, last)
     st.dealer = _int(body, "dealer", 0, n - 1)
     if st.dealer != (st.round - first) % n:

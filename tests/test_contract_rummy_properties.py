@@ -1,0 +1,128 @@
+"""Crazy Rummy properties over many seeded games: the move generator against the pure-Python
+reference, 108 cards conserved, determinism, no hidden card leaks, valid melds always."""
+import json
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import krazy_core
+from contract_rummy_reference import legal_actions as reference_legal, Rules, kind, CONTRACTS
+
+TABLES = [(4, {}), (2, {}), (3, {"ace_wrap": True}), (5, {"layoff_on_own": True, "swap_requires_down": True}),
+          (4, {"final_round_no_discard": True, "first_round": 5, "rounds": 3}), (6, {"jokers": 1, "ace_wrap": True}),
+          (3, {"buy_limit": 1, "penalty_cards": 2, "first_round": 2})]
+
+
+def mixed_playout(state, rng, visit, max_steps=2500, eps=0.3):
+    """Heuristic moves with random ones mixed in (so players go down, build, lay off, swap)."""
+    steps = 0
+    while not state.is_terminal() and steps < max_steps:
+        visit(state)
+        la = state.legal_actions()
+        a = rng.choice(la) if rng.random() < eps else state.heuristic_action(rng.randrange(1 << 30))
+        state.apply_action(a)
+        steps += 1
+
+
+def test_legal_actions_match_the_reference_on_thousands_of_states():
+    counts = {}
+
+    def visit(s):
+        p = s.current_player()
+        o = s.observation(p)
+        ph = o["phase"]
+        if ph in ("take_or_decline", "buy_or_pass", "first_up_card") and rng.random() < 0.9:
+            return
+        if o["hand_sizes"][p] > (12 if ph == "going_down" else 15) or rng.random() < 0.5:
+            return
+        counts[ph] = counts.get(ph, 0) + 1
+        assert s.legal_actions() == reference_legal(s), str(s)
+
+    for i, (n, opts) in enumerate(TABLES * 2):
+        rng = random.Random(i)
+        g = krazy_core.make("contract-rummy", num_players=n, **opts)
+        mixed_playout(g.new_initial_state(seed=100 + i), rng, visit, eps=0.3 if i < 7 else 0.6)
+    assert sum(counts.values()) >= 2000 and counts["going_down"] >= 400 and counts["play"] >= 800, counts
+
+
+def full_deck(game):
+    deck = sorted([(s << 4) | r for s in range(4) for r in range(1, 14)] * 2 + [0x50] * game.options.jokers)
+    return deck
+
+
+def melds_valid(state):
+    body = json.loads(state.to_json())["state"]
+    rules = Rules(state.game.options.ace_wrap)
+    building = body["phase"] == "going_down"
+    for m, d in enumerate(body["melds"]):
+        if d is None:
+            continue
+        ks = [kind(c) for c in d["cards"]]
+        open_meld = building and m // 3 == body["current_player"] and m % 3 == body["building"][0] and body["building"][1]
+        if d["kind"] == "book":
+            assert rules.valid_book(d["rank"], ks) and (open_meld or len(ks) >= 3)
+        else:
+            assert rules.valid_run(d["suit"], d["lo"], ks) and (open_meld or len(ks) >= 4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 32), table=st.sampled_from(TABLES), eps=st.sampled_from([0.2, 1.0]))
+def test_cards_conserved_and_melds_valid_after_every_action(seed, table, eps):
+    n, opts = table
+    g = krazy_core.make("contract-rummy", num_players=n, **opts)
+    deck = full_deck(g)
+    rng = random.Random(seed)
+
+    def visit(s):
+        assert s.census() == deck
+        if rng.random() < 0.2:
+            melds_valid(s)
+
+    s = g.new_initial_state(seed=seed)
+    mixed_playout(s, rng, visit, max_steps=600, eps=eps)
+    assert s.census() == deck
+    melds_valid(s)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2 ** 32))
+def test_determinism_same_seed_same_actions_same_states(seed):
+    g = krazy_core.make("contract-rummy", num_players=4)
+    a, b = g.new_initial_state(seed=seed), g.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(400):
+        if a.is_terminal():
+            break
+        act = rng.choice(a.legal_actions())
+        a.apply_action(act)
+        b.apply_action(act)
+        assert a == b
+    assert a.to_json() == b.to_json()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2 ** 32))
+def test_no_hidden_hand_leaks(seed):
+    g = krazy_core.make("contract-rummy", num_players=3)
+    s = g.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(5, 200)):
+        if s.is_terminal():
+            break
+        s.apply_action(rng.choice(s.legal_actions()))
+    for p in range(3):
+        o = s.observation(p)
+        text = json.dumps(o)
+        assert o["hand"] == s.hand(p)
+        assert "hands" not in o and "stock" not in o
+        for q in range(3):
+            if q != p:
+                assert json.dumps(s.hand(q)) not in text or not s.hand(q)
+        for e in s.events_for(p):
+            if e["event"] in ("deal", "draw") and e["player"] != p:
+                assert e["card"] is None
+        # what p sees equals in every determinization
+        d = s.determinize(p, seed=seed % 1000)
+        assert d.observation(p) == o
+        assert d.census() == s.census()

@@ -136,7 +136,7 @@ def cmd_play(args, console: Console) -> int:
     names = []
     for p, w in enumerate(seats):
         if w == "human":
-            names.append("You" if humans == 1 else f"Player {p + 1}")
+            names.append(f"seat {p} (you)" if humans == 1 else f"seat {p} (player {p + 1})")
         else:
             bw = f"ismcts:{args.think}s" if (w == "ismcts" and args.think) else w
             bots[p] = make_bot(bw, seed=(args.seed or 0) * 104729 + p)

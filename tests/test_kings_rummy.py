@@ -436,3 +436,25 @@ def test_simulate_random_in_core():
     assert dh > 0
     with pytest.raises(ConfigError):
         KR.simulate_random(g, 5, 0)
+
+
+def test_ui_renders_hand_by_suit_wilds_and_last_round():
+    from rich.console import Console
+    from krazy_core.ui import kings_rummy as ui
+    s = scripted(["5H 6H 7H", "4S 5S 3D", "8C 9C JD"], "QD", ["KS", "KC", "10C"], rounds=2, cur=0)
+    s.apply_action(DRAW)
+    con = Console(width=120, record=True, color_system=None)
+    con.print(ui.render(s, 0))
+    text = con.export_text()
+    assert "Hearts  5♥ 6♥ 7♥" in text and "Clubs  10♣" in text
+    assert "3s and Jokers" in text and "Stock" in text and "Q♦" in text
+    for a in (out("10C"), DRAW, "KC", TAKE, "KC"):
+        s.apply_action(a)
+    con = Console(width=120, record=True, color_system=None)
+    con.print(ui.render(s, None))
+    text = con.export_text()
+    assert "Round 1 (wild 3s)" in text and "0 went out" in text
+    assert "[4♠ 5♠ 3♦✱]" in text                         # seat 1's meld, the wild marked
+    lines = [ui.describe_event(e, ["A", "B", "C"]) for e in s.events]
+    assert "A GOES OUT, discarding 10♣!" in lines
+    assert "B scores 0 (total 0)" in lines and "C scores 28 (total 28)" in lines

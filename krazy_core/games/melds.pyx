@@ -1037,3 +1037,31 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
         if pts < 0:
             return None
     return _arrangement_lists(&r, codes, &a, as_codes)
+
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    cdef struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec *tp)
+    enum: CLOCK_MONOTONIC
+
+
+def _time_solver(hands, wild_ranks):
+    """Benchmark hook: nanoseconds of each ``kz_meld_deadwood`` call, timed in C around the
+    call (no Python overhead), for Kings Rummy hands (lists of codes) and their wild ranks."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef timespec t0, t1
+    cdef int n
+    out = []
+    for h, w in zip(hands, wild_ranks):
+        _kings_rules(&r, w, 20, 50)
+        n = _load(_parse_kings_cards(h), buf)
+        with nogil:
+            clock_gettime(CLOCK_MONOTONIC, &t0)
+            kz_meld_deadwood(&r, buf, n, NULL)
+            clock_gettime(CLOCK_MONOTONIC, &t1)
+        out.append((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec))
+    return out

@@ -429,13 +429,13 @@ def test_heuristic_beats_random():
 
 def test_simulate_random_in_core():
     g = krazy_core.make("kings-rummy", num_players=4, rounds=1)
-    d1, t1 = KR.simulate_random(g, 5, 50)
-    d2, _ = KR.simulate_random(g, 5, 50)
+    d1, t1 = KR.simulate_random(g, 50, 5)
+    d2, _ = KR.simulate_random(g, 50, 5)
     assert d1 == d2 and d1 > 100 and t1 >= 0
-    dh, _ = KR.simulate_random(g, 5, 10, heuristic=True)
+    dh, _ = KR.simulate_random(g, 10, 5, heuristic=True)
     assert dh > 0
     with pytest.raises(ConfigError):
-        KR.simulate_random(g, 5, 0)
+        KR.simulate_random(g, 0, 5)
 
 
 def test_ui_renders_hand_by_suit_wilds_and_last_round():

@@ -546,11 +546,11 @@ cdef long long _playouts(KRState *st, long long n_games, uint64_t seed, int heur
     return decisions
 
 
-def simulate_random(game, seed=0, long long n_games=1, *, heuristic=False):
+def simulate_random(game, long long n_games=1, seed=0, *, heuristic=False):
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
     single rounds) entirely in C without the GIL, every player choosing uniformly among
     the legal actions (or all playing the C heuristic with ``heuristic=True``).  Game ``i``
-    is dealt from ``seed + i``.  Returns ``(decisions, seconds)``: player actions taken,
+    is dealt from ``seed + i``.  Same argument order as ``krazy_core._state.simulate_random``.  Returns ``(decisions, seconds)``: player actions taken,
     wall-clock seconds.  Raises ``ConfigError`` for another game or ``n_games < 1``."""
     cdef KingsRummyState s
     cdef long long d

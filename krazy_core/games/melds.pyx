@@ -798,10 +798,60 @@ cdef int32_t kz_meld_deadwood(const kz_meld_rules *r, const uint8_t *hand, int n
     return _solve(r, hand, n, 0, -1, -1, out)
 
 
+cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, int n,
+                                  int spare) noexcept nogil:
+    """A quick necessary test for laying down every card (but ``spare`` of them): a natural
+    card with no natural partner (same rank, or same suit close enough for the wilds to
+    bridge the gap) needs a meld of its own filled with wilds.  1 when there are not wilds
+    enough for those."""
+    cdef int i, t, w = 0, lone = 0, need = 99, ki, d
+    cdef bint partner
+    if r.wrap or r.ace_high:
+        return 0
+    for i in range(n):
+        ki = _known(r, hand[i])
+        if ki == 3:
+            return 0                    # a wild that may be natural: no quick test
+        if ki == 2:
+            w += 1
+        elif ki == 0:
+            return 1 if spare == 0 else 0
+    if r.max_wild_book == KZ_WILD_ANY or r.max_wild_book >= r.min_book - 1:
+        need = r.min_book - 1
+    if (r.max_wild_run == KZ_WILD_ANY or r.max_wild_run >= r.min_run - 1) and r.min_run - 1 < need:
+        need = r.min_run - 1
+    for i in range(n):
+        if _known(r, hand[i]) != 1:
+            continue
+        partner = False
+        for t in range(n):
+            if t == i or _known(r, hand[t]) != 1:
+                continue
+            if (hand[t] & 15) == (hand[i] & 15):
+                partner = True
+                break
+            if (hand[t] >> 4) == (hand[i] >> 4):
+                d = (hand[t] & 15) - (hand[i] & 15)
+                if d < 0:
+                    d = -d
+                if d <= w + 1:
+                    partner = True
+                    break
+        if not partner:
+            lone += 1
+            if need == 99 and lone > spare:
+                return 1
+            if (lone - spare) * need > w:
+                return 1
+    return 0
+
+
 cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcept nogil:
     if n == 0:
         return 1
     if n < r.min_book and n < r.min_run:
+        return 0
+    if _lone_cards_exceed_wilds(r, hand, n, 0):
         return 0
     return 1 if _solve(r, hand, n, 1, -1, -1, NULL) == 0 else 0
 
@@ -812,6 +862,9 @@ cdef int kz_meld_going_out(const kz_meld_rules *r, const uint8_t *hand, int n,
     cdef uint8_t seen[256]
     cdef int i, t, m, found = 0
     if n < 1 or n > KZ_MELD_MAX_HAND:
+        return 0
+    # discarding one natural card frees at most that card; discarding a wild leaves fewer
+    if n > 1 and _lone_cards_exceed_wilds(r, hand, n, 1):
         return 0
     memset(seen, 0, sizeof(seen))
     for i in range(n):

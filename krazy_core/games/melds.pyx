@@ -1118,3 +1118,15 @@ def _time_solver(hands, wild_ranks):
             clock_gettime(CLOCK_MONOTONIC, &t1)
         out.append((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec))
     return out
+
+
+def _crazy_is(cards, kind, ace_wrap=False):
+    """Test hook: whether ``cards`` are a book (``kind`` 1) or a run (2) by Crazy Rummy rules."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    codes = _parse_crazy_cards(cards)
+    cdef int n = _load(codes, buf)
+    if n == 0:
+        return False
+    return bool(_is_book(&r, buf, n) if kind == 1 else _is_run(&r, buf, n))

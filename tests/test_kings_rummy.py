@@ -458,3 +458,42 @@ def test_ui_renders_hand_by_suit_wilds_and_last_round():
     lines = [ui.describe_event(e, ["A", "B", "C"]) for e in s.events]
     assert "A GOES OUT, discarding 10♣!" in lines
     assert "B scores 0 (total 0)" in lines and "C scores 28 (total 28)" in lines
+
+
+def test_event_log_replays_every_card_movement():
+    """The omniscient log alone rebuilds every hand and the discard pile (KR-8..KR-13)."""
+    g = krazy_core.make("kings-rummy", num_players=3, first_round=10, rounds=2, max_turns=220)
+    s = g.new_initial_state(seed=12)
+    rng = random.Random(12)
+    step = 0
+    while not s.is_terminal():
+        s.apply_action(rng.choice([a for a in s.legal_actions() if a != TAKE and a < 58]))
+        step += 1
+        if step % 5 and not s.is_terminal():
+            continue
+        hands, pile, stock = None, [], 0
+        for e in s.events_for("all"):
+            k = e["event"]
+            if k == "round":
+                hands, pile = [Counter() for _ in range(3)], []
+            elif k == "shuffle":
+                stock = e["cards"]
+            elif k in ("deal", "draw"):
+                hands[e["player"]][e["card"]] += 1
+                stock -= 1
+            elif k == "up_card":
+                pile.append(e["card"])
+                stock -= 1
+            elif k == "take_discard":
+                assert pile.pop() == e["card"]
+                hands[e["player"]][e["card"]] += 1
+            elif k == "discard":
+                hands[e["player"]][e["card"]] -= 1
+                pile.append(e["card"])
+            elif k == "stock_rebuilt":
+                stock, pile = e["cards"], pile[-1:]
+        if not s.is_terminal():
+            assert [+h for h in hands] == [Counter(s.hand(p)) for p in range(3)]
+            o = s.observation(0)
+            assert pile == o["discard_pile"] and stock == o["stock_size"]
+    assert "stock_rebuilt" in names(s)

@@ -804,40 +804,46 @@ cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, i
     card with no natural partner (same rank, or same suit close enough for the wilds to
     bridge the gap) needs a meld of its own filled with wilds.  1 when there are not wilds
     enough for those."""
-    cdef int i, t, w = 0, lone = 0, need = 99, ki, d
-    cdef bint partner
+    cdef int i, w = 0, lone = 0, need = 99, ki, s, k, lo, hi
+    cdef unsigned int m
+    cdef uint8_t rank_cnt[16]
+    cdef unsigned int suitmask[5]
+    cdef unsigned int window
     if r.wrap or r.ace_high:
         return 0
+    memset(rank_cnt, 0, sizeof(rank_cnt))
+    memset(suitmask, 0, sizeof(suitmask))
     for i in range(n):
         ki = _known(r, hand[i])
-        if ki == 3:
-            return 0                    # a wild that may be natural: no quick test
-        if ki == 2:
+        if ki == 1:
+            rank_cnt[hand[i] & 15] += 1
+            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
+        elif ki == 2:
             w += 1
-        elif ki == 0:
+        elif ki == 3:
+            return 0                    # a wild that may be natural: no quick test
+        else:
             return 1 if spare == 0 else 0
     if r.max_wild_book == KZ_WILD_ANY or r.max_wild_book >= r.min_book - 1:
         need = r.min_book - 1
     if (r.max_wild_run == KZ_WILD_ANY or r.max_wild_run >= r.min_run - 1) and r.min_run - 1 < need:
         need = r.min_run - 1
-    for i in range(n):
-        if _known(r, hand[i]) != 1:
-            continue
-        partner = False
-        for t in range(n):
-            if t == i or _known(r, hand[t]) != 1:
+    for s in range(5):
+        m = suitmask[s]
+        while m:
+            k = kz_ctz16(m)
+            m &= m - 1
+            if rank_cnt[k] >= 2:
+                continue                # a card of the same rank (or the same card twice)
+            lo = k - w - 1
+            hi = k + w + 1
+            if lo < 0:
+                lo = 0
+            if hi > 15:
+                hi = 15
+            window = ((1u << (hi + 1)) - 1) & ~((1u << lo) - 1) & ~(1u << k)
+            if suitmask[s] & window:
                 continue
-            if (hand[t] & 15) == (hand[i] & 15):
-                partner = True
-                break
-            if (hand[t] >> 4) == (hand[i] >> 4):
-                d = (hand[t] & 15) - (hand[i] & 15)
-                if d < 0:
-                    d = -d
-                if d <= w + 1:
-                    partner = True
-                    break
-        if not partner:
             lone += 1
             if need == 99 and lone > spare:
                 return 1

@@ -34,8 +34,25 @@ Decisions the rules leave open, settled here (tested in tests/test_kings_rummy.p
 - ``returns()``: after the last round of the game, each of the k players with the lowest
   total gets 1/k, others 0 (KR-15).
 
-Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``;
-a drawn or dealt card is seen only by its owner, a card taken from the discard pile by all.
+Events (``raw_events()`` tuples ``(kind, player, a, b)``; ``events_for(viewer)`` dicts)
+==  ==============  ======  ==================  =============================================
+k   name            player  a                   b
+==  ==============  ======  ==================  =============================================
+1   round           dealer  round 1..11         cards dealt = wild rank
+2   shuffle         dealer  116                 0
+3   deal            seat    card (owner only)   deal pass 0..n-1
+4   up_card         -1      card                0
+5   turn            seat    turn in the round   1 in a last turn (KR-11)
+6   draw            seat    card (owner only)   0  (from the stock)
+7   take_discard    seat    card (public)       0
+8   discard         seat    card                1 when going out
+9   go_out          seat    card discarded      round
+10  lay_down        seat    card                meld index in the seat's arrangement, -1 left
+11  round_score     seat    points this round   total
+12  stock_rebuilt   -1      cards in new stock  0  (KR-13)
+13  turn_limit      -1      turns               round (KR-17)
+14  game_over       -1      last round          0
+==  ==============  ======  ==================  =============================================
 """
 
 cimport cython

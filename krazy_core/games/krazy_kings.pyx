@@ -1053,9 +1053,6 @@ def new_state(game, seed=None):
     s._init(&KK_OPS, game)
     cdef KKState *st = S(s)
     _set_options(st, game)
-    if st.dealer >= st.num_players:
-        from krazy_core.errors import ConfigError
-        raise ConfigError(f"option 'dealer' must be a seat 0..{st.num_players - 1}, got {st.dealer}")
     kk_new_game(st, <uint64_t>check_seed(seed))
     kk_deal(st, s._writable_log())
     s.n_ev = s.log.ev.n
@@ -1189,6 +1186,13 @@ def state_from_dict(game, body, events):
     return s
 
 
+def _check_options(int num_players, options):
+    if options.dealer >= num_players:
+        from krazy_core.errors import ConfigError
+        raise ConfigError(f"option 'dealer' must be a seat 0..{num_players - 1} at a table of "
+                          f"{num_players}, got {options.dealer} (KK-3)")
+
+
 SPEC = GameSpec(
     game_id="krazy-kings",
     name="Krazy Kings",
@@ -1211,4 +1215,5 @@ SPEC = GameSpec(
     tensor_shape=lambda n: (219,),
     rules_file="krazy_kings.md",
     summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
+    check_options=_check_options,
 )

@@ -1253,7 +1253,7 @@ def state_from_dict(game, body, events):
             raise InvalidStateError("a challenge is pending but the challenged player is not to act")
         if kk_legal_actions(st, buf) == 0:
             raise InvalidStateError("the player to act has no legal action")
-    s._load_events(events)
+    s._load_events(events, max_kind=max(EVENT_NAMES))
     return s
 
 

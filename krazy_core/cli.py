@@ -14,7 +14,6 @@ a list shorter than the table is repeated.  Game options go as ``-o name=value``
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from importlib import resources
@@ -22,6 +21,7 @@ from typing import List, Optional
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -61,23 +61,23 @@ def _bot_list(text: str, n: int) -> List[str]:
     words = [w.strip() for w in text.split(",") if w.strip()]
     if not words:
         raise ConfigError("--bots needs at least one bot (random, heuristic, ismcts)")
+    if len(words) > n:
+        raise ConfigError(f"--bots names {len(words)} bots for {n} bot seats; name at most {n} "
+                          "(a shorter list repeats)")
+    for w in set(words):
+        make_bot(w, seed=0)
     return [words[i % len(words)] for i in range(n)]
 
 
-def _wilson(wins: float, n: int, z: float = 1.96):
-    """95% Wilson score interval of a win rate (shares of a tied win count fractionally)."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+def _check_delay(delay):
+    if delay < 0:
+        raise ConfigError(f"--delay must be >= 0 seconds, got {delay}")
 
 
 # ---------------------------------------------------------------------------- match
 def cmd_match(args, console: Console) -> int:
     game = _make_game(args)
+    _check_delay(args.delay)
     bots_spec = _bot_list(args.bots, game.num_players)
     bots = [make_bot(b, seed=(args.seed or 0) * 7919 + i) for i, b in enumerate(bots_spec)]
     names = [f"seat {i} ({b})" for i, b in enumerate(bots_spec)]
@@ -116,9 +116,12 @@ def _print_result(console, state, names, decisions=None):
     console.print(t)
     stats = state.stats() if hasattr(state, "stats") else {}
     extra = f" in {decisions} decisions" if decisions is not None else ""
+    if "turns" in stats:
+        extra = f" after {stats['turns']} turns" + (f" ({decisions} decisions)" if decisions is not None else "")
     if stats.get("turn_limit"):
-        console.print(f"[yellow]The turn limit ended the game{extra}; the fewest cards share the win.[/]")
-    else:
+        console.print(f"[yellow]The turn limit (max_turns) cut the play short{extra}; "
+                      "returns follow the game's rule for that.[/]")
+    if max(ret) > 0:
         winners = [names[p] for p, r in enumerate(ret) if r == best]
         console.print(f"[bold green]Winner: {', '.join(winners)}[/]{extra}.")
 
@@ -130,13 +133,14 @@ def cmd_play(args, console: Console) -> int:
     humans = args.humans
     if not 0 <= humans <= n:
         raise ConfigError(f"--humans must be 0..{n}, got {humans}")
+    _check_delay(args.delay)
     bot_words = _bot_list(args.bots, n - humans) if n > humans else []
     seats = ["human"] * humans + bot_words
     bots = {}
     names = []
     for p, w in enumerate(seats):
         if w == "human":
-            names.append("You" if humans == 1 else f"Player {p + 1}")
+            names.append(f"seat {p} (you)" if humans == 1 else f"seat {p} (player {p + 1})")
         else:
             bw = f"ismcts:{args.think}s" if (w == "ismcts" and args.think) else w
             bots[p] = make_bot(bw, seed=(args.seed or 0) * 104729 + p)
@@ -194,7 +198,7 @@ def _ask(console, prompt):
 
 def _human_turn(console, state, p, ui, names, args):
     console.print(ui.render(state, p))
-    legal = state.legal_actions()
+    legal = ui.action_order(state, state.legal_actions())
     labels = [ui.action_label(state, a) for a in legal]
     table = Table(show_header=False, box=None, padding=(0, 2))
     for i, lab in enumerate(labels, 1):
@@ -217,9 +221,16 @@ def _human_turn(console, state, p, ui, names, args):
             if raw == lab.lower():
                 return a
         try:
-            return state.string_to_action(raw)
+            a = state.string_to_action(raw)
         except KrazyError:
-            console.print(f"[red]{raw!r} is not one of your moves. Type its number (1-{len(legal)}) "
+            a = None
+        if a is not None and a in legal:
+            return a
+        if a is not None:
+            why = state._explain_illegal(a) if 0 <= a < state.game.num_distinct_actions else "out of range"
+            console.print(f"[red]{escape(state.action_to_string(a))} is not allowed now: {escape(why)}.[/]")
+        else:
+            console.print(f"[red]{escape(repr(raw))} is not one of your moves. Type its number (1-{len(legal)}) "
                           "or its name as listed; h for a hint, q to quit.[/]")
 
 
@@ -229,94 +240,43 @@ def _hint(console, state, labels, legal, args):
         bot = ISMCTSBot(time_limit=args.think or 0.5, seed=1)
         action, policy = bot.step_with_policy(state)
         top = sorted(policy.items(), key=lambda kv: -kv[1])[:3]
-        text = ", ".join(f"{labels[legal.index(a)]} ({v:.0%})" for a, v in top if a in legal)
+        text = ", ".join(f"{escape(labels[legal.index(a)])} ({v:.0%})" for a, v in top if a in legal)
         console.print(f"[green]Hint (ISMCTS): {text}[/]")
     except ImportError:
         a = state.heuristic_action(seed=1)
-        console.print(f"[green]Hint (heuristic): {labels[legal.index(a)]}[/]")
+        console.print(f"[green]Hint (heuristic): {escape(labels[legal.index(a)])}[/]")
 
 
 # ---------------------------------------------------------------------------- simulate
-def _play_one(game, bot_words, seed):
-    bots = [make_bot(w, seed=seed * 31 + i) for i, w in enumerate(bot_words)]
-    state = game.new_initial_state(seed=seed)
-    decisions = 0
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
-        decisions += 1
-    stats = state.stats() if hasattr(state, "stats") else {}
-    return state.returns(), decisions, stats
-
-
-def _sim_task(payload):
-    game_id, n, options, words, seed = payload
-    game = krazy_core.make(game_id, num_players=n, **options)
-    return _play_one(game, words, seed)
-
-
 def cmd_simulate(args, console: Console) -> int:
     from rich.progress import Progress, BarColumn, TimeRemainingColumn, MofNCompleteColumn, TextColumn
+    from krazy_core.arena import run_arena
     game = _make_game(args)
     n = game.num_players
     entries = _bot_list(args.bots, n)
-    if args.games < 1:
-        raise ConfigError(f"--games must be >= 1, got {args.games}")
     base = args.seed or 0
-    tasks = []
-    for g in range(args.games):
-        shift = g % n if args.rotate else 0
-        words = [entries[(s - shift) % n] for s in range(n)]
-        tasks.append((game.game_id, n, game.options_dict(), words, base + g, shift))
-    score = [0.0] * n
-    decisions = []
-    limits = 0
-    turns = []
+    if args.games < 1 or args.workers < 1:
+        raise ConfigError(f"--games and --workers must be >= 1, got {args.games} and {args.workers}")
     progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=console)
-    t0 = time.perf_counter()
     with progress:
         bar = progress.add_task("games", total=args.games)
-        if args.workers > 1:
-            import multiprocessing as mp
-            with mp.get_context("spawn").Pool(args.workers) as pool:
-                results = pool.imap(_sim_task, [t[:5] for t in tasks], chunksize=4)
-                for t, (ret, dec, stats) in zip(tasks, results):
-                    _tally(t, ret, dec, stats, n, score, decisions, turns)
-                    limits += bool(stats.get("turn_limit"))
-                    progress.advance(bar)
-        else:
-            for t in tasks:
-                ret, dec, stats = _play_one(game, t[3], t[4])
-                _tally(t, ret, dec, stats, n, score, decisions, turns)
-                limits += bool(stats.get("turn_limit"))
-                progress.advance(bar)
-    dt = time.perf_counter() - t0
+        res = run_arena(game, entries, args.games, seed=base, workers=args.workers, rotate=args.rotate,
+                        progress=lambda k: progress.advance(bar, k))
     table = Table(title=f"{game.name}, {n} players, {args.games} games (seed {base}"
                         f"{', seats rotated' if args.rotate else ''})")
-    table.add_column("bot")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column("fair share", justify="right")
+    for col in ("bot", "wins", "win rate", "95% interval", "fair share"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
     for j, w in enumerate(entries):
-        lo, hi = _wilson(score[j], args.games)
-        table.add_row(f"{j}: {w}", f"{score[j]:.1f}", f"{score[j] / args.games:.1%}",
+        lo, hi = res.interval(j)
+        table.add_row(f"{j}: {w}", f"{res.wins[j]:.1f}", f"{res.win_rate(j):.1%}",
                       f"{lo:.1%} – {hi:.1%}", f"{1 / n:.1%}")
     console.print(table)
-    console.print(f"mean game length: {sum(decisions) / len(decisions):.1f} decisions"
-                  + (f", {sum(turns) / len(turns):.1f} turns" if turns else "")
-                  + f"; max_turns ended {limits} of {args.games} games ({limits / args.games:.1%}); "
-                  f"{dt:.1f} s")
+    turns = f", {res.mean_turns:.1f} turns" if res.mean_turns is not None else ""
+    console.print(f"mean game length: {res.mean_decisions:.1f} decisions{turns}; max_turns ended "
+                  f"{res.turn_limit_games} of {res.games} games ({res.turn_limit_games / res.games:.1%}); "
+                  f"{res.seconds:.1f} s")
     return 0
-
-
-def _tally(task, ret, dec, stats, n, score, decisions, turns):
-    shift = task[5]
-    for s in range(n):
-        score[(s - shift) % n] += ret[s]
-    decisions.append(dec)
-    if "turns" in stats:
-        turns.append(stats["turns"])
 
 
 # ---------------------------------------------------------------------------- rules, bench
@@ -383,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="many bot games with a progress bar; win rates with 95%% intervals")
     common(p, "heuristic,random")
-    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--games", type=int, default=200, help="games to play")
     p.add_argument("--workers", type=int, default=1, help="processes")
     p.add_argument("--no-rotate", dest="rotate", action="store_false", help="keep each bot in its seat")
     p.set_defaults(func=cmd_simulate)
@@ -393,8 +353,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("bench", help="in-core random playouts per second")
-    common(p)
-    p.add_argument("--games", type=int, default=2000)
+    p.add_argument("game", help="game id (krazy games lists them)")
+    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the first deal")
+    p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
+    p.add_argument("--games", type=int, default=2000, help="games to play in the core")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("games", help="list the games")
@@ -408,7 +371,7 @@ def main(argv=None) -> int:
     try:
         return args.func(args, console)
     except KrazyError as e:
-        console.print(f"[red]error:[/] {e}")
+        console.print(f"[red]error:[/] {escape(str(e))}")
         return 2
     except KeyboardInterrupt:
         console.print("\ninterrupted")

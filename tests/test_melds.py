@@ -211,3 +211,86 @@ def test_KR_5_KR_6_meld_tests_agree_with_reference(w, cards):
     assert M.is_book(cards, w) == REF.is_book(cards, w)
     assert M.is_run(cards, w) == REF.is_run(cards, w)
     assert M.is_meld(cards, w) == REF.is_meld(cards, w)
+
+
+# ---- Crazy Rummy: the search against brute-force partitions (melds checked one by one)
+
+CR_POINTS = {1: 15, 2: 20, **{k: 5 for k in range(3, 9)}, **{k: 10 for k in range(9, 14)}}
+
+
+def _cr_points(c):
+    return 20 if c == 0x50 else CR_POINTS[c & 15]
+
+
+def _cr_brute(hand, contract=None, ace_wrap=False):
+    """Fewest points left: free melds (sizes 3..7 suffice, see meld_reference) or exactly
+    ``contract = (books, runs)`` melds of any size."""
+    from functools import lru_cache
+    from itertools import combinations
+
+    @lru_cache(maxsize=None)
+    def f(rest, nb, nr):
+        if not rest:
+            return 0 if contract is None or (nb, nr) == (0, 0) else None
+        c, others = rest[0], rest[1:]
+        best = f(others, nb, nr)
+        best = None if best is None else best + _cr_points(c)
+        top = len(others) if contract else 6
+        seen = set()
+        for k in range(2, top + 1):
+            for idx in combinations(range(len(others)), k):
+                combo = tuple(others[i] for i in idx)
+                if combo in seen:
+                    continue
+                seen.add(combo)
+                meld = (c,) + combo
+                left = tuple(x for i, x in enumerate(others) if i not in idx)
+                for kind in (1, 2):
+                    if contract is not None and (nb if kind == 1 else nr) == 0:
+                        continue
+                    if M._crazy_is(meld, kind, ace_wrap):
+                        v = f(left, nb - (kind == 1), nr - (kind == 2)) if contract else f(left, 0, 0)
+                        if v is not None and (best is None or v < best):
+                            best = v
+        return best
+
+    hand = tuple(sorted(hand))
+    if contract is None:
+        return f(hand, 0, 0)
+    # melds need a natural first card in this recursion: put wilds last
+    hand = tuple(sorted(hand, key=lambda c: (c == 0x50 or (c & 15) == 2, c)))
+    return f(hand, *contract)
+
+
+_CR_DECK = [(s << 4) | r for s in range(4) for r in range(1, 14)] * 2 + [0x50] * 4
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(3, 9), suits=st.sampled_from([1, 2, 4]),
+       wrap=st.booleans())
+def test_CR_5_solver_agrees_with_brute_force(seed, n, suits, wrap):
+    rng = random.Random(seed)
+    deck = [c for c in _CR_DECK if c == 0x50 or (c >> 4) < suits]
+    hand = rng.sample(deck, n)
+    melds, left, pts = M.crazy_best_arrangement(hand, ace_wrap=wrap, as_codes=True)
+    assert pts == _cr_brute(hand, ace_wrap=wrap), M.crazy_best_arrangement(hand, ace_wrap=wrap)
+    assert sorted(sum(melds, []) + left) == sorted(hand)
+    assert all(M.crazy_meld_kind(m, ace_wrap=wrap) for m in melds)
+    assert sum(_cr_points(c) for c in left) == pts
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(6, 9), suits=st.sampled_from([1, 2]),
+       contract=st.sampled_from([(2, 0), (1, 1), (0, 2)]))
+def test_CR_10_contract_agrees_with_brute_force(seed, n, suits, contract):
+    rng = random.Random(seed)
+    deck = [c for c in _CR_DECK if c == 0x50 or (c >> 4) < suits]
+    hand = rng.sample(deck, n)
+    got = M.crazy_best_arrangement(hand, contract=contract, as_codes=True)
+    want = _cr_brute(hand, contract=contract)
+    assert (got[2] if got else None) == want, (M.crazy_best_arrangement(hand, contract=contract), want)
+    if got:
+        melds, left, pts = got
+        kinds = sorted(M.crazy_meld_kind(m) for m in melds)
+        assert kinds == sorted(["book"] * contract[0] + ["run"] * contract[1])
+        assert sorted(sum(melds, []) + left) == sorted(hand)

@@ -11,6 +11,15 @@ Run positions: a run occupies consecutive *positions*; ``pos_rank`` maps a posit
 rank standing there.  Positions are ranks ``rank_lo..rank_hi``; with ``ace_high`` position
 14 is an Ace above the King (CR-3: an Ace is low or high, never both); with ``wrap``
 positions ``1..26`` go round the ranks twice (K-A-2 is a run) and a run is at most 13 long.
+
+Use from another Cython module::
+
+    from krazy_core.games.melds cimport kz_meld_rules, kz_arrangement, kz_rules_crazy, \
+        kz_meld_contract, kz_meld_deadwood, kz_meld_kind
+    cdef kz_meld_rules rules
+    kz_rules_crazy(&rules, 0)                     # once; the struct is plain data (memcpy-able)
+    pts = kz_meld_contract(&rules, hand, n, 1, 1, &arr)   # 1 book + 1 run, fewest points left
+    if pts >= 0: ...  arr.meld_of[i] is card i's meld, arr.kind/suit/rank/length describe melds
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t
 

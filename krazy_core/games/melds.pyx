@@ -798,10 +798,66 @@ cdef int32_t kz_meld_deadwood(const kz_meld_rules *r, const uint8_t *hand, int n
     return _solve(r, hand, n, 0, -1, -1, out)
 
 
+cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, int n,
+                                  int spare) noexcept nogil:
+    """A quick necessary test for laying down every card (but ``spare`` of them): a natural
+    card with no natural partner (same rank, or same suit close enough for the wilds to
+    bridge the gap) needs a meld of its own filled with wilds.  1 when there are not wilds
+    enough for those."""
+    cdef int i, w = 0, lone = 0, need = 99, ki, s, k, lo, hi
+    cdef unsigned int m
+    cdef uint8_t rank_cnt[16]
+    cdef unsigned int suitmask[5]
+    cdef unsigned int window
+    if r.wrap or r.ace_high:
+        return 0
+    memset(rank_cnt, 0, sizeof(rank_cnt))
+    memset(suitmask, 0, sizeof(suitmask))
+    for i in range(n):
+        ki = _known(r, hand[i])
+        if ki == 1:
+            rank_cnt[hand[i] & 15] += 1
+            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
+        elif ki == 2:
+            w += 1
+        elif ki == 3:
+            return 0                    # a wild that may be natural: no quick test
+        else:
+            return 1 if spare == 0 else 0
+    if r.max_wild_book == KZ_WILD_ANY or r.max_wild_book >= r.min_book - 1:
+        need = r.min_book - 1
+    if (r.max_wild_run == KZ_WILD_ANY or r.max_wild_run >= r.min_run - 1) and r.min_run - 1 < need:
+        need = r.min_run - 1
+    for s in range(5):
+        m = suitmask[s]
+        while m:
+            k = kz_ctz16(m)
+            m &= m - 1
+            if rank_cnt[k] >= 2:
+                continue                # a card of the same rank (or the same card twice)
+            lo = k - w - 1
+            hi = k + w + 1
+            if lo < 0:
+                lo = 0
+            if hi > 15:
+                hi = 15
+            window = ((1u << (hi + 1)) - 1) & ~((1u << lo) - 1) & ~(1u << k)
+            if suitmask[s] & window:
+                continue
+            lone += 1
+            if need == 99 and lone > spare:
+                return 1
+            if (lone - spare) * need > w:
+                return 1
+    return 0
+
+
 cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcept nogil:
     if n == 0:
         return 1
     if n < r.min_book and n < r.min_run:
+        return 0
+    if _lone_cards_exceed_wilds(r, hand, n, 0):
         return 0
     return 1 if _solve(r, hand, n, 1, -1, -1, NULL) == 0 else 0
 
@@ -812,6 +868,9 @@ cdef int kz_meld_going_out(const kz_meld_rules *r, const uint8_t *hand, int n,
     cdef uint8_t seen[256]
     cdef int i, t, m, found = 0
     if n < 1 or n > KZ_MELD_MAX_HAND:
+        return 0
+    # discarding one natural card frees at most that card; discarding a wild leaves fewer
+    if n > 1 and _lone_cards_exceed_wilds(r, hand, n, 1):
         return 0
     memset(seen, 0, sizeof(seen))
     for i in range(n):
@@ -1037,3 +1096,43 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
         if pts < 0:
             return None
     return _arrangement_lists(&r, codes, &a, as_codes)
+
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    cdef struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec *tp)
+    enum: CLOCK_MONOTONIC
+
+
+def _time_solver(hands, wild_ranks):
+    """Benchmark hook: nanoseconds of each ``kz_meld_deadwood`` call, timed in C around the
+    call (no Python overhead), for Kings Rummy hands (lists of codes) and their wild ranks."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef timespec t0, t1
+    cdef int n
+    out = []
+    for h, w in zip(hands, wild_ranks):
+        _kings_rules(&r, w, 20, 50)
+        n = _load(_parse_kings_cards(h), buf)
+        with nogil:
+            clock_gettime(CLOCK_MONOTONIC, &t0)
+            kz_meld_deadwood(&r, buf, n, NULL)
+            clock_gettime(CLOCK_MONOTONIC, &t1)
+        out.append((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec))
+    return out
+
+
+def _crazy_is(cards, kind, ace_wrap=False):
+    """Test hook: whether ``cards`` are a book (``kind`` 1) or a run (2) by Crazy Rummy rules."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    codes = _parse_crazy_cards(cards)
+    cdef int n = _load(codes, buf)
+    if n == 0:
+        return False
+    return bool(_is_book(&r, buf, n) if kind == 1 else _is_run(&r, buf, n))

@@ -57,7 +57,8 @@ def scripted(n=4, rnd=1, hands=None, up="", stock_top="", discard_below="", meld
         "building": list(building), "hands": [sorted(h) for h in body_hands],
         "known": [[] for _ in range(n)], "stock": stock, "discard": discard, "melds": md,
         "down": [p in down for p in range(n)], "buys": list(buys or [0] * n),
-        "scores": [[0] * n for _ in range(7)], "round_results": [-2] * 7,
+        "scores": [[0] * n for _ in range(7)],
+        "round_results": [-1 if game.options.first_round <= r + 1 < rnd else -2 for r in range(7)],
     }
     doc = {"format": 1, "game": "contract-rummy", "num_players": n,
            "options": game.options_dict(), "state": body, "events": []}

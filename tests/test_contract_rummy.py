@@ -354,15 +354,58 @@ def test_CR_15_scoring_values_and_returns():
 
 
 def test_CR_15_ties_share_the_win():
-    s = scripted(rnd=7, rounds=1, hands={0: "4D", 1: "AS 9H 3C 2D JK", 2: "KH QH JH 10H 8C", 3: "AS"},
+    s = scripted(rnd=7, first_round=6, rounds=2,
+                 hands={0: "4D", 1: "AS 9H 3C 2D JK", 2: "KH QH JH 10H 8C", 3: "AS"},
                  melds={0: ("run", 3, 4, "4C 5C 6C 7C"), 1: ("run", 0, 4, "4S 5S 6S 7S"),
                         2: ("run", 1, 4, "4H 5H 6H 7H")},
                  phase="play", cur=0, up_live=False, turns=1, down=(0,))
     body = json.loads(s.to_json())
-    body["state"]["scores"][6] = [0, 0, 0, 0]
-    body["state"]["scores"][5] = [15, 0, 0, 0]       # not played: rejected
-    with pytest.raises(InvalidStateError):
+    body["state"]["scores"][5] = [15, 0, 0, 0]          # round 6: seat 1 went out
+    body["state"]["round_results"][5] = 1
+    s = s.game.state_from_json(json.dumps(body))
+    act(s, "discard 4D")
+    assert s.totals() == [15, 70, 45, 15]
+    assert s.returns() == [0.5, 0.0, 0.0, 0.5]
+
+
+def test_json_rejects_what_the_rules_forbid():
+    s = scripted(rnd=2, hands={0: "7H 4D 9C", 1: "QS QD KD KH 7C"},
+                 melds={3: ("book", 7, None, "7S 7D JK"), 4: ("run", 1, 5, "5H 6H 2S 8H")},
+                 phase="play", cur=0, up_live=False, turns=1, down=(1,))
+    good = json.loads(s.to_json())
+
+    def bad(edit):
+        body = json.loads(json.dumps(good))
+        edit(body["state"])
+        with pytest.raises(InvalidStateError):
+            s.game.state_from_json(json.dumps(body))
+
+    def three_wilds(b):                                  # CR-5: at most 2 wilds in a run
+        for wild, natural, i in ((0x50, 0x15, 0), (0x32, 0x16, 1)):   # 5H -> JK, 6H -> 2C
+            b["stock"].remove(wild)
+            b["stock"].append(natural)
+            b["melds"][4]["cards"][i] = wild
+
+    body = json.loads(json.dumps(good))
+    three_wilds(body["state"])
+    with pytest.raises(InvalidStateError, match="at most 2 wilds"):
         s.game.state_from_json(json.dumps(body))
+    bad(three_wilds)
+    bad(lambda b: b["melds"][4].update(lo=12))           # the run would pass the Ace
+    bad(lambda b: b["melds"][3].update(rank=8))          # 7s in a book of 8s
+    bad(lambda b: b.update(down=[False, False, False, False]))   # melds of a seat not down
+    bad(lambda b: b["hands"][0].append(0x50))            # a fifth Joker
+    bad(lambda b: b["known"].__setitem__(0, [0x12]))     # known card not in hand
+    bad(lambda b: b.update(phase="buy_or_pass", up_live=True))   # buyer = turn player
+    bad(lambda b: b.update(phase="going_down", building=[1, False, 0]))   # meld 0 missing
+
+
+def test_json_round_trip_mid_lay_down():
+    s = scripted(hands={1: "7H 7S 7C 9D 9C JK 3S 5D"}, up="KD", phase="play", cur=1,
+                 up_live=False, turns=1)
+    act(s, "go down", "lay 7S", "lay 7H")
+    back = s.game.state_from_json(s.to_json())
+    assert back == s and back.legal_actions() == s.legal_actions()
 
 
 def test_CR_16_rounds_and_first_round():

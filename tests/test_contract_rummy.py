@@ -464,3 +464,30 @@ def test_heuristic_games_end_by_going_out():
         s.apply_action(s.heuristic_action(7))
     ends = ev(s, "round_end")
     assert len(ends) == 7 and sum(e["player"] >= 0 for e in ends) >= 6
+
+
+def test_CR_10_best_arrangement_agrees_with_the_shared_meld_solver():
+    """melds.pyx (the shared solver) knows no same-suit join rule: with at most one run the
+    two agree exactly; with more runs ours never leaves fewer points."""
+    import random
+    from krazy_core.cards import format_card
+    from krazy_core.games import melds
+    rng = random.Random(2)
+    agree = 0
+    for _ in range(300):
+        suits = rng.sample(range(4), rng.randint(1, 3))
+        lo = rng.randint(1, 8)
+        pool = [(s << 4) | r for s in suits for r in range(lo, min(13, lo + 6) + 1) if r != 2] * 2 \
+            + [0x50, 0x50, 0x12, 0x22]
+        rnd = rng.randint(1, 7)
+        hand = [format_card(c) for c in rng.sample(pool, min(len(pool), rnd + 6 + rng.randint(0, 2)))]
+        mine = cr.best_arrangement(" ".join(hand), rnd)
+        theirs = melds.crazy_best_arrangement(hand, contract=cr.CONTRACTS[rnd])
+        if cr.CONTRACTS[rnd][1] <= 1:
+            assert (mine is None) == (theirs is None), hand
+            if mine:
+                assert mine[2] == theirs[2], hand
+                agree += 1
+        elif mine is not None:
+            assert theirs is not None and mine[2] >= theirs[2], hand
+    assert agree >= 40

@@ -855,6 +855,17 @@ cdef class KrazyKingsState(State):
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         return _cards_of(st.hand[player])
 
+    def census(self) -> list:
+        """Every card of the game, wherever it is (hands, stock, discard pile), sorted: for
+        conservation checks (KK-1)."""
+        cdef KKState *st = S(self)
+        out = []
+        for p in range(st.num_players):
+            out += _cards_of(st.hand[p])
+        out += [st.stock[i] for i in range(st.n_stock)]
+        out += [st.discard[i] for i in range(st.n_discard)]
+        return sorted(out)
+
     def stats(self) -> dict:
         """``{"turns": int, "turn_limit": bool, "winner": int}`` for ``krazy simulate``."""
         cdef KKState *st = S(self)

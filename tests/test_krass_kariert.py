@@ -626,10 +626,12 @@ def test_observation_tensor_and_heuristic():
 
 
 def test_simulate_random_counts_decisions():
+    from krazy_core._state import simulate_random as generic
     game = krazy_core.make("krass-kariert", num_players=4)
-    d, sec = ka.simulate_random(game, 50, 7)
-    assert d > 50 * 50 and sec > 0
-    assert ka.simulate_random(game, 50, 7)[0] == d
+    r = ka.simulate_random(game, 50, 7)
+    assert r["games"] == 50 and r["decisions"] > 50 * 50 and r["seconds"] > 0
+    assert ka.simulate_random(game, 50, 7)["decisions"] == r["decisions"]
+    assert generic(game, 50, 7)["games"] == 50
     with pytest.raises(ConfigError):
         ka.simulate_random(krazy_core.make("krazy-kings"), 1, 1)
 

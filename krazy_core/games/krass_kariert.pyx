@@ -743,31 +743,37 @@ def new_state(game, seed=None):
     return st
 
 
-def simulate_random(game, n_games, seed=0):
-    """Plays ``n_games`` whole games with uniformly random legal actions, in C without the
-    GIL (for benchmarks).  ``game`` is a ``krass-kariert`` Game.  Returns ``(decisions,
-    seconds)``: actions applied and wall-clock time of the loop.  Raises ``ConfigError``."""
+def simulate_random(game, long long n_games, seed=0) -> dict:
+    """Plays ``n_games`` whole games of ``game`` (a ``krass-kariert`` Game) with uniformly
+    random legal actions, in C without the GIL and through this module's own functions (no
+    GameOps indirection); game ``i`` is dealt from ``seed + i``.  Returns ``{"games",
+    "decisions", "seconds", "decisions_per_second"}`` like ``krazy_core._state.
+    simulate_random``.  Raises ``ConfigError`` for another game or ``n_games < 1``."""
     cdef ka_state s
     cdef kz_rng rng
     cdef int32_t acts[KA_NUM_ACTIONS]
-    cdef long long decisions = 0, g, ng = n_games
+    cdef long long decisions = 0, g
     cdef int k
     cdef uint64_t base
     if getattr(game, "game_id", None) != "krass-kariert":
         raise ConfigError(f"simulate_random needs a krass-kariert game, got {game!r}")
+    if n_games < 1:
+        raise ConfigError(f"n_games must be >= 1, got {n_games}")
     memset(&s, 0, sizeof(ka_state))
     _set_options(&s, game)
     base = <uint64_t>check_seed(seed)
-    kz_rng_seed(&rng, base ^ 0x5DEECE66DULL)
+    kz_rng_seed(&rng, base ^ 0xA5A5A5A5DEADBEEFULL)
     t0 = time.perf_counter()
     with nogil:
-        for g in range(ng):
-            ka_new_game(&s, base * 1000003ULL + <uint64_t>g, NULL)
+        for g in range(n_games):
+            ka_new_game(&s, base + <uint64_t>g, NULL)
             while s.phase != KA_PH_OVER:
                 k = ka_legal(&s, acts, KA_NUM_ACTIONS)
                 ka_apply(&s, acts[kz_bounded(&rng, <uint32_t>k)], NULL)
                 decisions += 1
-    return decisions, time.perf_counter() - t0
+    dt = time.perf_counter() - t0
+    return {"games": n_games, "decisions": decisions, "seconds": dt,
+            "decisions_per_second": decisions / dt if dt > 0 else float("inf")}
 
 
 include "_ka_json.pxi"

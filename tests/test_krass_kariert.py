@@ -434,6 +434,18 @@ def test_window_combinations_above_match_reference(cards, above):
     assert ka.window_combinations(cards, True, above) == [c for c in ref.window_options(cards) if ref.beats(c, old)]
 
 
+@settings(max_examples=300, deadline=None)
+@given(hs.lists(_card, min_size=0, max_size=18), hs.integers(-1, 56), hs.integers(0, 2), hs.booleans(),
+       hs.booleans())
+def test_any_action_agrees_with_legal_actions(hand, best, reserves, two_straight, insert):
+    """The cheap "can this player act" test behind KA-14(b) matches the full generator."""
+    if not hand and not insert:
+        return
+    anyact, legal = ka._probe_actions(hand, best, reserves, two_straight, insert)
+    assert anyact == bool(legal)
+    assert legal == sorted(set(legal))
+
+
 # ------------------------------------------------------------------ properties over games
 def _playout(seed, n=4, policy="random"):
     game = krazy_core.make("krass-kariert", num_players=n)

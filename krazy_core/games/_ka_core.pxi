@@ -26,6 +26,27 @@ cdef inline int card_kind(uint8_t c) noexcept nogil:
     return 12 + (c & 15)
 
 
+# Window tables: the combinations (bit c of a uint64) that 1, 2, 3 adjacent cards of kinds
+# k1, k1*15+k2, (k1*15+k2)*15+k3 can be played as (KA-5, KA-6, KA-8), built once at import
+# from ka_window_combos.  Windows holding a Draw or Stop card have mask 0.
+cdef uint64_t WIN1[15]
+cdef uint64_t WIN2[225]
+cdef uint64_t WIN3[3375]
+cdef uint8_t KIND[256]                  # card code -> kind (0xFF for no card)
+cdef uint64_t ALL_COMBOS = (1ULL << 57) - 1
+cdef uint64_t NO_TWO_STRAIGHTS = ((1ULL << 57) - 1) & ~(((1ULL << 11) - 1) << 12)
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline uint64_t above_mask(int above) noexcept nogil:
+    """Combinations with index > above."""
+    if above < 0:
+        return ALL_COMBOS
+    return ALL_COMBOS & ~((1ULL << (above + 1)) - 1)
+
+
 cdef inline int combo_len(int c) noexcept nogil:
     if c < 12:
         return 1
@@ -158,14 +179,55 @@ cdef int ka_window_combos(const uint8_t *cards, int n, int two_straight, int abo
     return cnt
 
 
-cdef int ka_legal(const ka_state *s, int32_t *out, int limit) noexcept nogil:
-    """The legal actions of s.to_act, ascending, at most `limit` of them (KA-9, KA-11,
-    KA-12, KA-14)."""
-    cdef int cnt = 0, p, hn, st, ln, k, i, q, slot, leading
-    cdef int above
+cdef inline uint8_t kind_code(int k) noexcept nogil:
+    return <uint8_t>(0x61 + k) if k < 12 else <uint8_t>(0x70 + k - 12)
+
+
+cdef void _init_window_tables() noexcept nogil:
+    cdef uint8_t w[3]
     cdef int8_t buf[24]
+    cdef int a, b, c, i, k
+    cdef uint64_t m
+    for i in range(256):
+        KIND[i] = 0xFF
+    for i in range(1, 13):
+        KIND[0x60 | i] = <uint8_t>(i - 1)
+    KIND[CARD_X] = KA_K_X
+    KIND[CARD_DRAW] = KA_K_DRAW
+    KIND[CARD_STOP] = KA_K_STOP
+    for a in range(15):
+        w[0] = kind_code(a)
+        m = 0
+        k = ka_window_combos(w, 1, 1, -1, buf)
+        for i in range(k):
+            m |= 1ULL << buf[i]
+        WIN1[a] = m
+        for b in range(15):
+            w[1] = kind_code(b)
+            m = 0
+            k = ka_window_combos(w, 2, 1, -1, buf)
+            for i in range(k):
+                m |= 1ULL << buf[i]
+            WIN2[a * 15 + b] = m
+            for c in range(15):
+                w[2] = kind_code(c)
+                m = 0
+                k = ka_window_combos(w, 3, 1, -1, buf)
+                for i in range(k):
+                    m |= 1ULL << buf[i]
+                WIN3[(a * 15 + b) * 15 + c] = m
+
+_init_window_tables()
+
+
+cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
+    """The legal actions of s.to_act, ascending, written to out (at most KA_NUM_ACTIONS);
+    returns how many (KA-9, KA-11, KA-12, KA-14)."""
+    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0
+    cdef uint64_t allowed, m
     cdef const uint8_t *h
-    if s.phase == KA_PH_OVER or limit <= 0:
+    cdef uint8_t spec[KA_MAX_HAND]
+    if s.phase == KA_PH_OVER:
         return 0
     p = s.to_act
     hn = s.hand_n[p]
@@ -176,36 +238,44 @@ cdef int ka_legal(const ka_state *s, int32_t *out, int limit) noexcept nogil:
                 break
             out[cnt] = KA_A_INSERT + q
             cnt += 1
-            if cnt >= limit:
-                return cnt
         return cnt
     leading = s.best_player < 0
-    above = -1 if leading else s.best_combo
+    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(-1 if leading else s.best_combo)
     for st in range(hn):
-        for ln in range(1, 4):
-            if st + ln > hn:
-                break
-            k = ka_window_combos(h + st, ln, s.two_straight, above, buf)
-            if k < 0:
-                break
-            for i in range(k):
-                out[cnt] = KA_A_PLAY + st * KA_NUM_COMBOS + buf[i]
-                cnt += 1
-                if cnt >= limit:
-                    return cnt
-    for q in range(hn):
-        if h[q] == CARD_STOP:
-            out[cnt] = KA_A_STOP + q
+        k1 = KIND[h[st]]
+        if k1 >= KA_K_DRAW:
+            spec[nsp] = <uint8_t>st
+            nsp += 1
+            continue
+        m = WIN1[k1] & allowed
+        while m:
+            out[cnt] = KA_A_PLAY + st * KA_NUM_COMBOS + __builtin_ctzll(m)
             cnt += 1
-            if cnt >= limit:
-                return cnt
+            m &= m - 1
+        if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
+            continue
+        k2 = k1 * 15 + KIND[h[st + 1]]
+        m = WIN2[k2] & allowed
+        while m:
+            out[cnt] = KA_A_PLAY + st * KA_NUM_COMBOS + __builtin_ctzll(m)
+            cnt += 1
+            m &= m - 1
+        if st + 2 >= hn:
+            continue
+        m = WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed
+        while m:
+            out[cnt] = KA_A_PLAY + st * KA_NUM_COMBOS + __builtin_ctzll(m)
+            cnt += 1
+            m &= m - 1
+    for q in range(nsp):
+        if h[spec[q]] == CARD_STOP:
+            out[cnt] = KA_A_STOP + spec[q]
+            cnt += 1
     if not leading:
-        for q in range(hn):
-            if h[q] == CARD_DRAW:
-                out[cnt] = KA_A_DRAW + q
+        for q in range(nsp):
+            if h[spec[q]] == CARD_DRAW:
+                out[cnt] = KA_A_DRAW + spec[q]
                 cnt += 1
-                if cnt >= limit:
-                    return cnt
     # KA-9: a follower may always take a reserve card; a leader only when it cannot lead
     if (not leading or cnt == 0) and hn < KA_MAX_HAND:
         for slot in range(2):
@@ -213,14 +283,49 @@ cdef int ka_legal(const ka_state *s, int32_t *out, int limit) noexcept nogil:
                 for q in range(hn + 1):
                     out[cnt] = KA_A_RESERVE + slot * KA_MAX_HAND + q
                     cnt += 1
-                    if cnt >= limit:
-                        return cnt
     return cnt
 
 
+cdef int ka_any_action(const ka_state *s) noexcept nogil:
+    """Whether s.to_act has a legal action (the same rules as ka_legal, answered cheaply)."""
+    cdef int p, hn, st, k1, k2, leading
+    cdef uint64_t allowed
+    cdef const uint8_t *h
+    if s.phase == KA_PH_OVER:
+        return 0
+    p = s.to_act
+    hn = s.hand_n[p]
+    h = s.hand[p]
+    if s.phase == KA_PH_INSERT:
+        return hn < KA_MAX_HAND
+    if hn < KA_MAX_HAND and (s.reserve[p][0] != NO_CARD or s.reserve[p][1] != NO_CARD):
+        return 1
+    leading = s.best_player < 0
+    for st in range(hn):
+        k1 = KIND[h[st]]
+        if k1 == KA_K_STOP or (k1 == KA_K_DRAW and not leading) or (leading and k1 < KA_K_DRAW):
+            return 1
+    if leading:
+        return 0
+    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(s.best_combo)
+    for st in range(hn):
+        k1 = KIND[h[st]]
+        if k1 >= KA_K_DRAW:
+            continue
+        if WIN1[k1] & allowed:
+            return 1
+        if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
+            continue
+        k2 = k1 * 15 + KIND[h[st + 1]]
+        if WIN2[k2] & allowed:
+            return 1
+        if st + 2 < hn and WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed:
+            return 1
+    return 0
+
+
 cdef inline int has_action(const ka_state *s) noexcept nogil:
-    cdef int32_t one[1]
-    return ka_legal(s, one, 1) > 0
+    return ka_any_action(s)
 
 
 cdef inline int holders(const ka_state *s) noexcept nogil:

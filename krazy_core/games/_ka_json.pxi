@@ -41,7 +41,6 @@ def state_from_dict(game, body, events):
     cdef KrassKariertState st = KrassKariertState.__new__(KrassKariertState)
     st._init(&KA_OPS, game)
     cdef ka_state *s = S(st)
-    cdef int32_t one[1]
     _set_options(s, game)
     n = game.num_players
     if not isinstance(body, dict) or set(body) != _FIELDS:
@@ -198,7 +197,7 @@ def state_from_dict(game, body, events):
                 room += s.pending
             if room > KA_MAX_HAND:
                 raise InvalidStateError(f"seat {p}'s hand could grow past {KA_MAX_HAND} cards")
-        if ka_legal(s, one, 1) == 0:
+        if not ka_any_action(s):
             raise InvalidStateError("the player to act has no legal action")
     st._load_events(events)
     return st

@@ -73,7 +73,8 @@ cdef struct ka_state:
     uint16_t trick_no                   # tricks started in this hand (1 during the first)
     uint32_t turn                       # actions applied in the whole game
 
-cdef int ka_legal(const ka_state *s, int32_t *out, int limit) noexcept nogil
+cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil
+cdef int ka_any_action(const ka_state *s) noexcept nogil
 cdef int ka_apply(ka_state *s, int32_t action, kz_events *ev) noexcept nogil
 cdef void ka_new_game(ka_state *s, uint64_t seed, kz_events *ev) noexcept nogil
 cdef int ka_window_combos(const uint8_t *cards, int n, int two_straight, int above,

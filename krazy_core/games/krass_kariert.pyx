@@ -135,7 +135,7 @@ cdef int32_t ka_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
     """HeuristicBot's move (module docstring); reads only the actor's hand and public facts."""
     cdef const ka_state *s = <const ka_state *>vst
     cdef int32_t acts[KA_NUM_ACTIONS]
-    cdef int n = ka_legal(s, acts, KA_NUM_ACTIONS), i, a, p, hn, base, pos, ln, c, xs, j
+    cdef int n = ka_legal(s, acts), i, a, p, hn, base, pos, ln, c, xs, j
     cdef int leading, above, slot
     cdef const uint8_t *h
     cdef double cost, best = 1e18
@@ -193,7 +193,7 @@ cdef int ka_current_player(const void *vst) noexcept nogil:
     return KZ_TERMINAL if s.phase == KA_PH_OVER else s.to_act
 
 cdef int ka_legal_actions(const void *vst, int32_t *out) noexcept nogil:
-    return ka_legal(<const ka_state *>vst, out, KA_NUM_ACTIONS)
+    return ka_legal(<const ka_state *>vst, out)
 
 cdef int ka_apply_action(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     return ka_apply(<ka_state *>vst, a, ev)
@@ -768,12 +768,38 @@ def simulate_random(game, long long n_games, seed=0) -> dict:
         for g in range(n_games):
             ka_new_game(&s, base + <uint64_t>g, NULL)
             while s.phase != KA_PH_OVER:
-                k = ka_legal(&s, acts, KA_NUM_ACTIONS)
+                k = ka_legal(&s, acts)
                 ka_apply(&s, acts[kz_bounded(&rng, <uint32_t>k)], NULL)
                 decisions += 1
     dt = time.perf_counter() - t0
     return {"games": n_games, "decisions": decisions, "seconds": dt,
             "decisions_per_second": decisions / dt if dt > 0 else float("inf")}
+
+
+def _probe_actions(hand, int best_combo=-1, int reserves=0, bint two_straight=True, bint insert=False):
+    """For tests: ``(ka_any_action, ka_legal)`` of seat 0 holding ``hand`` (card codes) in a
+    bare struct: leading when ``best_combo`` is -1, else following it; ``reserves`` (0..2)
+    reserve cards; ``insert``: the insert phase.  Raises ``ValueError`` for a bad hand."""
+    cdef ka_state s
+    cdef int32_t acts[KA_NUM_ACTIONS]
+    cdef int n, i
+    if len(hand) > KA_MAX_HAND or not -1 <= best_combo < KA_NUM_COMBOS or not 0 <= reserves <= 2:
+        raise ValueError("hand of at most 18 cards, best_combo -1..56, reserves 0..2")
+    memset(&s, 0, sizeof(ka_state))
+    memset(s.reserve, NO_CARD, sizeof(s.reserve))
+    s.num_players = 3
+    s.two_straight = two_straight
+    s.phase = KA_PH_INSERT if insert else KA_PH_PLAY
+    s.leader = 0 if best_combo < 0 else 1
+    s.best_player = -1 if best_combo < 0 else 1
+    s.best_combo = best_combo
+    s.hand_n[0] = len(hand)
+    for i, c in enumerate(hand):
+        s.hand[0][i] = _as_card(c)
+    for i in range(reserves):
+        s.reserve[0][i] = 0x61
+    n = ka_legal(&s, acts)
+    return bool(ka_any_action(&s)), [acts[i] for i in range(n)]
 
 
 include "_ka_json.pxi"

@@ -220,11 +220,25 @@ cdef void _init_window_tables() noexcept nogil:
 _init_window_tables()
 
 
+cdef inline int emit_plays(int32_t *out, int cnt, int base, uint64_t m) noexcept nogil:
+    """Appends base + c for every bit c of m.  The first store is branch-free (a window
+    makes 0 or 1 combination unless it holds an X card): out[cnt] may be written past the
+    list's end, which every caller's buffer (KA_NUM_ACTIONS) allows."""
+    out[cnt] = base + __builtin_ctzll(m | (1ULL << 63))
+    cnt += m != 0
+    m &= m - 1
+    while m:
+        out[cnt] = base + __builtin_ctzll(m)
+        cnt += 1
+        m &= m - 1
+    return cnt
+
+
 cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
     """The legal actions of s.to_act, ascending, written to out (at most KA_NUM_ACTIONS);
     returns how many (KA-9, KA-11, KA-12, KA-14)."""
-    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0
-    cdef uint64_t allowed, m
+    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0, base
+    cdef uint64_t allowed
     cdef const uint8_t *h
     cdef uint8_t spec[KA_MAX_HAND]
     if s.phase == KA_PH_OVER:
@@ -247,26 +261,15 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
             spec[nsp] = <uint8_t>st
             nsp += 1
             continue
-        m = WIN1[k1] & allowed
-        while m:
-            out[cnt] = KA_A_PLAY + st * KA_NUM_COMBOS + __builtin_ctzll(m)
-            cnt += 1
-            m &= m - 1
+        base = KA_A_PLAY + st * KA_NUM_COMBOS
+        cnt = emit_plays(out, cnt, base, WIN1[k1] & allowed)
         if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
             continue
         k2 = k1 * 15 + KIND[h[st + 1]]
-        m = WIN2[k2] & allowed
-        while m:
-            out[cnt] = KA_A_PLAY + st * KA_NUM_COMBOS + __builtin_ctzll(m)
-            cnt += 1
-            m &= m - 1
+        cnt = emit_plays(out, cnt, base, WIN2[k2] & allowed)
         if st + 2 >= hn:
             continue
-        m = WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed
-        while m:
-            out[cnt] = KA_A_PLAY + st * KA_NUM_COMBOS + __builtin_ctzll(m)
-            cnt += 1
-            m &= m - 1
+        cnt = emit_plays(out, cnt, base, WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed)
     for q in range(nsp):
         if h[spec[q]] == CARD_STOP:
             out[cnt] = KA_A_STOP + spec[q]

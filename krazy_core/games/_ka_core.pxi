@@ -33,6 +33,12 @@ cdef uint64_t WIN1[15]
 cdef uint64_t WIN2[225]
 cdef uint64_t WIN3[3375]
 cdef uint8_t KIND[256]                  # card code -> kind (0xFF for no card)
+# The same windows as one combination index: -1 none, -2 an X card is among them (then
+# the masks above hold the choices).  C2N: C2 with 2-straights off (KA-6 option).
+cdef int8_t C1[15]
+cdef int8_t C2[225]
+cdef int8_t C2N[225]
+cdef int8_t C3[3375]
 cdef uint64_t ALL_COMBOS = (1ULL << 57) - 1
 cdef uint64_t NO_TWO_STRAIGHTS = ((1ULL << 57) - 1) & ~(((1ULL << 11) - 1) << 12)
 
@@ -216,6 +222,22 @@ cdef void _init_window_tables() noexcept nogil:
                 for i in range(k):
                     m |= 1ULL << buf[i]
                 WIN3[(a * 15 + b) * 15 + c] = m
+    for a in range(15):
+        C1[a] = _single(WIN1[a], a == KA_K_X)
+        for b in range(15):
+            C2[a * 15 + b] = _single(WIN2[a * 15 + b], a == KA_K_X or b == KA_K_X)
+            C2N[a * 15 + b] = _single(WIN2[a * 15 + b] & NO_TWO_STRAIGHTS, a == KA_K_X or b == KA_K_X)
+            for c in range(15):
+                C3[(a * 15 + b) * 15 + c] = _single(WIN3[(a * 15 + b) * 15 + c],
+                                                    a == KA_K_X or b == KA_K_X or c == KA_K_X)
+
+
+cdef int8_t _single(uint64_t m, bint has_x) noexcept nogil:
+    if has_x:
+        return -2
+    if m == 0:
+        return -1
+    return <int8_t>__builtin_ctzll(m)
 
 _init_window_tables()
 
@@ -237,8 +259,9 @@ cdef inline int emit_plays(int32_t *out, int cnt, int base, uint64_t m) noexcept
 cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
     """The legal actions of s.to_act, ascending, written to out (at most KA_NUM_ACTIONS);
     returns how many (KA-9, KA-11, KA-12, KA-14)."""
-    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0, base
+    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0, base, above, c
     cdef uint64_t allowed
+    cdef const int8_t *c2
     cdef const uint8_t *h
     cdef uint8_t spec[KA_MAX_HAND]
     if s.phase == KA_PH_OVER:
@@ -254,7 +277,12 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
             cnt += 1
         return cnt
     leading = s.best_player < 0
-    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(-1 if leading else s.best_combo)
+    above = -1 if leading else s.best_combo
+    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(above)
+    if s.two_straight:
+        c2 = &C2[0]
+    else:
+        c2 = &C2N[0]
     for st in range(hn):
         k1 = KIND[h[st]]
         if k1 >= KA_K_DRAW:
@@ -262,14 +290,30 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
             nsp += 1
             continue
         base = KA_A_PLAY + st * KA_NUM_COMBOS
-        cnt = emit_plays(out, cnt, base, WIN1[k1] & allowed)
+        c = C1[k1]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN1[k1] & allowed)
+        else:
+            out[cnt] = base + c                     # branch-free: kept only if it beats
+            cnt += c > above
         if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
             continue
         k2 = k1 * 15 + KIND[h[st + 1]]
-        cnt = emit_plays(out, cnt, base, WIN2[k2] & allowed)
+        c = c2[k2]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN2[k2] & allowed)
+        else:
+            out[cnt] = base + c
+            cnt += c > above
         if st + 2 >= hn:
             continue
-        cnt = emit_plays(out, cnt, base, WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed)
+        k2 = k2 * 15 + KIND[h[st + 2]]
+        c = C3[k2]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN3[k2] & allowed)
+        else:
+            out[cnt] = base + c
+            cnt += c > above
     for q in range(nsp):
         if h[spec[q]] == CARD_STOP:
             out[cnt] = KA_A_STOP + spec[q]

@@ -659,3 +659,49 @@ def test_heuristic_beats_random():
             s.apply_action(a)
         losses += s.returns()[0] == 0.0
     assert losses <= 5  # random seats lose 1/4 of games each; the heuristic far less
+
+
+def test_action_strings_and_illegal_explanations():
+    s = scripted([["X", 5, 9], [1, 1], [2, 2]], reserves=[[12, None], [None, None], [None, None]], leader=0)
+    a = s.string_to_action("play 0-1 pair 5")
+    assert s.action_to_string(a) == "play 0-1 pair 5 (X=5)" and a == 0 * 57 + 27
+    assert s.string_to_action("play 0-1 pair 5 (X=5)") == a
+    with pytest.raises(IllegalActionError, match="no combination"):
+        s.apply_action(1 * 57 + ka.combination_index("pair", 5))   # 5 9 is no pair
+    with pytest.raises(IllegalActionError, match="past the end"):
+        s.apply_action(2 * 57 + ka.combination_index("pair", 9))
+    with pytest.raises(IllegalActionError, match="only when it cannot lead"):
+        s.apply_action(ka.A_RESERVE)                              # the leader can lead
+    with pytest.raises(IllegalActionError, match="no reserve card 1"):
+        s.apply_action(ka.A_RESERVE + 18)
+    lead_draw = scripted([["DRAW", 5], [1, 1], [2, 2]], leader=0)
+    with pytest.raises(IllegalActionError, match="never leads a trick .KA-9."):
+        lead_draw.apply_action(ka.A_DRAW + 0)
+    play(s, "play 2 solo 9")
+    with pytest.raises(IllegalActionError, match="does not beat the trick's solo 9 .KA-7."):
+        s.apply_action(0 * 57 + ka.combination_index("solo", 1))
+    assert [ka._action_text(a) for a in (0, 1025, 1026, 1044, 1062, 1080, 1098, 1115)] == [
+        "play 0 solo 1", "play 17-19 triple 12", "stop 0", "draw 0", "reserve 0 at 0", "reserve 1 at 0",
+        "insert at 0", "insert at 17"]
+
+
+def test_ui_render_shows_own_hand_in_order_and_hides_others():
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui("krass-kariert")
+    s = scripted([[3, 9, 4, 5], [1, 5, 11], [2, 6]], reserves=[[None, None], [7, None], [8, None]], leader=0)
+    play(s, "play 1 solo 9")
+    con = Console(record=True, width=120)
+    con.print(ui.render(s, 1))
+    out = con.export_text()
+    assert "Your hand" in out and "To beat" in out and "solo 9 by seat 0" in out
+    assert "You can play: 2 solo 11" in out
+    assert "9 = solo 9" in out                     # the current trick
+    con = Console(record=True, width=120)
+    con.print(ui.render(s, None))
+    assert "Your hand" not in con.export_text()
+    names = ["A", "B", "C"]
+    lines = [ui.describe_event(e, names) for e in s.events]
+    assert "A plays 9 as solo 9" in lines
+    labels = [ui.action_label(s, a) for a in s.legal_actions()]
+    assert labels[0] == "play 2 solo 11: 11" and "take reserve 7 into position 0" in labels

@@ -39,6 +39,11 @@ cdef int8_t C1[15]
 cdef int8_t C2[225]
 cdef int8_t C2N[225]
 cdef int8_t C3[3375]
+# The type (KA-6) of the strongest combination a 2- or 3-card window makes, 0 for none
+# (a 2-straight scores 1 .. a triple 4); the heuristic's measure of a hand's structure.
+cdef uint8_t T2[225]
+cdef uint8_t T2N[225]
+cdef uint8_t T3[3375]
 cdef uint64_t ALL_COMBOS = (1ULL << 57) - 1
 cdef uint64_t NO_TWO_STRAIGHTS = ((1ULL << 57) - 1) & ~(((1ULL << 11) - 1) << 12)
 
@@ -230,6 +235,23 @@ cdef void _init_window_tables() noexcept nogil:
             for c in range(15):
                 C3[(a * 15 + b) * 15 + c] = _single(WIN3[(a * 15 + b) * 15 + c],
                                                     a == KA_K_X or b == KA_K_X or c == KA_K_X)
+
+
+    for a in range(225):
+        T2[a] = _best_type(WIN2[a])
+        T2N[a] = _best_type(WIN2[a] & NO_TWO_STRAIGHTS)
+    for a in range(3375):
+        T3[a] = _best_type(WIN3[a])
+
+
+cdef extern from *:
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef uint8_t _best_type(uint64_t m) noexcept nogil:
+    if m == 0:
+        return 0
+    return <uint8_t>combo_type(63 - __builtin_clzll(m))
 
 
 cdef int8_t _single(uint64_t m, bint has_x) noexcept nogil:

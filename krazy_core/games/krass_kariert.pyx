@@ -95,17 +95,19 @@ A_PLAY, A_STOP, A_DRAW, A_RESERVE, A_INSERT = KA_A_PLAY, KA_A_STOP, KA_A_DRAW, K
 cdef int structure(const uint8_t *h, int n, int ts) noexcept nogil:
     """How much combination a hand holds: per window of 2-3 adjacent cards, the type of the
     best combination it makes (2-straight 1 .. triple 4)."""
-    cdef int score = 0, st, ln, k
-    cdef int8_t buf[24]
-    for st in range(n):
-        for ln in range(2, 4):
-            if st + ln > n:
-                break
-            k = ka_window_combos(h + st, ln, ts, -1, buf)
-            if k < 0:
-                break
-            if k > 0:
-                score += combo_type(buf[k - 1])
+    cdef int score = 0, st, k1, k2, k3, key
+    cdef const uint8_t *t2 = &T2[0] if ts else &T2N[0]
+    for st in range(n - 1):
+        k1 = KIND[h[st]]
+        k2 = KIND[h[st + 1]]
+        if k1 >= KA_K_DRAW or k2 >= KA_K_DRAW:
+            continue
+        key = k1 * 15 + k2
+        score += t2[key]
+        if st + 2 < n:
+            k3 = KIND[h[st + 2]]
+            if k3 < KA_K_DRAW:
+                score += T3[key * 15 + k3]
     return score
 
 
@@ -743,12 +745,14 @@ def new_state(game, seed=None):
     return st
 
 
-def simulate_random(game, long long n_games, seed=0) -> dict:
+def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
     """Plays ``n_games`` whole games of ``game`` (a ``krass-kariert`` Game) with uniformly
     random legal actions, in C without the GIL and through this module's own functions (no
     GameOps indirection); game ``i`` is dealt from ``seed + i``.  Returns ``{"games",
     "decisions", "seconds", "decisions_per_second"}`` like ``krazy_core._state.
-    simulate_random``.  Raises ``ConfigError`` for another game or ``n_games < 1``."""
+    simulate_random``.  ``policy="heuristic"`` plays every seat with the C heuristic instead
+    (what ISMCTS rollouts cost).  Raises ``ConfigError`` for another game, ``n_games < 1``
+    or an unknown policy."""
     cdef ka_state s
     cdef kz_rng rng
     cdef int32_t acts[KA_NUM_ACTIONS]
@@ -759,6 +763,9 @@ def simulate_random(game, long long n_games, seed=0) -> dict:
         raise ConfigError(f"simulate_random needs a krass-kariert game, got {game!r}")
     if n_games < 1:
         raise ConfigError(f"n_games must be >= 1, got {n_games}")
+    if policy not in ("random", "heuristic"):
+        raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
+    cdef bint heur = policy == "heuristic"
     memset(&s, 0, sizeof(ka_state))
     _set_options(&s, game)
     base = <uint64_t>check_seed(seed)
@@ -768,8 +775,11 @@ def simulate_random(game, long long n_games, seed=0) -> dict:
         for g in range(n_games):
             ka_new_game(&s, base + <uint64_t>g, NULL)
             while s.phase != KA_PH_OVER:
-                k = ka_legal(&s, acts)
-                ka_apply(&s, acts[kz_bounded(&rng, <uint32_t>k)], NULL)
+                if heur:
+                    ka_apply(&s, ka_heuristic(&s, &rng), NULL)
+                else:
+                    k = ka_legal(&s, acts)
+                    ka_apply(&s, acts[kz_bounded(&rng, <uint32_t>k)], NULL)
                 decisions += 1
     dt = time.perf_counter() - t0
     return {"games": n_games, "decisions": decisions, "seconds": dt,

@@ -56,7 +56,14 @@ cards, strong combinations and Stop cards for when they matter (a Stop against a
 better, or to go out), play a Draw card when beating is expensive, take the reserve card
 into the position where it joins a combination, insert drawn cards likewise.
 
-Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``.
+Public faces for frontends: ``combination(cards, x_values=()) -> (type, value) | None``,
+``beats(new, old) -> bool``, ``window_combinations(cards)`` (every way 1-3 adjacent cards,
+X cards included, can be played), ``combination_index`` / ``combination_of_index``; on a
+state, ``hand(p)`` (omniscient) and ``playable_windows(p)``.  ``simulate_random(game,
+n_games, seed, policy="random")`` plays whole games in C without the GIL (benchmarks).
+
+Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``; a
+play's event packs ``b = start | c0 << 8 | c1 << 16 | c2 << 24`` (the cards, 0 for none).
 """
 
 cimport cython

@@ -525,9 +525,13 @@ cdef void ka_resolve_trick(ka_state *s, kz_events *ev) noexcept nogil:
 cdef void ka_advance(ka_state *s, kz_events *ev) noexcept nogil:
     """After a play that did not end the trick: the next player clockwise who holds cards
     acts, until the lap is back at the leader (KA-9); KA-14(a) and (b) end the hand."""
-    cdef int n = s.num_players, q = (s.to_act + 1) % n, i, h
+    cdef int n = s.num_players, q = s.to_act + 1, i, h
+    if q == n:
+        q = 0
     while q != s.leader and s.hand_n[q] == 0:
-        q = (q + 1) % n
+        q += 1
+        if q == n:
+            q = 0
     if q == s.leader:
         ka_resolve_trick(s, ev)
         return
@@ -550,9 +554,8 @@ cdef inline void take_out(ka_state *s, int p, int pos, int ln, uint8_t *cards) n
     cdef int i, k, hn = s.hand_n[p]
     for i in range(ln):
         cards[i] = s.hand[p][pos + i]
-        k = card_kind(cards[i])
-        if s.known[p][k] > 0:
-            s.known[p][k] -= 1
+        k = KIND[cards[i]]
+        s.known[p][k] -= s.known[p][k] > 0
         s.played[s.played_n] = cards[i]
         s.played_n += 1
     for i in range(pos, hn - ln):

@@ -705,3 +705,30 @@ def test_ui_render_shows_own_hand_in_order_and_hides_others():
     assert "A plays 9 as solo 9" in lines
     labels = [ui.action_label(s, a) for a in s.legal_actions()]
     assert labels[0] == "play 2 solo 11: 11" and "take reserve 7 into position 0" in labels
+
+
+def _perft(s, depth):
+    if depth == 0 or s.is_terminal():
+        return 1
+    total = 0
+    for a in s.legal_actions():
+        c = s.clone()
+        c.apply_action(a)
+        total += _perft(c, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize("n,counts,decisions,hand0", [
+    (3, [12, 305, 11025], 4111, [99, 97, 107, 99, 112, 98, 102, 107, 105, 99]),
+    (4, [12, 387, 10434], 5066, [99, 106, 97, 112, 97, 101, 105, 100, 98, 104]),
+    (5, [8, 230, 4091], 3192, [99, 106, 103, 98, 101, 101, 101]),
+])
+def test_golden_perft_and_playouts(n, counts, decisions, hand0):
+    """Golden values (seed 42): legal action sequences of depth 1..3 from the deal, the
+    decisions of 20 in-core random games, seat 0's first hand.  A change here is a change
+    of the deal, the move generator or the PRNG, and must be deliberate."""
+    game = krazy_core.make("krass-kariert", num_players=n)
+    s = game.new_initial_state(seed=42)
+    assert s.hand(0) == hand0
+    assert [_perft(s, d) for d in (1, 2, 3)] == counts
+    assert ka.simulate_random(game, 20, 42)["decisions"] == decisions

@@ -19,6 +19,7 @@ from krazy_core.errors import ConfigError, InvalidStateError
 # game id -> module that defines SPEC.  A new game adds one line.
 REGISTRY: Dict[str, str] = {
     "krazy-kings": "krazy_core.games.krazy_kings",
+    "kings-rummy": "krazy_core.games.kings_rummy",
     "krass-kariert": "krazy_core.games.krass_kariert",
 }
 

@@ -523,6 +523,30 @@ def test_determinize_resamples_other_hands_and_keeps_known_cards():
 
 
 @settings(max_examples=10, deadline=None)
+@given(hs.integers(0, 2 ** 63), hs.integers(0, 3))
+def test_determinization_depends_only_on_the_information_set(seed, viewer):
+    """Two worlds the viewer cannot tell apart give the same determinization for the same
+    seed: nothing hidden leaks into search through the sample."""
+    _, states = _playout(seed, 4)
+    for st in states[5:-1:max(1, len(states) // 6)]:
+        other = st.determinize(viewer, seed=seed ^ 0xABC)       # same view, other hidden cards
+        assert other.observation(viewer) == st.observation(viewer)
+        a, b = st.determinize(viewer, seed=7), other.determinize(viewer, seed=7)
+        assert body(a) == body(b)
+
+
+def test_hostile_event_payloads_do_not_break_the_views():
+    s = scripted([[3, 9, 4, 5], [1, 5], [2, 6]], reserves=[[None, None], [7, None], [8, None]], leader=0)
+    doc = json.loads(s.to_json())
+    doc["events"] = [[4, 0, 99, -1], [2, 1, 300, 5], [9, 0, -7, 0], [8, 2, 0, 1234]]
+    t = s.game.state_from_json(json.dumps(doc))
+    assert len(t.events) == 4 and len(t.events_for("all")) == 4
+    doc["events"] = [[15, 0, 0, 0]]
+    with pytest.raises(InvalidStateError):
+        s.game.state_from_json(json.dumps(doc))
+
+
+@settings(max_examples=10, deadline=None)
 @given(hs.integers(0, 2 ** 63), hs.sampled_from([3, 4, 5]))
 def test_every_trick_winner_and_next_leader_as_KA_10(seed, n):
     """Replays the omniscient event log with hand sizes alone and checks each trick: one

@@ -706,6 +706,15 @@ cdef void ka_determinize(ka_state *s, int player, kz_rng *rng) noexcept nogil:
     for i in range(s.pile_n - (1 if keep_top else 0)):
         pool[m] = s.pile[i]
         m += 1
+    # sort first, so the sample depends only on what `player` knows (not on where the
+    # unseen cards really are), then shuffle
+    for i in range(1, m):
+        k = pool[i]
+        q = i - 1
+        while q >= 0 and pool[q] > k:
+            pool[q + 1] = pool[q]
+            q -= 1
+        pool[q + 1] = <uint8_t>k
     kz_shuffle_u8(rng, pool, m)
     take = 0
     for q in range(n):

@@ -199,5 +199,5 @@ def state_from_dict(game, body, events):
                 raise InvalidStateError(f"seat {p}'s hand could grow past {KA_MAX_HAND} cards")
         if not ka_any_action(s):
             raise InvalidStateError("the player to act has no legal action")
-    st._load_events(events)
+    st._load_events(events, max_kind=max(EVENT_NAMES))
     return st

@@ -344,11 +344,16 @@ cdef inline ka_state *S(State s):
 
 
 def _card_text(c):
-    return format_card(c) if c != NO_CARD else None
+    """Text of a card code, ``None`` for no card or a code outside the encoding (event
+    payloads read from JSON are only range-checked)."""
+    try:
+        return format_card(c) if c != NO_CARD else None
+    except ValueError:
+        return None
 
 
 def _combo_dict(c):
-    if c < 0:
+    if not 0 <= c < KA_NUM_COMBOS:
         return None
     return {"index": int(c), "type": COMBINATION_TYPES[combo_type(c)], "value": combo_value(c)}
 
@@ -356,6 +361,8 @@ def _combo_dict(c):
 def _x_values(cards, c):
     """The values the X cards among ``cards`` take in combination ``c``, in card order."""
     cdef int req[3]
+    if not 0 <= c < KA_NUM_COMBOS:
+        return []
     n = combo_required(c, req)
     need = [req[i] for i in range(n)]
     for x in cards:
@@ -641,17 +648,17 @@ cdef class KrassKariertState(State):
         if kind in (EV_DEAL, EV_DRAWN):
             d["card"] = a if own else None
             if own:
-                d["card_text"] = format_card(a)
+                d["card_text"] = _card_text(a)
             d["position"] = b if own else None
         elif kind == EV_RESERVE_DEALT:
             d["card"] = a
-            d["card_text"] = format_card(a)
+            d["card_text"] = _card_text(a)
             d["slot"] = b
         elif kind == EV_PLAY:
-            cards = [x for x in ((b >> 8) & 0xFF, (b >> 16) & 0xFF, (b >> 24) & 0xFF)][:combo_len(a)]
+            cards = [(b >> 8) & 0xFF, (b >> 16) & 0xFF, (b >> 24) & 0xFF][:combo_len(a) if 0 <= a < KA_NUM_COMBOS else 0]
             d["combination"] = _combo_dict(a)
             d["cards"] = cards
-            d["cards_text"] = [format_card(c) for c in cards]
+            d["cards_text"] = [_card_text(c) for c in cards]
             d["x_values"] = _x_values(cards, a)
             d["position"] = (b & 0xFF) if own else None
         elif kind in (EV_STOP, EV_DRAW_CARD):
@@ -659,7 +666,7 @@ cdef class KrassKariertState(State):
             d["position"] = b if own else None
         elif kind == EV_TAKE_RESERVE:
             d["card"] = a
-            d["card_text"] = format_card(a)
+            d["card_text"] = _card_text(a)
             d["slot"] = b & 0xFF
             d["position"] = (b >> 8) if own else None
         elif kind == EV_TRICK_END:

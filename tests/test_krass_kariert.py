@@ -112,8 +112,9 @@ def test_KA_2_chips_per_player_count_and_option():
         krazy_core.make("krass-kariert", chips=10)
     with pytest.raises(ConfigError):
         krazy_core.make("krass-kariert", num_players=2)
-    with pytest.raises(ConfigError):
-        krazy_core.make("krass-kariert", num_players=3, dealer=4).new_initial_state(seed=1)
+    with pytest.raises(ConfigError, match="dealer"):
+        krazy_core.make("krass-kariert", num_players=3, dealer=4)
+    assert krazy_core.make("krass-kariert", num_players=5, dealer=4).new_initial_state(seed=1).current_player() == 0
 
 
 def test_KA_4_left_of_dealer_leads_then_the_chip_loser_leads():

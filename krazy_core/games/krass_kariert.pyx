@@ -747,6 +747,13 @@ cdef int _set_options(ka_state *s, game) except -1:
     return 0
 
 
+def check_options(num_players, options):
+    """KA-4: the dealer is a seat of this table.  Raises ``ConfigError``."""
+    if options.dealer >= num_players:
+        raise ConfigError(f"option 'dealer' must be a seat 0..{num_players - 1} at a table of "
+                          f"{num_players}, got {options.dealer} (KA-4)")
+
+
 def new_state(game, seed=None):
     """A new game dealt from ``seed`` (KA-1 .. KA-4).  Raises ``ConfigError`` for a
     ``dealer`` option beyond the table."""
@@ -846,5 +853,6 @@ SPEC = GameSpec(
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR_SIZE,),
     rules_file="krass_kariert.md",
+    check_options=check_options,
     summary="Climbing game with fixed-order hands: beat with 1-3 adjacent cards, keep your chips.",
 )

@@ -21,6 +21,7 @@ REGISTRY: Dict[str, str] = {
     "krazy-kings": "krazy_core.games.krazy_kings",
     "kings-rummy": "krazy_core.games.kings_rummy",
     "contract-rummy": "krazy_core.games.contract_rummy",
+    "krass-kariert": "krazy_core.games.krass_kariert",
 }
 
 

@@ -126,3 +126,38 @@ def test_no_hidden_hand_leaks(seed):
         d = s.determinize(p, seed=seed % 1000)
         assert d.observation(p) == o
         assert d.census() == s.census()
+
+
+def test_determinize_depends_only_on_the_information_set():
+    g = krazy_core.make("contract-rummy", num_players=4)
+    s = g.new_initial_state(seed=77)
+    rng = random.Random(7)
+    for _ in range(60):
+        s.apply_action(s.heuristic_action(rng.randrange(1 << 30)))
+    body = json.loads(s.to_json())
+    p = s.current_player()
+    # another state with the same information set for p: the stock and the unknown cards of
+    # the other hands dealt differently
+    st_ = body["state"]
+    others = [q for q in range(4) if q != p]
+    unseen = list(st_["stock"])
+    for q in others:
+        unseen += st_["hands"][q]
+    random.Random(1).shuffle(unseen)
+    k = 0
+    for q in others:
+        m = len(st_["hands"][q])
+        st_["hands"][q] = sorted(unseen[k:k + m])
+        st_["known"][q] = []
+        k += m
+    st_["stock"] = unseen[k:]
+    body["events"] = []
+    t = g.state_from_json(json.dumps(body))
+    s2 = g.state_from_json(s.to_json())
+    body_s = json.loads(s2.to_json())
+    body_s["state"]["known"] = [[] for _ in range(4)]
+    s2 = g.state_from_json(json.dumps(body_s))
+    a, b = s2.determinize(p, seed=5), t.determinize(p, seed=5)
+    for q in range(4):
+        assert a.hand(q) == b.hand(q)
+    assert json.loads(a.to_json())["state"]["stock"] == json.loads(b.to_json())["state"]["stock"]

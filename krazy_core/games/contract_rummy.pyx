@@ -1175,6 +1175,7 @@ cdef void cr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     cdef CRState *st = <CRState *>vst
     cdef uint8_t pool_[NCARDS]
     cdef int n = 0, p, k, j, need[MAXP]
+    cdef int tally[NK]
     for p in range(st.num_players):
         need[p] = 0
         if p == player:
@@ -1190,6 +1191,19 @@ cdef void cr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
         st.nhand[p] -= need[p]
     for j in range(st.n_stock):
         pool_[n + j] = st.stock[j]
+    # sort the unseen cards first (counting sort by kind): a sample then depends only on
+    # what `player` knows, never on the hidden order of the stock
+    n += st.n_stock
+    memset(tally, 0, sizeof(tally))
+    for j in range(n):
+        tally[pool_[j]] += 1
+    j = 0
+    for k in range(NK):
+        while tally[k] > 0:
+            pool_[j] = k
+            j += 1
+            tally[k] -= 1
+    n -= st.n_stock
     kz_shuffle_u8(rng, pool_, n + st.n_stock)
     j = 0
     for p in range(st.num_players):

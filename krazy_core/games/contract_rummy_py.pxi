@@ -61,6 +61,14 @@ def _action_text(int a):
     return "keep last card"
 
 
+def _safe_card(code):
+    """format_card for event payloads (which a hostile JSON may fill with anything)."""
+    try:
+        return format_card(code)
+    except (ValueError, KeyError, TypeError, IndexError):
+        return "?"
+
+
 cdef class ContractRummyState(State):
     """A Crazy Rummy state (see the module docstring for the action table)."""
 
@@ -263,6 +271,7 @@ cdef class ContractRummyState(State):
         return "\n".join(lines)
 
     def _event_dict(self, kind, player, a, b, viewer):
+        format_card = _safe_card
         name = EVENT_NAMES.get(kind, str(kind))
         d = {"event": name, "player": player}
         if kind in (EV_DEAL, EV_DRAW):
@@ -615,7 +624,7 @@ def state_from_dict(game, body, events):
             _check_laydown(st, st.cur)
         if cr_legal_actions(st, buf) == 0:
             raise InvalidStateError("the player to act has no legal action")
-    s._load_events(events)
+    s._load_events(events, max_kind=max(EVENT_NAMES))
     return s
 
 

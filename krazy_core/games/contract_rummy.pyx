@@ -70,6 +70,14 @@ Decisions the rules leave open, settled here (tests in tests/test_contract_rummy
   played (``first_round`` counts as the first).  Turns (CR-17) count from each player's
   draw decision; the dealer's first up-card choice is not a turn.
 
+Determinization (``determinize``): the other hands and the stock are dealt again from the
+unseen cards, sorted first so a sample depends only on the information set; cards a player
+was seen to take (up-cards taken or bought, wilds won by a swap) stay in their hand until
+they play a card of that kind.
+
+Public faces: :func:`is_book`, :func:`is_run` (through the shared meld solver,
+``melds.pxd``), :func:`contract_options`, :func:`best_arrangement`.
+
 Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``.
 """
 
@@ -573,8 +581,8 @@ cdef inline void add_card(CRState *st, int p, int k) noexcept nogil:
 cdef inline void remove_card(CRState *st, int p, int k) noexcept nogil:
     st.hand[p][k] -= 1
     st.nhand[p] -= 1
-    if st.known[p][k] > st.hand[p][k]:
-        st.known[p][k] = st.hand[p][k]
+    if st.known[p][k] > 0:          # a public play of that kind: the seen copy may be gone
+        st.known[p][k] -= 1
 
 cdef void rebuild(CRState *st, kz_events *ev) noexcept nogil:
     """CR-14: the discard pile but its top card becomes the shuffled stock."""

@@ -50,8 +50,10 @@ def book_wild(r, k):
 
 
 class Rules:
-    def __init__(self, wrap):
+    def __init__(self, wrap, overlap=False):
         self.wrap = wrap
+        self.overlap = overlap
+        self.step = 0 if overlap else 1     # run keys of one lay-down: >= (overlap) or > the last
         self.pos_hi = 26 if wrap else 14
         self.lo_max = 13 if wrap else 11
 
@@ -63,6 +65,8 @@ class Rules:
     def joins(self, a, b):
         """Two same-suit runs (lo, hi) touch or overlap (CR-10)."""
         ca, cb = self.cover(*a), self.cover(*b)
+        if self.overlap and ca & cb:
+            return False
         if self.wrap:
             near = {x for r in ca for x in ((r - 1) % 13, r, (r + 1) % 13)}
         else:
@@ -145,7 +149,7 @@ def fresh_ok(rules, hand, nb, nr, book_lb, run_lb, fixed):
     """nb books (ranks >= book_lb) and nr runs (keys > run_lb, not joining the fixed runs
     nor each other) from hand, as sub-multisets."""
     books = [b for b in fresh_books(rules, hand) if b[0] >= book_lb] if nb else []
-    runs = [r for r in fresh_runs(rules, hand) if r[0] * 32 + r[1] > run_lb] if nr else []
+    runs = [r for r in fresh_runs(rules, hand) if r[0] * 32 + r[1] >= run_lb + rules.step] if nr else []
     runs = [r for r in runs if not any(f[0] == r[0] and rules.joins(f[1:], (r[1], r[1] + 3)) for f in fixed)]
 
     def pick_runs(h, k, start):
@@ -160,7 +164,7 @@ def fresh_ok(rules, hand, nb, nr, book_lb, run_lb, fixed):
             if any(runs[j][0] == s and rules.joins((runs[j][1], runs[j][1] + 3), (lo, lo + 3)) for j in chosen):
                 continue
             chosen.append(i)
-            if pick_runs(h2, k - 1, i + 1):
+            if pick_runs(h2, k - 1, i + rules.step):
                 return True
             chosen.pop()
         return False
@@ -268,7 +272,7 @@ def build_legal(rules, body, rnd, p, hand):
         if not next_is_book:
             for s in range(4):
                 for lo in range(1, rules.lo_max + 1):
-                    if s * 32 + lo <= run_lb:
+                    if s * 32 + lo < run_lb + rules.step:
                         continue
                     P = {"kind": "run", "suit": s, "lo": lo, "cards": []}
                     if feasible(rules, hand, P, nb, nr, book_lb, run_lb, fixed):
@@ -304,7 +308,7 @@ def legal_actions(state):
     import json
     doc = json.loads(state.to_json())
     body, opts = doc["state"], doc["options"]
-    rules = Rules(opts["ace_wrap"])
+    rules = Rules(opts["ace_wrap"], opts["overlapping_runs"])
     ph = body["phase"]
     if ph == "over":
         return []

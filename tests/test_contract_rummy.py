@@ -246,6 +246,23 @@ def test_CR_10_two_runs_of_one_suit_never_join():
     assert len(cr.contract_options("3H 4H 5H 6H 3C 4C 5C 6C", 3)) == 1
 
 
+def test_CR_10_option_overlapping_runs():
+    g = game(first_round=3, overlapping_runs=True)
+    hand = "3H 4H 5H 6H 5H 6H 7H 8H QC"
+    assert cr.contract_options(hand, 3) == []                         # default: they would join
+    s = scripted(rnd=3, hands={1: hand + " KD"}, phase="play", cur=1, up_live=False, turns=1,
+                 overlapping_runs=True)
+    assert "go down" in texts(s)
+    act(s, "go down")
+    assert texts(s) == [norm("start run H from 3H")]
+    act(s, "start run H from 3H", "lay 3H", "lay 4H", "lay 5H", "lay 6H", "finish meld")
+    assert texts(s) == [norm("start run H from 5H")]                  # overlapping, not continuing
+    t = scripted(rnd=3, hands={1: "3H 4H 5H 6H 7H 8H 9H 10H KD QC"}, phase="play", cur=1,
+                 up_live=False, turns=1, overlapping_runs=True)
+    assert "go down" not in texts(t)                                  # 3-6 + 7-10 still join
+    assert g.options.overlapping_runs
+
+
 def test_CR_10_no_new_melds_after_going_down_and_no_second_lay_down():
     s = scripted(hands={1: "7H 7S 7C 9D 9C JK 3S 5D 5S 5C 5H"}, up="KD", phase="play", cur=1,
                  up_live=False, turns=1)

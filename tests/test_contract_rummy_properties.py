@@ -9,8 +9,8 @@ from hypothesis import given, settings, strategies as st
 import krazy_core
 from contract_rummy_reference import legal_actions as reference_legal, Rules, kind, CONTRACTS
 
-TABLES = [(4, {}), (2, {}), (3, {"ace_wrap": True}), (5, {"layoff_on_own": True, "swap_requires_down": True}),
-          (4, {"final_round_no_discard": True, "first_round": 5, "rounds": 3}), (6, {"jokers": 1, "ace_wrap": True}),
+TABLES = [(4, {}), (2, {"overlapping_runs": True}), (3, {"ace_wrap": True}), (5, {"layoff_on_own": True, "swap_requires_down": True}),
+          (4, {"final_round_no_discard": True, "first_round": 5, "rounds": 3}), (6, {"jokers": 1, "ace_wrap": True, "overlapping_runs": True}),
           (3, {"buy_limit": 1, "penalty_cards": 2, "first_round": 2})]
 
 
@@ -53,7 +53,7 @@ def full_deck(game):
 
 def melds_valid(state):
     body = json.loads(state.to_json())["state"]
-    rules = Rules(state.game.options.ace_wrap)
+    rules = Rules(state.game.options.ace_wrap, state.game.options.overlapping_runs)
     building = body["phase"] == "going_down"
     for m, d in enumerate(body["melds"]):
         if d is None:

@@ -52,7 +52,9 @@ reachable and the player never has to undo.  Book ranks never decrease and run
 Decisions the rules leave open, settled here (tests in tests/test_contract_rummy.py):
 
 - Two runs of one suit in one contract "join" when their positions touch or overlap
-  (with ``ace_wrap``: their ranks, round the corner); such lay-downs are not offered.  Two
+  (with ``ace_wrap``: their ranks, round the corner); such lay-downs are not offered.
+  Option ``overlapping_runs`` lets them overlap (the two decks' duplicates) and forbids
+  only runs that would continue each other.  Two
   books of one rank are allowed.  Lay-offs are not limited by the join rule.
 - A book of 2s is natural (CR-2); its one wild can only be a Joker.
 - A player who is down may still buy (CR-8 names no exception) and may lay off in the turn
@@ -171,6 +173,7 @@ ctypedef struct CRState:
     int32_t num_players         # 2..6
     int32_t opt_jokers          # CR-1: 0..4 Jokers in the deck
     int32_t opt_wrap            # CR-3 ace_wrap
+    int32_t opt_overlap         # CR-10 overlapping_runs
     int32_t opt_buy_limit       # CR-8: buys per player per round, 0 = no limit
     int32_t opt_penalty         # CR-8 penalty_cards
     int32_t opt_layoff_own      # CR-11 layoff_on_own
@@ -286,9 +289,13 @@ cdef uint32_t run_mask(int wrap, int lo, int hi) noexcept nogil:
             m |= 1U << q
     return m
 
-cdef int touches(int wrap, uint32_t a, uint32_t b) noexcept nogil:
-    """CR-10: two same-suit runs whose positions touch or overlap would join."""
+cdef int touches(int wrap, int overlap, uint32_t a, uint32_t b) noexcept nogil:
+    """CR-10: two same-suit runs of one contract join when their positions touch or overlap
+    (with ``overlapping_runs``: only when they touch without overlapping, i.e. would
+    continue each other)."""
     cdef uint32_t e
+    if overlap and (a & b):
+        return 0
     if wrap:
         e = a | ((a << 1) | (a >> 12)) | ((a >> 1) | (a << 12))
         e &= 0x1FFF
@@ -300,6 +307,7 @@ cdef int touches(int wrap, uint32_t a, uint32_t b) noexcept nogil:
 ctypedef struct Ctx:
     uint8_t cnt[NK]             # cards left in hand
     int32_t wrap
+    int32_t overlap             # CR-10 option overlapping_runs
     int32_t nb                  # fresh books still to lay (the partial meld excluded)
     int32_t nr                  # fresh runs still to lay
     int32_t book_lb             # a fresh book's rank >= book_lb
@@ -389,7 +397,7 @@ cdef int runs_left(Ctx *c) noexcept nogil:
     for s in range(4):
         for lo in range(1, lo_max(c.wrap) + 1):
             key = s * 32 + lo
-            if key <= c.run_lb:
+            if key < c.run_lb + 1 - c.overlap:
                 continue
             miss = 0
             for q in range(lo, lo + 4):
@@ -400,7 +408,7 @@ cdef int runs_left(Ctx *c) noexcept nogil:
             m = run_mask(c.wrap, lo, lo + 3)
             bad = 0
             for j in range(c.nfix):
-                if c.fix_suit[j] == s and touches(c.wrap, c.fix_mask[j], m):
+                if c.fix_suit[j] == s and touches(c.wrap, c.overlap, c.fix_mask[j], m):
                     bad = 1
             if bad:
                 continue
@@ -418,7 +426,7 @@ cdef int runs_left(Ctx *c) noexcept nogil:
                             # a wild instead of an available natural helps only if a later
                             # meld may need that natural
                             r = kind_rank(k)
-                            if not ((c.nb > 0 and r >= c.book_lb) or (c.nr > 1 and (r == 1 or c.wrap))):
+                            if not ((c.nb > 0 and r >= c.book_lb) or (c.nr > 1 and (r == 1 or c.wrap or c.overlap))):
                                 ok = 0
                                 break
                         if not take_wild(&d):
@@ -480,7 +488,7 @@ cdef int complete_run(Ctx *c, int need) noexcept nogil:
     if need == 0:
         m = run_mask(c.wrap, c.plo, c.plo + c.pn - 1)
         for j in range(c.nfix):
-            if c.fix_suit[j] == c.psuit and touches(c.wrap, c.fix_mask[j], m):
+            if c.fix_suit[j] == c.psuit and touches(c.wrap, c.overlap, c.fix_mask[j], m):
                 return 0
         d = c[0]
         d.fix_suit[d.nfix] = c.psuit
@@ -532,6 +540,7 @@ cdef void ctx_from_state(const CRState *st, int p, Ctx *c) noexcept nogil:
     memset(c, 0, sizeof(Ctx))
     memcpy(c.cnt, st.hand[p], NK)
     c.wrap = st.opt_wrap
+    c.overlap = st.opt_overlap
     c.book_lb = 1
     c.run_lb = -1
     c.pkind = MK_NONE
@@ -858,7 +867,7 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
             return 0
         s = (a - A_RUN) // 13
         lo = (a - A_RUN) % 13 + 1
-        if lo > lo_max(st.opt_wrap) or s * 32 + lo <= c.run_lb:
+        if lo > lo_max(st.opt_wrap) or s * 32 + lo < c.run_lb + 1 - c.overlap:
             return 0
         c.nr -= 1
         c.pkind = MK_RUN

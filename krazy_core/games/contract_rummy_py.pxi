@@ -358,6 +358,7 @@ cdef void _set_options(CRState *st, game):
     st.num_players = game.num_players
     st.opt_jokers = o.jokers
     st.opt_wrap = 1 if o.ace_wrap else 0
+    st.opt_overlap = 1 if o.overlapping_runs else 0
     st.opt_buy_limit = o.buy_limit
     st.opt_penalty = o.penalty_cards
     st.opt_layoff_own = 1 if o.layoff_on_own else 0
@@ -657,7 +658,7 @@ cdef _check_laydown(CRState *st, int p):
                     raise InvalidStateError("'building' last kind does not match the book being built")
         else:
             key = md.suit * 32 + md.lo
-            if key <= last_key or md.lo > lo_max(st.opt_wrap):
+            if key < last_key + 1 - st.opt_overlap or md.lo > lo_max(st.opt_wrap):
                 raise InvalidStateError("runs of a lay-down are laid by suit and position")
             last_key = key
             if k == st.gd_k and st.gd_open and st.gd_last != 0:
@@ -665,7 +666,7 @@ cdef _check_laydown(CRState *st, int p):
             for j in range(k):
                 o = &st.melds[p * 3 + j]
                 if o.kind == MK_RUN and o.suit == md.suit and touches(
-                        st.opt_wrap, run_mask(st.opt_wrap, o.lo, o.lo + o.n - 1),
+                        st.opt_wrap, st.opt_overlap, run_mask(st.opt_wrap, o.lo, o.lo + o.n - 1),
                         run_mask(st.opt_wrap, md.lo, md.lo + md.n - 1)):
                     raise InvalidStateError("two runs of one suit in a contract may not join (CR-10)")
 
@@ -679,6 +680,8 @@ SPEC = GameSpec(
     options=(
         Option("jokers", 4, int, "CR-1", "Jokers shuffled in with the two decks", lo=0, hi=4),
         Option("ace_wrap", False, bool, "CR-3", "runs may go round the corner (K-A-2)"),
+        Option("overlapping_runs", False, bool, "CR-10",
+               "two same-suit runs of a contract may overlap; only continuing runs join"),
         Option("buy_limit", 0, int, "CR-8", "buys per player per round (0: no limit)", lo=0, hi=100),
         Option("penalty_cards", 1, int, "CR-8", "stock cards a buyer takes with the up-card", lo=0, hi=5),
         Option("layoff_on_own", False, bool, "CR-11", "a player may lay off on their own melds"),

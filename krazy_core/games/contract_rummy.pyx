@@ -1126,20 +1126,8 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     return 0
 
 # ------------------------------------------------------------------ new game, ops
-cdef void cr_new_game(void *vst, uint64_t seed) noexcept nogil:
-    cdef CRState *st = <CRState *>vst
-    cdef int r, p
-    kz_rng_seed(&st.rng, seed)
-    for r in range(7):
-        st.round_result[r] = -2
-        for p in range(MAXP):
-            st.scores[r][p] = 0
-    st.round = st.opt_first_round
-    st.total_turns = 0
-    st.limit_rounds = 0
-    start_round(st, NULL)
-
 cdef void cr_start(CRState *st, uint64_t seed, kz_events *ev) noexcept nogil:
+    """A new game from seed: the first round (CR-16) dealt (CR-6)."""
     cdef int r, p
     kz_rng_seed(&st.rng, seed)
     for r in range(7):
@@ -1150,6 +1138,9 @@ cdef void cr_start(CRState *st, uint64_t seed, kz_events *ev) noexcept nogil:
     st.total_turns = 0
     st.limit_rounds = 0
     start_round(st, ev)
+
+cdef void cr_new_game(void *vst, uint64_t seed) noexcept nogil:
+    cr_start(<CRState *>vst, seed, NULL)
 
 cdef int cr_current_player(const void *vst) noexcept nogil:
     return (<const CRState *>vst).cur

@@ -121,9 +121,15 @@ def _print_result(console, state, names, decisions=None):
     if stats.get("turn_limit"):
         console.print(f"[yellow]The turn limit (max_turns) cut the play short{extra}; "
                       "returns follow the game's rule for that.[/]")
-    if max(ret) > 0:
-        winners = [names[p] for p, r in enumerate(ret) if r == best]
-        console.print(f"[bold green]Winner: {', '.join(winners)}[/]{extra}.")
+    worst = min(ret)
+    top = [names[p] for p, r in enumerate(ret) if r == best]
+    low = [names[p] for p, r in enumerate(ret) if r == worst]
+    if len(top) == 1:
+        console.print(f"[bold green]Winner: {top[0]}[/]{extra}.")
+    elif len(low) == 1 and best > worst:
+        console.print(f"[bold red]Loser: {low[0]}[/] (everyone else wins){extra}.")
+    else:
+        console.print(f"[bold green]Shared win: {', '.join(top)}[/]{extra}.")
 
 
 # ---------------------------------------------------------------------------- play
@@ -267,10 +273,11 @@ def cmd_simulate(args, console: Console) -> int:
                         f"{', seats rotated' if args.rotate else ''})")
     for col in ("bot", "wins", "win rate", "95% interval", "fair share"):
         table.add_column(col, justify="left" if col == "bot" else "right")
+    fair = sum(res.wins) / res.games / n      # a bot no better than the table's average
     for j, w in enumerate(entries):
         lo, hi = res.interval(j)
         table.add_row(f"{j}: {w}", f"{res.wins[j]:.1f}", f"{res.win_rate(j):.1%}",
-                      f"{lo:.1%} – {hi:.1%}", f"{1 / n:.1%}")
+                      f"{lo:.1%} – {hi:.1%}", f"{fair:.1%}")
     console.print(table)
     turns = f", {res.mean_turns:.1f} turns" if res.mean_turns is not None else ""
     console.print(f"mean game length: {res.mean_decisions:.1f} decisions{turns}; max_turns ended "

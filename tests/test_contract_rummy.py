@@ -250,6 +250,8 @@ def test_CR_10_option_overlapping_runs():
     g = game(first_round=3, overlapping_runs=True)
     hand = "3H 4H 5H 6H 5H 6H 7H 8H QC"
     assert cr.contract_options(hand, 3) == []                         # default: they would join
+    assert cr.contract_options(hand, 3, overlapping_runs=True) == [
+        (("3♥", "4♥", "5♥", "6♥"), ("5♥", "6♥", "7♥", "8♥"))]
     s = scripted(rnd=3, hands={1: hand + " KD"}, phase="play", cur=1, up_live=False, turns=1,
                  overlapping_runs=True)
     assert "go down" in texts(s)

@@ -739,7 +739,7 @@ def is_run(cards, *, ace_wrap=False) -> bool:
     return _meld_kind(cards, ace_wrap) == KZ_MELD_RUN
 
 
-def _laydown_state(hand, rnd, ace_wrap):
+def _laydown_state(hand, rnd, ace_wrap, overlap=False):
     import krazy_core
     if type(rnd) is not int or not 1 <= rnd <= 7:
         raise ValueError(f"round must be 1..7, got {rnd!r}")
@@ -749,7 +749,8 @@ def _laydown_state(hand, rnd, ace_wrap):
         cnt[CODE_KIND[c]] += 1
     if any(x > 2 for x in cnt[:52]) or cnt[JK] > 4:
         raise ValueError("a hand holds at most 2 of each card and 4 Jokers (CR-1)")
-    game = krazy_core.make("contract-rummy", num_players=2, first_round=rnd, rounds=1, ace_wrap=bool(ace_wrap))
+    game = krazy_core.make("contract-rummy", num_players=2, first_round=rnd, rounds=1, ace_wrap=bool(ace_wrap),
+                          overlapping_runs=bool(overlap))
     cdef ContractRummyState s = new_state(game, 0)
     cdef CRState *st = S(s)
     memset(st.hand, 0, sizeof(st.hand))
@@ -787,42 +788,42 @@ cdef int _enum(CRState *st, list out, int depth) except -1:
     return 0
 
 
-def _all_laydowns(hand, rnd, ace_wrap):
+def _all_laydowns(hand, rnd, ace_wrap, overlap=False):
     cdef ContractRummyState s
-    if not can_go_down_hand(hand, rnd, ace_wrap):
+    if not can_go_down_hand(hand, rnd, ace_wrap, overlap):
         return []
-    s = _laydown_state(hand, rnd, ace_wrap)
+    s = _laydown_state(hand, rnd, ace_wrap, overlap)
     out = []
     _enum(S(s), out, 0)
     return sorted(set((tuple(sorted(lay)), left) for lay, left in out))
 
 
-def can_go_down_hand(hand, rnd, ace_wrap=False) -> bool:
+def can_go_down_hand(hand, rnd, ace_wrap=False, overlapping_runs=False) -> bool:
     """Whether ``hand`` holds round ``rnd``'s contract (CR-4, CR-10)."""
-    cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap)
+    cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap, overlapping_runs)
     cdef CRState *st = S(s)
     st.phase = PH_MAIN
     return can_go_down(st, 0) == 1
 
 
-def contract_options(hand, rnd, *, ace_wrap=False) -> list:
+def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False) -> list:
     """The distinct ways ``hand`` can go down in round ``rnd`` (1..7, CR-4, CR-10): a sorted
     list of lay-downs, each a tuple of melds (books then runs), each meld a tuple of card
     strings (a run low to high).  Every meld as long as the player likes; two copies of a
     card are the same card.  Exhaustive (fine for dealt hands; large hands can have very many
     lay-downs).  Raises ``ValueError`` for bad cards or round."""
-    lays = _all_laydowns(hand, rnd, ace_wrap)
+    lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs)
     out = set()
     for lay, left in lays:
         out.add(tuple(tuple(format_card(c) for c in m[3]) for m in lay))
     return sorted(out)
 
 
-def best_arrangement(hand, rnd, *, ace_wrap=False, as_codes=False):
+def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_codes=False):
     """The lay-down of round ``rnd``'s contract that leaves the fewest points in hand (CR-15
     values): ``(melds, leftover, points)`` (card strings, or codes with ``as_codes``), or
     ``None`` when the hand cannot go down.  Raises ``ValueError``."""
-    lays = _all_laydowns(hand, rnd, ace_wrap)
+    lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs)
     if not lays:
         return None
     best = None

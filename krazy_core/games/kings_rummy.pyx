@@ -416,6 +416,19 @@ cdef void kr_returns(const void *vst, double *out) noexcept nogil:
         if st.score[p] == best:
             out[p] = 1.0 / k
 
+cdef void sort_u8(uint8_t *a, int n) noexcept nogil:
+    """Counting sort of card codes (< 128) in place."""
+    cdef int count[128]
+    cdef int i, c, k = 0
+    for i in range(128):
+        count[i] = 0
+    for i in range(n):
+        count[a[i] & 127] += 1
+    for c in range(128):
+        for i in range(count[c]):
+            a[k] = c
+            k += 1
+
 cdef void kr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     """Deal the cards ``player`` has not seen (the unknown part of other hands, and the
     stock) again at random: hand sizes and public knowledge (cards taken from the discard
@@ -448,6 +461,9 @@ cdef void kr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
             hand_add(st, p, keep[i])
     for i in range(st.n_stock):
         pool[n + i] = st.stock[i]
+    # canonical order before the shuffle: the sample depends only on which cards are unseen
+    # (and rng), never on where they really lie, so search cannot peek through it
+    sort_u8(pool, n + st.n_stock)
     kz_shuffle_u8(rng, pool, n + st.n_stock)
     k = 0
     for p in range(st.num_players):

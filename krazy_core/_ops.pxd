@@ -40,3 +40,4 @@ cdef extern from "krazy/ops.h" nogil:
         int (*num_players)(const void *st) noexcept nogil
         void (*determinize)(void *st, int player, kz_rng *rng) noexcept nogil
         int32_t (*heuristic_action)(const void *st, kz_rng *rng) noexcept nogil
+        void (*new_game)(void *st, uint64_t seed) noexcept nogil

@@ -37,6 +37,10 @@ typedef struct kz_ops {
     /* the game's heuristic move for the player to act, using only that player's view;
      * must return a legal action.  May be NULL (then search rolls out at random). */
     int32_t (*heuristic_action)(const void *st, kz_rng *rng);
+    /* starts a new game in st, keeping the options and player count already in st (set by
+     * the game's Python constructor), shuffled and dealt from seed.  Used by in-core
+     * playout loops (simulate_random) and arenas. */
+    void (*new_game)(void *st, uint64_t seed);
 } kz_ops;
 
 #endif

@@ -53,7 +53,13 @@ class ISMCTSBot:
     def step_with_policy(self, state) -> Tuple[int, Dict[int, float]]:
         """``(action, {action: visit fraction})`` for the player to act in ``state``; the
         fractions cover every legal action and sum to 1.  The full result (values,
-        iterations, timing) is kept in ``last_result``."""
+        iterations, timing) is kept in ``last_result`` (``None`` after a forced move: with
+        one legal action the bot answers at once without searching)."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self._rng.getrandbits(64)       # same PRNG stream whether or not we searched
+            self.last_result = None
+            return legal[0], {legal[0]: 1.0}
         opts = dict(self._options)
         opts["seed"] = self._rng.getrandbits(64)
         result = search(state, **opts)

@@ -1,0 +1,419 @@
+"""The ``krazy`` command.
+
+    krazy play GAME [--players N] [--humans K] [--bots heuristic,...] [--seed S]
+    krazy match GAME [--bots heuristic,random,...] [--seed S]
+    krazy simulate GAME --games N [--bots ...] [--seed S] [--workers W]
+    krazy rules GAME
+    krazy bench GAME [--games N]
+    krazy games
+
+Bots are ``random``, ``heuristic``, ``ismcts``, ``ismcts:ITERATIONS`` or ``ismcts:SECONDSs``;
+a list shorter than the table is repeated.  Game options go as ``-o name=value``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from importlib import resources
+from typing import List, Optional
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.table import Table
+
+import krazy_core
+from krazy_core.bots import make_bot
+from krazy_core.errors import KrazyError, ConfigError
+from krazy_core.ui import load_ui
+
+
+def _parse_value(text: str):
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _options(pairs: Optional[List[str]]) -> dict:
+    out = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise ConfigError(f"option {pair!r} must be written name=value (e.g. -o max_turns=300)")
+        k, v = pair.split("=", 1)
+        out[k.strip()] = _parse_value(v.strip())
+    return out
+
+
+def _make_game(args):
+    return krazy_core.make(args.game, num_players=args.players, **_options(args.option))
+
+
+def _bot_list(text: str, n: int) -> List[str]:
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    if not words:
+        raise ConfigError("--bots needs at least one bot (random, heuristic, ismcts)")
+    return [words[i % len(words)] for i in range(n)]
+
+
+def _wilson(wins: float, n: int, z: float = 1.96):
+    """95% Wilson score interval of a win rate (shares of a tied win count fractionally)."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+# ---------------------------------------------------------------------------- match
+def cmd_match(args, console: Console) -> int:
+    game = _make_game(args)
+    bots_spec = _bot_list(args.bots, game.num_players)
+    bots = [make_bot(b, seed=(args.seed or 0) * 7919 + i) for i, b in enumerate(bots_spec)]
+    names = [f"seat {i} ({b})" for i, b in enumerate(bots_spec)]
+    ui = load_ui(game.game_id)
+    state = game.new_initial_state(seed=args.seed)
+    console.rule(f"[bold]{game.name}[/]: {', '.join(names)} — seed {args.seed}")
+    shown = 0
+    decisions = 0
+    while True:
+        events = state.events_for("all")
+        for e in events[shown:]:
+            line = ui.describe_event(e, names)
+            if line:
+                console.print(line)
+        shown = len(events)
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        state.apply_action(bots[p].step(state))
+        decisions += 1
+        if args.delay:
+            time.sleep(args.delay)
+    console.print(ui.render(state, None))
+    _print_result(console, state, names, decisions)
+    return 0
+
+
+def _print_result(console, state, names, decisions=None):
+    ret = state.returns()
+    t = Table(title="Result")
+    t.add_column("seat")
+    t.add_column("return", justify="right")
+    best = max(ret)
+    for p, r in enumerate(ret):
+        t.add_row(names[p], f"{r:.2f}", style="bold green" if r == best and r > 0 else None)
+    console.print(t)
+    stats = state.stats() if hasattr(state, "stats") else {}
+    extra = f" in {decisions} decisions" if decisions is not None else ""
+    if stats.get("turn_limit"):
+        console.print(f"[yellow]The turn limit ended the game{extra}; the fewest cards share the win.[/]")
+    else:
+        winners = [names[p] for p, r in enumerate(ret) if r == best]
+        console.print(f"[bold green]Winner: {', '.join(winners)}[/]{extra}.")
+
+
+# ---------------------------------------------------------------------------- play
+def cmd_play(args, console: Console) -> int:
+    game = _make_game(args)
+    n = game.num_players
+    humans = args.humans
+    if not 0 <= humans <= n:
+        raise ConfigError(f"--humans must be 0..{n}, got {humans}")
+    bot_words = _bot_list(args.bots, n - humans) if n > humans else []
+    seats = ["human"] * humans + bot_words
+    bots = {}
+    names = []
+    for p, w in enumerate(seats):
+        if w == "human":
+            names.append("You" if humans == 1 else f"Player {p + 1}")
+        else:
+            bw = f"ismcts:{args.think}s" if (w == "ismcts" and args.think) else w
+            bots[p] = make_bot(bw, seed=(args.seed or 0) * 104729 + p)
+            names.append(f"seat {p} ({w})")
+    ui = load_ui(game.game_id)
+    state = game.new_initial_state(seed=args.seed)
+    hot_seat = humans > 1
+    viewer_for_log = 0 if humans == 1 else None
+    shown = 0
+    last_seated = None
+    console.rule(f"[bold]{game.name}[/] — {', '.join(names)}" + (f" — seed {args.seed}" if args.seed is not None else ""))
+    while True:
+        events = state.events_for(viewer_for_log)
+        for e in events[shown:]:
+            line = ui.describe_event(e, names)
+            if line:
+                console.print("  " + line)
+        shown = len(events)
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        if p in bots:
+            if args.delay:
+                time.sleep(args.delay)
+            state.apply_action(bots[p].step(state))
+            continue
+        if hot_seat and last_seated != p:
+            console.clear()
+            console.print(Panel(f"[bold]{names[p]}[/], it is your turn. Everyone else, look away.",
+                                border_style="yellow"))
+            if _ask(console, "Press Enter when seated (q to quit) ") in ("q", "quit"):
+                return 0
+            last_seated = p
+            own = state.events_for(p)
+            for e in own[-12:]:
+                line = ui.describe_event(e, names)
+                if line:
+                    console.print("  " + line)
+        action = _human_turn(console, state, p, ui, names, args)
+        if action is None:
+            console.print("Bye.")
+            return 0
+        state.apply_action(action)
+    console.print(ui.render(state, None if hot_seat else 0))
+    _print_result(console, state, names)
+    return 0
+
+
+def _ask(console, prompt):
+    try:
+        return console.input(prompt).strip().lower()
+    except EOFError:
+        return "q"
+
+
+def _human_turn(console, state, p, ui, names, args):
+    console.print(ui.render(state, p))
+    legal = state.legal_actions()
+    labels = [ui.action_label(state, a) for a in legal]
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    for i, lab in enumerate(labels, 1):
+        table.add_row(f"[bold cyan]{i}[/]", lab)
+    console.print(table)
+    while True:
+        raw = _ask(console, f"[bold]{names[p]}[/], your move [1-{len(legal)}, or a name like '{labels[0]}'; h = hint, q = quit]: ")
+        if raw in ("q", "quit", "exit"):
+            return None
+        if raw in ("h", "hint", "?"):
+            _hint(console, state, labels, legal, args)
+            continue
+        if raw.isdigit():
+            k = int(raw)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            console.print(f"[red]{k} is not a choice: type a number from 1 to {len(legal)}.[/]")
+            continue
+        for a, lab in zip(legal, labels):
+            if raw == lab.lower():
+                return a
+        try:
+            return state.string_to_action(raw)
+        except KrazyError:
+            console.print(f"[red]{raw!r} is not one of your moves. Type its number (1-{len(legal)}) "
+                          "or its name as listed; h for a hint, q to quit.[/]")
+
+
+def _hint(console, state, labels, legal, args):
+    try:
+        from krazy_core.search.bot import ISMCTSBot
+        bot = ISMCTSBot(time_limit=args.think or 0.5, seed=1)
+        action, policy = bot.step_with_policy(state)
+        top = sorted(policy.items(), key=lambda kv: -kv[1])[:3]
+        text = ", ".join(f"{labels[legal.index(a)]} ({v:.0%})" for a, v in top if a in legal)
+        console.print(f"[green]Hint (ISMCTS): {text}[/]")
+    except ImportError:
+        a = state.heuristic_action(seed=1)
+        console.print(f"[green]Hint (heuristic): {labels[legal.index(a)]}[/]")
+
+
+# ---------------------------------------------------------------------------- simulate
+def _play_one(game, bot_words, seed):
+    bots = [make_bot(w, seed=seed * 31 + i) for i, w in enumerate(bot_words)]
+    state = game.new_initial_state(seed=seed)
+    decisions = 0
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+        decisions += 1
+    stats = state.stats() if hasattr(state, "stats") else {}
+    return state.returns(), decisions, stats
+
+
+def _sim_task(payload):
+    game_id, n, options, words, seed = payload
+    game = krazy_core.make(game_id, num_players=n, **options)
+    return _play_one(game, words, seed)
+
+
+def cmd_simulate(args, console: Console) -> int:
+    from rich.progress import Progress, BarColumn, TimeRemainingColumn, MofNCompleteColumn, TextColumn
+    game = _make_game(args)
+    n = game.num_players
+    entries = _bot_list(args.bots, n)
+    if args.games < 1:
+        raise ConfigError(f"--games must be >= 1, got {args.games}")
+    base = args.seed or 0
+    tasks = []
+    for g in range(args.games):
+        shift = g % n if args.rotate else 0
+        words = [entries[(s - shift) % n] for s in range(n)]
+        tasks.append((game.game_id, n, game.options_dict(), words, base + g, shift))
+    score = [0.0] * n
+    decisions = []
+    limits = 0
+    turns = []
+    progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=console)
+    t0 = time.perf_counter()
+    with progress:
+        bar = progress.add_task("games", total=args.games)
+        if args.workers > 1:
+            import multiprocessing as mp
+            with mp.get_context("spawn").Pool(args.workers) as pool:
+                results = pool.imap(_sim_task, [t[:5] for t in tasks], chunksize=4)
+                for t, (ret, dec, stats) in zip(tasks, results):
+                    _tally(t, ret, dec, stats, n, score, decisions, turns)
+                    limits += bool(stats.get("turn_limit"))
+                    progress.advance(bar)
+        else:
+            for t in tasks:
+                ret, dec, stats = _play_one(game, t[3], t[4])
+                _tally(t, ret, dec, stats, n, score, decisions, turns)
+                limits += bool(stats.get("turn_limit"))
+                progress.advance(bar)
+    dt = time.perf_counter() - t0
+    table = Table(title=f"{game.name}, {n} players, {args.games} games (seed {base}"
+                        f"{', seats rotated' if args.rotate else ''})")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("fair share", justify="right")
+    for j, w in enumerate(entries):
+        lo, hi = _wilson(score[j], args.games)
+        table.add_row(f"{j}: {w}", f"{score[j]:.1f}", f"{score[j] / args.games:.1%}",
+                      f"{lo:.1%} – {hi:.1%}", f"{1 / n:.1%}")
+    console.print(table)
+    console.print(f"mean game length: {sum(decisions) / len(decisions):.1f} decisions"
+                  + (f", {sum(turns) / len(turns):.1f} turns" if turns else "")
+                  + f"; max_turns ended {limits} of {args.games} games ({limits / args.games:.1%}); "
+                  f"{dt:.1f} s")
+    return 0
+
+
+def _tally(task, ret, dec, stats, n, score, decisions, turns):
+    shift = task[5]
+    for s in range(n):
+        score[(s - shift) % n] += ret[s]
+    decisions.append(dec)
+    if "turns" in stats:
+        turns.append(stats["turns"])
+
+
+# ---------------------------------------------------------------------------- rules, bench
+def cmd_rules(args, console: Console) -> int:
+    spec = krazy_core.game.get_spec(args.game)
+    text = resources.files("krazy_core").joinpath("rules", spec.rules_file).read_text(encoding="utf-8")
+    console.print(Markdown(text))
+    t = Table(title=f"Options of {spec.name} (krazy play {spec.game_id} -o name=value)")
+    for col in ("option", "default", "range", "rule", "meaning"):
+        t.add_column(col)
+    for o in spec.options:
+        rng = f"{o.lo}..{o.hi}" if o.kind is int else ("true/false" if o.kind is bool else " / ".join(o.choices))
+        t.add_row(o.name, repr(o.default), rng, o.rule, o.doc)
+    console.print(t)
+    console.print(f"Players: {spec.min_players}..{spec.max_players} (default {spec.default_players}).")
+    return 0
+
+
+def cmd_bench(args, console: Console) -> int:
+    from krazy_core._state import simulate_random
+    game = _make_game(args)
+    r = simulate_random(game, args.games, seed=args.seed or 0)
+    console.print(f"{game.name}, {game.num_players} players: {r['games']} random games in the core, "
+                  f"{r['decisions']} decisions in {r['seconds']:.3f} s = "
+                  f"[bold]{r['decisions_per_second']:,.0f}[/] decisions/s")
+    return 0
+
+
+def cmd_games(args, console: Console) -> int:
+    t = Table(title="Games")
+    for col in ("id", "name", "players", "about"):
+        t.add_column(col)
+    for gid in krazy_core.available_games():
+        s = krazy_core.game.get_spec(gid)
+        t.add_row(gid, s.name, f"{s.min_players}-{s.max_players}", s.summary)
+    console.print(t)
+    return 0
+
+
+# ---------------------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="krazy", description="Play and study Krazy Kings, Kings Rummy, "
+                                 "Crazy Rummy and KrassKariert against bots.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def common(p, bots_default="heuristic"):
+        p.add_argument("game", help="game id (krazy games lists them)")
+        p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
+        p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
+        p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
+        p.add_argument("--bots", default=bots_default, help="comma-separated: random, heuristic, ismcts[:N|:Ts]")
+
+    p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat")
+    common(p)
+    p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
+    p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")
+    p.add_argument("--think", type=float, default=None, help="ISMCTS seconds per move (bots and hints)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("match", help="a bot-only game, play by play")
+    common(p, "heuristic,random")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("simulate", help="many bot games with a progress bar; win rates with 95%% intervals")
+    common(p, "heuristic,random")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--workers", type=int, default=1, help="processes")
+    p.add_argument("--no-rotate", dest="rotate", action="store_false", help="keep each bot in its seat")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("rules", help="the rules and options of a game")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("bench", help="in-core random playouts per second")
+    common(p)
+    p.add_argument("--games", type=int, default=2000)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("games", help="list the games")
+    p.set_defaults(func=cmd_games)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    console = Console()
+    try:
+        return args.func(args, console)
+    except KrazyError as e:
+        console.print(f"[red]error:[/] {e}")
+        return 2
+    except KeyboardInterrupt:
+        console.print("\ninterrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

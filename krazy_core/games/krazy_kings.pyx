@@ -1,0 +1,1216 @@
+# cython: language_level=3
+"""Krazy Kings (``krazy-kings``): the dice-and-Kings shedding game, rules KK-1 .. KK-20
+(``krazy_core/rules/krazy_kings.md``).
+
+Dice are rolled by the engine from the state's own PRNG, inside ``apply_action``, and each
+roll is an event; a player is asked to act only when they have a choice (at least one
+legal action).  Turns with nothing to choose (a Round One pass, a forced roll and draw, a
+failed challenge) are played out automatically and recorded in the event log.
+
+Action table (``num_distinct_actions = 109``)
+=============  ===========================================================================
+0 .. 51        discard the card ``suit*13 + rank-1`` (suits S H D C; A=1 .. K=13)
+52             discard a Joker (the two Jokers are the same card)
+53 .. 105      the same discard (``action - 53``) announcing "last card" (KK-19); legal
+               exactly when the discard leaves one card and ``last_card_call`` is on
+106            roll instead of playing (only with ``may_roll_when_able``, KK-8)
+107, 108       the roll-off winner sets the direction of play: clockwise, counter-clockwise
+               (KK-16)
+=============  ===========================================================================
+
+Decisions (``phase``): a Round One turn after the roll (KK-6); a Round Two turn (KK-7); a
+Round Two player's pick after a forced roll (KK-8); a challenged player's answer (KK-11); a
+player facing an open roll (KK-12); the roll-off winner's direction (KK-16) and turn.
+
+Decisions the rules leave open, settled here (tested in tests/test_krazy_kings.py):
+
+- The dealer is seat 0 (option ``dealer``); seat 1 starts (KK-4).
+- Each double shown by a roll that counts (KK-14) toggles a pending reversal, applied when
+  the current play resolves: at the end of the turn, or, for a King, once the challenge is
+  answered (the challenged seat is the next one in the old direction).
+  ``doubles_reverse="challenge_only"`` counts the challenge roll (KK-11) and the open-roll
+  rolls (KK-12) only.
+- KK-12's rolls get no free re-roll (the rule names none).
+- The roll-off winner's choice of direction replaces any reversal still pending.
+- A player whose turn starts holding only a King challenges with it (KK-13) in either
+  phase; facing a challenge or an open roll they answer as anyone else.
+- The "caught" roll of KK-19 never reverses play (it is not among KK-14's rolls).
+- ``returns()``: the winner 1.0, others 0.0; when ``max_turns`` ends the game, the k
+  players with the fewest cards get 1/k each.  A turn is counted each time a player's turn
+  begins (answering a challenge is a whole turn, KK-11).
+
+Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``.
+"""
+
+cimport cython
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.string cimport memset, memcpy
+
+import numpy as np
+
+from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_d6,
+                              kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
+from krazy_core._state cimport State
+from krazy_core._state import check_seed
+from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
+from krazy_core.errors import InvalidStateError, IllegalActionError
+from krazy_core.game import GameSpec, Option
+
+# ------------------------------------------------------------------ constants
+DEF MAXP = 5
+DEF NIDX = 54            # hand bit positions: 0..51 suited, 52 and 53 the Jokers
+DEF A_JOKER = 52
+DEF A_ANNOUNCE = 53
+DEF A_ROLL = 106
+DEF A_CW = 107
+DEF A_CCW = 108
+DEF NUM_ACTIONS = 109
+DEF JOKER_CODE = 0x50
+
+cdef enum:
+    PH_NONE = 0          # game over
+    PH_R1 = 1            # Round One turn after the roll (or the roll-off winner's turn)
+    PH_R2 = 2            # Round Two turn, before any roll
+    PH_R2_ROLLED = 3     # Round Two after a forced roll (KK-8)
+    PH_CHALLENGED = 4    # answering a King's challenge (KK-11)
+    PH_OPEN = 5          # facing an open roll (KK-12)
+    PH_DIRECTION = 6     # roll-off winner chooses the direction (KK-16)
+
+cdef enum:
+    EV_SHUFFLE = 1, EV_DEAL_ROLL, EV_DEAL, EV_TURN, EV_ROLL, EV_PLAY, EV_DRAW, EV_PASS,
+    EV_CHALLENGE, EV_CHALLENGE_MET, EV_CHALLENGE_FAILED, EV_OPEN_ROLL, EV_REVERSE,
+    EV_ROLLOFF_DIE, EV_ROLLOFF_WIN, EV_DIRECTION, EV_REBUILD, EV_ROUND_ONE, EV_ANNOUNCE,
+    EV_CAUGHT, EV_WIN, EV_TURN_LIMIT, EV_KING_ONLY
+
+EVENT_NAMES = {1: "shuffle", 2: "deal_roll", 3: "deal", 4: "turn", 5: "roll", 6: "play",
+               7: "draw", 8: "pass", 9: "challenge", 10: "challenge_met", 11: "challenge_failed",
+               12: "open_roll", 13: "reverse", 14: "rolloff_die", 15: "rolloff_win",
+               16: "direction", 17: "stock_rebuilt", 18: "round_one", 19: "last_card",
+               20: "caught", 21: "win", 22: "turn_limit", 23: "king_only"}
+PHASE_NAMES = {0: "over", 1: "round_one", 2: "round_two", 3: "round_two_rolled",
+               4: "challenged", 5: "open_roll", 6: "direction"}
+DOUBLES = ("all", "challenge_only", "never")
+# draw reasons (b of a draw event)
+DRAW_REASONS = {0: "failed roll", 1: "challenge met", 2: "challenge failed", 3: "open roll",
+                4: "roll-off", 5: "caught", 6: "roll-off turn"}
+
+ctypedef struct KKState:
+    kz_rng rng                  # the state's own PRNG: dice, shuffles
+    uint64_t hand[MAXP]         # bit i = card index i held (52: one Joker, 53: the second)
+    uint8_t stock[NIDX]         # card codes, bottom .. top (top = stock[n_stock-1])
+    uint8_t discard[NIDX]       # card codes, bottom .. top
+    int32_t n_stock             # cards in stock
+    int32_t n_discard           # cards in the discard pile
+    int32_t num_players         # 2..5
+    int32_t dealer              # seat that dealt (KK-3)
+    int32_t opt_free_reroll     # KK-6/KK-8 option, 0/1
+    int32_t opt_may_roll        # KK-8 option may_roll_when_able, 0/1
+    int32_t opt_doubles         # KK-14: 0 all, 1 challenge_only, 2 never
+    int32_t opt_jokers          # KK-16: 1 rolloff (2 Jokers in the deck), 0 none
+    int32_t opt_last_card       # KK-19 option last_card_call, 0/1
+    int32_t opt_max_turns       # KK-20, turns
+    int32_t cur                 # seat to act, KZ_TERMINAL when over
+    int32_t phase               # PH_*
+    int32_t direction           # +1 clockwise, -1 counter-clockwise
+    int32_t d1                  # the roll the pending decision is about (0 = none)
+    int32_t d2
+    int32_t open_d1             # KK-12 open roll (0 = none)
+    int32_t open_d2
+    int32_t challenger          # seat whose King challenge is pending, -1 none
+    int32_t ch_d1               # the pending challenge roll
+    int32_t ch_d2
+    int32_t rolloff_rolls       # rolls used in the roll-off winner's turn, 0 = not that turn
+    int32_t pending_reverse     # 1 when a double will reverse play as this play resolves
+    int32_t turns               # turns begun (KK-20)
+    int32_t winner              # seat that emptied their hand, -1
+    int32_t turn_limit          # 1 when max_turns ended the game
+    uint8_t round_two[MAXP]     # 1 while the seat plays under Round Two rules (KK-5)
+    uint8_t pad[3]
+
+# ------------------------------------------------------------------ tables
+cdef uint8_t IDX_TO_CODE[NIDX]
+cdef int32_t CODE_TO_IDX[128]     # -1 for codes not in this deck; the Joker maps to 52
+cdef int32_t IDX_VALUE[NIDX]      # dice value (KK-2): A=1 .. Q=12; 0 for Kings and Jokers
+cdef uint64_t VALUE_MASK[13]      # cards whose dice value is v (1..12)
+cdef uint64_t SUIT_MASK[4]
+cdef uint64_t RANK_MASK[14]
+cdef uint64_t KINGS = 0
+cdef uint64_t JOKERS = (1ULL << 52) | (1ULL << 53)
+cdef uint64_t ROLL_MASK[7][7]     # cards matching the roll (d1, d2)
+cdef double MATCH_P[14]           # chance a random roll matches dice value v
+
+cdef void _init_tables():
+    global KINGS
+    cdef int s, r, i, a, b, v
+    for i in range(128):
+        CODE_TO_IDX[i] = -1
+    for i in range(13):
+        VALUE_MASK[i] = 0
+    for i in range(14):
+        RANK_MASK[i] = 0
+        MATCH_P[i] = 0
+    for s in range(4):
+        SUIT_MASK[s] = 0
+        for r in range(1, 14):
+            i = s * 13 + r - 1
+            IDX_TO_CODE[i] = (s << 4) | r
+            CODE_TO_IDX[(s << 4) | r] = i
+            SUIT_MASK[s] |= 1ULL << i
+            RANK_MASK[r] |= 1ULL << i
+            if r == 13:
+                KINGS |= 1ULL << i
+                IDX_VALUE[i] = 0
+            else:
+                IDX_VALUE[i] = r
+                VALUE_MASK[r] |= 1ULL << i
+    IDX_TO_CODE[52] = JOKER_CODE
+    IDX_TO_CODE[53] = JOKER_CODE
+    IDX_VALUE[52] = 0
+    IDX_VALUE[53] = 0
+    CODE_TO_IDX[JOKER_CODE] = 52
+    for a in range(7):
+        for b in range(7):
+            ROLL_MASK[a][b] = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            ROLL_MASK[a][b] = VALUE_MASK[a] | VALUE_MASK[b] | VALUE_MASK[a + b]
+            for v in range(1, 13):
+                if v == a or v == b or v == a + b:
+                    MATCH_P[v] += 1.0 / 36.0
+
+_init_tables()
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+
+# ------------------------------------------------------------------ card movement
+cdef inline void add_card(KKState *st, int p, uint8_t code) noexcept nogil:
+    cdef int i = CODE_TO_IDX[code]
+    if i == 52 and (st.hand[p] >> 52) & 1:
+        i = 53
+    st.hand[p] |= 1ULL << i
+
+cdef inline void remove_idx(KKState *st, int p, int i) noexcept nogil:
+    # i is 0..52; a Joker is taken from bit 53 first so that one Joker always sits on bit 52
+    if i == 52 and (st.hand[p] >> 53) & 1:
+        i = 53
+    st.hand[p] &= ~(1ULL << i)
+
+cdef inline int next_seat(const KKState *st, int p) noexcept nogil:
+    return (p + st.direction + st.num_players) % st.num_players
+
+cdef inline int top_idx(const KKState *st) noexcept nogil:
+    if st.n_discard == 0:
+        return -1
+    return CODE_TO_IDX[st.discard[st.n_discard - 1]]
+
+cdef void everyone_round_one(KKState *st, int reason, kz_events *ev) noexcept nogil:
+    cdef int p
+    for p in range(st.num_players):
+        st.round_two[p] = 0
+    kz_ev_push(ev, EV_ROUND_ONE, -1, reason, 0)
+
+cdef int rebuild_stock(KKState *st, kz_events *ev) noexcept nogil:
+    """KK-17/KK-18: the discard pile but its top becomes the shuffled stock."""
+    cdef int k = st.n_discard - 1, i
+    if k <= 0:
+        return 0
+    for i in range(k):
+        st.stock[st.n_stock + i] = st.discard[i]
+    st.n_stock += k
+    st.discard[0] = st.discard[st.n_discard - 1]
+    for i in range(1, st.n_discard):
+        st.discard[i] = 0
+    st.n_discard = 1
+    kz_shuffle_u8(&st.rng, st.stock, st.n_stock)
+    kz_ev_push(ev, EV_REBUILD, -1, st.n_stock, 0)
+    everyone_round_one(st, 1, ev)
+    return k
+
+cdef void draw_cards(KKState *st, int p, int k, int reason, kz_events *ev) noexcept nogil:
+    cdef int i
+    cdef uint8_t c
+    for i in range(k):
+        if st.n_stock == 0:
+            rebuild_stock(st, ev)
+            if st.n_stock == 0:
+                return
+        st.n_stock -= 1
+        c = st.stock[st.n_stock]
+        st.stock[st.n_stock] = 0              # unused slots stay zero: states compare by memcmp
+        add_card(st, p, c)
+        kz_ev_push(ev, EV_DRAW, p, c, reason)
+
+cdef inline int counts_double(const KKState *st, bint challenge_roll) noexcept nogil:
+    if st.opt_doubles == 0:
+        return 1
+    if st.opt_doubles == 1:
+        return challenge_roll
+    return 0
+
+cdef void roll(KKState *st, int p, int kind, bint challenge_roll, int32_t *d1, int32_t *d2, kz_events *ev) noexcept nogil:
+    d1[0] = kz_d6(&st.rng)
+    d2[0] = kz_d6(&st.rng)
+    kz_ev_push(ev, kind, p, d1[0], d2[0])
+    if d1[0] == d2[0] and counts_double(st, challenge_roll):
+        st.pending_reverse ^= 1
+
+cdef int end_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
+    """The play resolves: apply a pending reversal (KK-14); the next seat to begin."""
+    if st.pending_reverse:
+        st.direction = -st.direction
+        st.pending_reverse = 0
+        kz_ev_push(ev, EV_REVERSE, p, st.direction, 0)
+    st.d1 = 0
+    st.d2 = 0
+    return next_seat(st, p)
+
+cdef void finish(KKState *st, int winner, kz_events *ev) noexcept nogil:
+    st.winner = winner
+    st.cur = KZ_TERMINAL
+    st.phase = PH_NONE
+    st.d1 = 0
+    st.d2 = 0
+    if winner >= 0:
+        kz_ev_push(ev, EV_WIN, winner, 0, 0)
+
+# ------------------------------------------------------------------ legality
+cdef uint64_t legal_cards(const KKState *st) noexcept nogil:
+    """Hand bits the player to act may discard in the current decision."""
+    cdef int p = st.cur, t
+    cdef uint64_t h, allowed = 0
+    if st.phase == PH_NONE or st.phase == PH_DIRECTION or p < 0:
+        return 0
+    h = st.hand[p]
+    t = top_idx(st)
+    if st.phase == PH_R1:
+        allowed = ROLL_MASK[st.d1][st.d2]
+        if t < 0 or (t < 52 and (KINGS >> t) & 1 == 0):
+            allowed |= KINGS                  # KK-10: not on a King or a Joker
+        if t < 0 or t >= 52 or (KINGS >> t) & 1 == 0:
+            allowed |= JOKERS                 # KK-15: not on a King
+    elif st.phase == PH_R2:
+        if t >= 0 and t < 52 and (KINGS >> t) & 1 == 0:
+            allowed = SUIT_MASK[t // 13] | RANK_MASK[t % 13 + 1] | KINGS | JOKERS   # KK-7
+        elif t >= 52:
+            allowed = JOKERS                  # nothing matches a Joker; a Joker may go on it
+    else:   # PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN: dice values only
+        allowed = ROLL_MASK[st.d1][st.d2]
+    allowed &= h
+    if popcount(h) == 1:
+        allowed &= ~KINGS                     # KK-13: a King is never the last card
+    if (allowed >> 53) & 1:
+        allowed = (allowed & ~(1ULL << 53)) | (1ULL << 52)   # the Jokers are one choice
+    return allowed
+
+cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
+    cdef const KKState *st = <const KKState *>vst
+    cdef int n = 0, i, k
+    cdef uint64_t m
+    if st.phase == PH_NONE:
+        return 0
+    if st.phase == PH_DIRECTION:
+        out[0] = A_CW
+        out[1] = A_CCW
+        return 2
+    m = legal_cards(st)
+    k = popcount(st.hand[st.cur])
+    while m:
+        i = __builtin_ctzll(m)
+        out[n] = i
+        n += 1
+        m &= m - 1
+    if k == 2 and st.opt_last_card:
+        for i in range(n):
+            out[n + i] = out[i] + A_ANNOUNCE
+        n *= 2
+    if st.phase == PH_R2 and st.opt_may_roll:
+        out[n] = A_ROLL
+        n += 1
+    return n
+
+# ------------------------------------------------------------------ turns
+cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
+    """Starts seat p's turn.  Returns -1 when a decision is pending or the game is over,
+    else the next seat whose turn begins (this turn played itself out)."""
+    cdef int32_t d1 = 0, d2 = 0
+    cdef int ch
+    cdef uint64_t h
+    if st.turns >= st.opt_max_turns:
+        end_by_turn_limit(st, ev)
+        return -1
+    st.turns += 1
+    st.cur = p
+    kz_ev_push(ev, EV_TURN, p, st.turns, 0)
+    h = st.hand[p]
+    if st.challenger >= 0:                                   # KK-11
+        st.phase = PH_CHALLENGED
+        st.d1 = st.ch_d1
+        st.d2 = st.ch_d2
+        if legal_cards(st):
+            return -1
+        ch = st.challenger
+        kz_ev_push(ev, EV_CHALLENGE_FAILED, p, st.ch_d1 + st.ch_d2, ch)
+        draw_cards(st, p, st.ch_d1 + st.ch_d2, 2, ev)
+        st.open_d1 = st.ch_d1                                # KK-12: the roll stays open
+        st.open_d2 = st.ch_d2
+        st.challenger = -1
+        return end_turn(st, p, ev)
+    if st.open_d1:                                           # KK-12
+        st.phase = PH_OPEN
+        st.d1 = st.open_d1
+        st.d2 = st.open_d2
+        if legal_cards(st):
+            return -1
+        roll(st, p, EV_OPEN_ROLL, True, &d1, &d2, ev)
+        st.open_d1 = d1
+        st.open_d2 = d2
+        st.d1 = d1
+        st.d2 = d2
+        if legal_cards(st):
+            return -1
+        draw_cards(st, p, d1 + d2, 3, ev)
+        return end_turn(st, p, ev)
+    if popcount(h) == 1 and (h & KINGS):                     # KK-13
+        kz_ev_push(ev, EV_KING_ONLY, p, 0, 0)
+        return king_challenge(st, p, ev)
+    if not st.round_two[p]:                                  # KK-6
+        st.phase = PH_R1
+        roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
+        if legal_cards(st):
+            return -1
+        if st.opt_free_reroll:
+            roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
+            if legal_cards(st):
+                return -1
+        kz_ev_push(ev, EV_PASS, p, 0, 0)
+        return end_turn(st, p, ev)
+    st.phase = PH_R2                                         # KK-7
+    st.d1 = 0
+    st.d2 = 0
+    if legal_cards(st):
+        return -1
+    return forced_roll(st, p, ev)
+
+cdef int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
+    """KK-8: roll, discard a match if any; else (free re-roll) draw s."""
+    st.phase = PH_R2_ROLLED
+    roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
+    if legal_cards(st):
+        return -1
+    if st.opt_free_reroll:
+        roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
+        if legal_cards(st):
+            return -1
+    draw_cards(st, p, st.d1 + st.d2, 0, ev)
+    return end_turn(st, p, ev)
+
+cdef int king_challenge(KKState *st, int p, kz_events *ev) noexcept nogil:
+    """KK-11: p rolls at once and challenges the next seat."""
+    cdef int32_t d1 = 0, d2 = 0
+    roll(st, p, EV_CHALLENGE, True, &d1, &d2, ev)
+    st.challenger = p
+    st.ch_d1 = d1
+    st.ch_d2 = d2
+    st.open_d1 = 0
+    st.open_d2 = 0
+    st.d1 = 0
+    st.d2 = 0
+    return next_seat(st, p)
+
+cdef int rolloff_turn_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
+    """KK-16: the roll-off winner's Round One turn of up to three rolls."""
+    while st.rolloff_rolls < 3:
+        st.rolloff_rolls += 1
+        roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
+        if legal_cards(st):
+            return -1
+    st.rolloff_rolls = 0
+    draw_cards(st, p, st.d1 + st.d2, 6, ev)
+    return end_turn(st, p, ev)
+
+cdef int rolloff(KKState *st, int joker_player, kz_events *ev) noexcept nogil:
+    """KK-16: everyone rolls one die, the highest wins (ties roll again); the others draw
+    their own last die; everyone back to Round One; the winner chooses the direction."""
+    cdef int last[MAXP]
+    cdef bint in_[MAXP]
+    cdef int p, best, n_best, rnd = 0, w = -1
+    for p in range(st.num_players):
+        in_[p] = True
+        last[p] = 0
+    while True:
+        rnd += 1
+        best = 0
+        for p in range(st.num_players):
+            if in_[p]:
+                last[p] = kz_d6(&st.rng)
+                kz_ev_push(ev, EV_ROLLOFF_DIE, p, last[p], rnd)
+                if last[p] > best:
+                    best = last[p]
+        n_best = 0
+        for p in range(st.num_players):
+            if in_[p]:
+                if last[p] == best:
+                    n_best += 1
+                    w = p
+                else:
+                    in_[p] = False
+        if n_best == 1:
+            break
+    kz_ev_push(ev, EV_ROLLOFF_WIN, w, best, joker_player)
+    for p in range(st.num_players):
+        if p != w:
+            draw_cards(st, p, last[p], 4, ev)
+    everyone_round_one(st, 2, ev)
+    st.cur = w
+    st.phase = PH_DIRECTION
+    st.d1 = 0
+    st.d2 = 0
+    return -1
+
+cdef void end_by_turn_limit(KKState *st, kz_events *ev) noexcept nogil:
+    st.turn_limit = 1
+    kz_ev_push(ev, EV_TURN_LIMIT, -1, st.turns, 0)
+    finish(st, -1, ev)
+
+cdef int play_card(KKState *st, int i, bint announce, kz_events *ev) noexcept nogil:
+    """The player to act discards card index i (0..52).  Returns the next seat to begin,
+    or -1 (decision pending / game over)."""
+    cdef int p = st.cur, phase = st.phase, last, d1 = 0, d2 = 0, ch, v
+    cdef uint8_t code = IDX_TO_CODE[i]
+    cdef uint64_t h
+    remove_idx(st, p, i)
+    st.discard[st.n_discard] = code
+    st.n_discard += 1
+    st.round_two[p] = 1                                      # KK-5
+    kz_ev_push(ev, EV_PLAY, p, code, announce)
+    h = st.hand[p]
+    if h == 0:                                               # KK-20
+        finish(st, p, ev)
+        return -1
+    if popcount(h) == 1 and st.opt_last_card:                # KK-19
+        if announce:
+            kz_ev_push(ev, EV_ANNOUNCE, p, 0, 0)
+        else:
+            d1 = kz_d6(&st.rng)
+            d2 = kz_d6(&st.rng)
+            kz_ev_push(ev, EV_CAUGHT, p, d1, d2)
+            last = __builtin_ctzll(h)
+            if ROLL_MASK[d1][d2] & h:
+                st.hand[p] = 0
+                st.discard[st.n_discard] = IDX_TO_CODE[last]
+                st.n_discard += 1
+                kz_ev_push(ev, EV_PLAY, p, IDX_TO_CODE[last], 0)
+                finish(st, p, ev)
+                return -1
+            draw_cards(st, p, d1 + d2, 5, ev)
+    if phase == PH_CHALLENGED:                               # KK-11: challenge met
+        ch = st.challenger
+        v = IDX_VALUE[i]
+        kz_ev_push(ev, EV_CHALLENGE_MET, p, code, ch)
+        st.challenger = -1
+        draw_cards(st, ch, v, 1, ev)
+        if st.num_players == 2:
+            if st.pending_reverse:
+                end_turn(st, p, ev)
+            st.d1 = 0
+            st.d2 = 0
+            return p                                         # the winner plays next
+        return end_turn(st, p, ev)
+    if phase == PH_OPEN:                                     # KK-12: the open roll closes
+        st.open_d1 = 0
+        st.open_d2 = 0
+        return end_turn(st, p, ev)
+    st.rolloff_rolls = 0
+    if i < 52 and (KINGS >> i) & 1:                          # KK-10/11
+        return king_challenge(st, p, ev)
+    if i >= 52 and st.opt_jokers:                            # KK-16
+        return rolloff(st, p, ev)
+    return end_turn(st, p, ev)
+
+cdef void run_from(KKState *st, int nxt, kz_events *ev) noexcept nogil:
+    while nxt >= 0 and st.phase != PH_NONE:
+        nxt = begin_turn(st, nxt, ev)
+
+cdef int kk_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
+    cdef KKState *st = <KKState *>vst
+    cdef int nxt
+    if st.phase == PH_NONE:
+        return -1
+    if a == A_CW or a == A_CCW:                              # KK-16
+        st.direction = 1 if a == A_CW else -1
+        st.pending_reverse = 0
+        kz_ev_push(ev, EV_DIRECTION, st.cur, st.direction, 0)
+        if st.turns >= st.opt_max_turns:
+            end_by_turn_limit(st, ev)
+            return 0
+        st.turns += 1
+        kz_ev_push(ev, EV_TURN, st.cur, st.turns, 0)
+        st.phase = PH_R1
+        st.rolloff_rolls = 0
+        nxt = rolloff_turn_roll(st, st.cur, ev)
+    elif a == A_ROLL:                                        # KK-8 with may_roll_when_able
+        nxt = forced_roll(st, st.cur, ev)
+    elif a >= A_ANNOUNCE:
+        nxt = play_card(st, a - A_ANNOUNCE, True, ev)
+    else:
+        nxt = play_card(st, a, False, ev)
+    run_from(st, nxt, ev)
+    return 0
+
+# ------------------------------------------------------------------ new game
+cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
+    """KK-1, KK-3, KK-4: shuffle, deal by 2d6 rolls from the dealer's left, seat left of
+    the dealer starts in Round One, clockwise."""
+    cdef KKState *st = <KKState *>vst
+    cdef int n = 52 + (2 if st.opt_jokers else 0), i, p, k, d1, d2, seat
+    kz_rng_seed(&st.rng, seed)
+    memset(st.stock, 0, sizeof(st.stock))
+    memset(st.discard, 0, sizeof(st.discard))
+    for p in range(MAXP):
+        st.hand[p] = 0
+        st.round_two[p] = 0
+    for i in range(52):
+        st.stock[i] = IDX_TO_CODE[i]
+    if st.opt_jokers:
+        st.stock[52] = JOKER_CODE
+        st.stock[53] = JOKER_CODE
+    st.n_stock = n
+    st.n_discard = 0
+    kz_shuffle_u8(&st.rng, st.stock, n)
+    st.direction = 1
+    st.d1 = 0
+    st.d2 = 0
+    st.open_d1 = 0
+    st.open_d2 = 0
+    st.challenger = -1
+    st.ch_d1 = 0
+    st.ch_d2 = 0
+    st.rolloff_rolls = 0
+    st.pending_reverse = 0
+    st.turns = 0
+    st.winner = -1
+    st.turn_limit = 0
+    st.phase = PH_R1
+    st.cur = (st.dealer + 1) % st.num_players
+
+
+cdef void kk_deal(KKState *st, kz_events *ev) noexcept nogil:
+    cdef int p, k, d1, d2, seat
+    kz_ev_push(ev, EV_SHUFFLE, st.dealer, st.n_stock, 0)
+    for k in range(st.num_players):
+        seat = (st.dealer + 1 + k) % st.num_players
+        d1 = kz_d6(&st.rng)
+        d2 = kz_d6(&st.rng)
+        kz_ev_push(ev, EV_DEAL_ROLL, seat, d1, d2)
+        for p in range(d1 + d2):
+            if st.n_stock == 0:
+                break
+            st.n_stock -= 1
+            add_card(st, seat, st.stock[st.n_stock])
+            kz_ev_push(ev, EV_DEAL, seat, st.stock[st.n_stock], 0)
+            st.stock[st.n_stock] = 0
+    run_from(st, (st.dealer + 1) % st.num_players, ev)
+
+
+cdef void kk_new_game_dealt(void *vst, uint64_t seed) noexcept nogil:
+    kk_new_game(vst, seed)
+    kk_deal(<KKState *>vst, NULL)
+
+# ------------------------------------------------------------------ ops
+cdef int kk_current_player(const void *vst) noexcept nogil:
+    return (<const KKState *>vst).cur
+
+cdef int kk_is_terminal(const void *vst) noexcept nogil:
+    return (<const KKState *>vst).phase == PH_NONE
+
+cdef int kk_num_players(const void *vst) noexcept nogil:
+    return (<const KKState *>vst).num_players
+
+cdef void kk_returns(const void *vst, double *out) noexcept nogil:
+    """KK-20: the winner 1.0, others 0.0; at the turn limit the k seats with the fewest
+    cards 1/k each; all zeros while the game runs."""
+    cdef const KKState *st = <const KKState *>vst
+    cdef int p, best = 1000, k = 0, c
+    for p in range(st.num_players):
+        out[p] = 0.0
+    if st.phase != PH_NONE:
+        return
+    if st.winner >= 0:
+        out[st.winner] = 1.0
+        return
+    for p in range(st.num_players):
+        c = popcount(st.hand[p])
+        if c < best:
+            best = c
+    for p in range(st.num_players):
+        if popcount(st.hand[p]) == best:
+            k += 1
+    for p in range(st.num_players):
+        if popcount(st.hand[p]) == best:
+            out[p] = 1.0 / k
+
+cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
+    """Deal the cards `player` has not seen (other hands and the stock) again at random,
+    keeping every hand size; reseed the state's PRNG (future dice are unknown too)."""
+    cdef KKState *st = <KKState *>vst
+    cdef uint8_t pool[NIDX]
+    cdef int n = 0, p, i, k, cnt[MAXP]
+    cdef uint64_t h
+    for p in range(st.num_players):
+        cnt[p] = 0
+        if p == player:
+            continue
+        h = st.hand[p]
+        cnt[p] = popcount(h)
+        while h:
+            i = __builtin_ctzll(h)
+            pool[n] = IDX_TO_CODE[i]
+            n += 1
+            h &= h - 1
+        st.hand[p] = 0
+    for i in range(st.n_stock):
+        pool[n + i] = st.stock[i]
+    kz_shuffle_u8(rng, pool, n + st.n_stock)
+    k = 0
+    for p in range(st.num_players):
+        if p == player:
+            continue
+        for i in range(cnt[p]):
+            add_card(st, p, pool[k])
+            k += 1
+    for i in range(st.n_stock):
+        st.stock[i] = pool[k + i]
+    st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
+    kz_rng_seed(&st.rng, rng.s[1] ^ rng.s[3] ^ <uint64_t>kz_bounded(rng, 0xFFFFFFFFU))
+
+# ------------------------------------------------------------------ heuristic (bots)
+cdef int32_t kk_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
+    """A casual player's sense (HeuristicBot): shed the cards dice rarely match (J, Q, 10,
+    9 ...) first and keep the low ones for Round One rolls; keep Kings to challenge a player
+    close to going out, Jokers for when an opponent is close; answer a challenge with the
+    highest card (the challenger draws its value); always announce a last card; never roll
+    by choice.  Reads only the player's own hand and public facts."""
+    cdef const KKState *st = <const KKState *>vst
+    cdef int32_t acts[NUM_ACTIONS]
+    cdef int n = kk_legal_actions(vst, acts), i, a, p = st.cur, nxt, best_a = -1
+    cdef int min_opp = 1000, c, q, k_here
+    cdef double score, best = -1e18
+    if n == 0:
+        return -1
+    if st.phase == PH_DIRECTION:
+        # send play toward the opponent with more cards; the player after us acts first
+        q = (p + 1) % st.num_players
+        c = (p - 1 + st.num_players) % st.num_players
+        if popcount(st.hand[q]) >= popcount(st.hand[c]):
+            return A_CW
+        return A_CCW
+    nxt = next_seat(st, p)
+    for q in range(st.num_players):
+        if q != p and popcount(st.hand[q]) < min_opp:
+            min_opp = popcount(st.hand[q])
+    k_here = popcount(st.hand[p])
+    for a in range(n):
+        i = acts[a]
+        if i == A_ROLL:
+            continue
+        if k_here == 2 and st.opt_last_card and i < A_ANNOUNCE:
+            continue                                          # announce instead
+        if i >= A_ANNOUNCE:
+            i -= A_ANNOUNCE
+        if st.phase == PH_CHALLENGED:
+            score = IDX_VALUE[i]                              # the challenger draws it
+        elif i < 52 and (KINGS >> i) & 1:
+            score = 30.0 if popcount(st.hand[nxt]) <= 3 else -20.0
+        elif i >= 52:
+            score = 25.0 if min_opp <= 3 else -30.0
+        else:
+            score = 10.0 * (1.0 - MATCH_P[IDX_VALUE[i]])
+            if st.phase == PH_R2 or st.phase == PH_R1:
+                # prefer a card whose suit we keep (a follow-up next time)
+                score += 0.5 * popcount(st.hand[p] & SUIT_MASK[i // 13] & ~(1ULL << i))
+        score += 0.001 * kz_bounded(rng, 100)
+        if score > best:
+            best = score
+            best_a = acts[a]
+    if best_a < 0:
+        best_a = acts[0]
+    return best_a
+
+cdef kz_ops KK_OPS
+KK_OPS.game_id = "krazy-kings"
+KK_OPS.state_size = sizeof(KKState)
+KK_OPS.num_distinct_actions = NUM_ACTIONS
+KK_OPS.max_legal = NUM_ACTIONS
+KK_OPS.max_players = MAXP
+KK_OPS.current_player = kk_current_player
+KK_OPS.legal_actions = kk_legal_actions
+KK_OPS.apply_action = kk_apply
+KK_OPS.is_terminal = kk_is_terminal
+KK_OPS.returns = kk_returns
+KK_OPS.num_players = kk_num_players
+KK_OPS.determinize = kk_determinize
+KK_OPS.heuristic_action = kk_heuristic
+KK_OPS.new_game = kk_new_game_dealt
+
+# ------------------------------------------------------------------ Python face
+cdef inline KKState *S(State s):
+    return <KKState *>s.data
+
+
+def _cards_of(uint64_t h):
+    out = []
+    while h:
+        i = __builtin_ctzll(h)
+        out.append(IDX_TO_CODE[i])
+        h &= h - 1
+    return out
+
+
+def _action_card(int a):
+    if a >= A_ANNOUNCE and a < A_ROLL:
+        a -= A_ANNOUNCE
+    return IDX_TO_CODE[a] if 0 <= a <= 52 else None
+
+
+cdef class KrazyKingsState(State):
+    """A Krazy Kings state (see the module docstring for the action table)."""
+
+    cdef State _blank(self):
+        return KrazyKingsState.__new__(KrazyKingsState)
+
+    def action_to_string(self, action) -> str:
+        """``"play K♠"``, ``"play 7♥ last card"``, ``"roll"``, ``"clockwise"``,
+        ``"counter-clockwise"``.  Raises ``ValueError`` outside ``[0, 109)``."""
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:
+            raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
+        if a == A_ROLL:
+            return "roll"
+        if a == A_CW:
+            return "clockwise"
+        if a == A_CCW:
+            return "counter-clockwise"
+        text = "play " + format_card(_action_card(a))
+        if a >= A_ANNOUNCE:
+            text += " last card"
+        return text
+
+    def string_to_action(self, text) -> int:
+        """The action named by ``text``: an ``action_to_string`` text, or a card alone
+        (``"QS"``, ``"Q♠"``, ``"JK"``, with ``"!"`` or ``" last card"`` after it to announce).
+        Raises ``IllegalActionError`` when it names no legal action."""
+        t = str(text).strip()
+        low = t.lower()
+        for a in self.legal_actions():
+            if self.action_to_string(a).lower() == low:
+                return a
+        announce = low.endswith("!") or low.endswith("last card")
+        core = low.rstrip("!").replace("last card", "").replace("play", "").strip()
+        try:
+            code = parse_card(core)
+        except ValueError:
+            return State.string_to_action(self, text)
+        i = CODE_TO_IDX[code] if 0 <= code < 128 else -1
+        if i < 0:
+            return State.string_to_action(self, text)
+        return i + (A_ANNOUNCE if announce else 0)
+
+    def _explain_illegal(self, int a):
+        cdef KKState *st = S(self)
+        if st.phase == PH_DIRECTION:
+            return "the roll-off winner must choose a direction (clockwise or counter-clockwise)"
+        if a == A_CW or a == A_CCW:
+            return "a direction is chosen only after winning a roll-off (KK-16)"
+        if a == A_ROLL:
+            return "rolling by choice needs may_roll_when_able and a Round Two turn (KK-8)"
+        i = a - A_ANNOUNCE if a >= A_ANNOUNCE else a
+        if a >= A_ANNOUNCE and (popcount(st.hand[st.cur]) != 2 or not st.opt_last_card):
+            return "'last card' is announced only by a play that leaves exactly one card (KK-19)"
+        bit = (1 << i) | ((1 << 53) if i == 52 else 0)
+        if not (st.hand[st.cur] & bit):
+            return f"player {st.cur} does not hold {format_card(IDX_TO_CODE[i])}"
+        if i < 52 and (KINGS >> i) & 1 and popcount(st.hand[st.cur]) == 1:
+            return "a King can never be the last card (KK-13)"
+        if st.phase == PH_CHALLENGED:
+            return f"a challenge is answered only by a card matching {st.d1}+{st.d2} (KK-11)"
+        if st.phase == PH_OPEN:
+            return f"the open roll {st.d1}+{st.d2} must be matched (KK-12)"
+        if st.phase == PH_R1:
+            return f"in Round One a discard must match the roll {st.d1}+{st.d2}, or be a King or a Joker (KK-6)"
+        if st.phase == PH_R2_ROLLED:
+            return f"after rolling, only a card matching {st.d1}+{st.d2} may be discarded (KK-8)"
+        return "in Round Two a play must match the top card's rank or suit, or be a King or a Joker (KK-7, KK-10, KK-15)"
+
+    # -------------------------------------------------------- views
+    def hand(self, int player) -> list:
+        """Card codes in ``player``'s hand, ascending (omniscient; frontends use ``observation``)."""
+        cdef KKState *st = S(self)
+        if not 0 <= player < st.num_players:
+            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
+        return _cards_of(st.hand[player])
+
+    def census(self) -> list:
+        """Every card of the game, wherever it is (hands, stock, discard pile), sorted: for
+        conservation checks (KK-1)."""
+        cdef KKState *st = S(self)
+        out = []
+        for p in range(st.num_players):
+            out += _cards_of(st.hand[p])
+        out += [st.stock[i] for i in range(st.n_stock)]
+        out += [st.discard[i] for i in range(st.n_discard)]
+        return sorted(out)
+
+    def stats(self) -> dict:
+        """``{"turns": int, "turn_limit": bool, "winner": int}`` for ``krazy simulate``."""
+        cdef KKState *st = S(self)
+        return {"turns": st.turns, "turn_limit": bool(st.turn_limit), "winner": st.winner}
+
+    def observation(self, int player) -> dict:
+        """What ``player`` may see, JSON-ready: their own hand (card codes and text), every
+        hand's size, the discard pile (bottom first, public), the stock size, the phase of
+        play, the dice the decision is about, the open roll (KK-12), a pending challenge,
+        each seat's Round One/Two rules, the direction (+1 clockwise), whose turn it is,
+        the turn count, the winner (-1 none).  Raises ``ValueError`` for a bad seat."""
+        cdef KKState *st = S(self)
+        if not 0 <= player < st.num_players:
+            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
+        hand = _cards_of(st.hand[player])
+        top = st.discard[st.n_discard - 1] if st.n_discard else None
+        obs = {
+            "game": "krazy-kings",
+            "player": player,
+            "num_players": st.num_players,
+            "hand": hand,
+            "hand_text": [format_card(c) for c in hand],
+            "hand_sizes": [popcount(st.hand[p]) for p in range(st.num_players)],
+            "top_card": top,
+            "top_card_text": format_card(top) if top is not None else None,
+            "discard_pile": [st.discard[i] for i in range(st.n_discard)],
+            "stock_size": st.n_stock,
+            "current_player": st.cur,
+            "phase": PHASE_NAMES[st.phase],
+            "roll": [st.d1, st.d2] if st.d1 else None,
+            "open_roll": [st.open_d1, st.open_d2] if st.open_d1 else None,
+            "challenger": st.challenger if st.challenger >= 0 else None,
+            "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
+            "direction": st.direction,
+            "dealer": st.dealer,
+            "turn": st.turns,
+            "max_turns": st.opt_max_turns,
+            "winner": st.winner,
+            "terminal": st.phase == PH_NONE,
+        }
+        if st.cur == player:
+            obs["legal_actions"] = self.legal_actions()
+        return obs
+
+    def observation_tensor(self, int player):
+        """``numpy.ndarray`` float32, shape ``(219,)``: own hand (54, one per card index),
+        top card (54), cards in the discard pile (54), per seat from ``player`` onward
+        (5 x 3: hand size / 54, Round Two flag, to act), direction (1), the decision's roll
+        (2 x 6 one-hot), the open roll (2 x 6), phase (7 one-hot), challenge pending (1),
+        stock size / 54 (1), turn / max_turns (1), terminal (1).  Raises ``ValueError``."""
+        cdef KKState *st = S(self)
+        cdef int p, q, i, o
+        if not 0 <= player < st.num_players:
+            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
+        t = np.zeros(219, dtype=np.float32)
+        cdef float[::1] v = t
+        cdef uint64_t h = st.hand[player]
+        while h:
+            i = __builtin_ctzll(h)
+            v[i] = 1
+            h &= h - 1
+        if st.n_discard:
+            v[54 + CODE_TO_IDX[st.discard[st.n_discard - 1]]] = 1
+        for i in range(st.n_discard):
+            q = CODE_TO_IDX[st.discard[i]]
+            if q == 52 and v[108 + 52]:
+                q = 53
+            v[108 + q] = 1
+        o = 162
+        for q in range(st.num_players):
+            p = (player + q) % st.num_players
+            v[o + 3 * q] = popcount(st.hand[p]) / 54.0
+            v[o + 3 * q + 1] = st.round_two[p]
+            v[o + 3 * q + 2] = 1 if st.cur == p else 0
+        o = 177
+        v[o] = st.direction
+        if st.d1:
+            v[o + st.d1] = 1
+            v[o + 6 + st.d2] = 1
+        if st.open_d1:
+            v[o + 12 + st.open_d1] = 1
+            v[o + 18 + st.open_d2] = 1
+        v[o + 25 + st.phase] = 1 if st.phase < 7 else 0
+        v[o + 32] = 1 if st.challenger >= 0 else 0
+        v[o + 33] = st.n_stock / 54.0
+        v[o + 34] = st.turns / <float>st.opt_max_turns
+        v[o + 35] = 1 if st.phase == PH_NONE else 0
+        return t
+
+    def __str__(self):
+        cdef KKState *st = S(self)
+        top = format_card(st.discard[st.n_discard - 1]) if st.n_discard else "-"
+        lines = [f"Krazy Kings, turn {st.turns}, top {top}, stock {st.n_stock}, "
+                 f"{'clockwise' if st.direction > 0 else 'counter-clockwise'}, phase {PHASE_NAMES[st.phase]}"
+                 + (f", roll {st.d1}+{st.d2}" if st.d1 else "")
+                 + (f", open roll {st.open_d1}+{st.open_d2}" if st.open_d1 else "")]
+        for p in range(st.num_players):
+            mark = ">" if p == st.cur else " "
+            lines.append(f"{mark} seat {p} ({'R2' if st.round_two[p] else 'R1'}): "
+                         + " ".join(format_card(c) for c in _cards_of(st.hand[p])))
+        if st.phase == PH_NONE:
+            lines.append(f"winner: {st.winner}" if st.winner >= 0 else "ended by max_turns")
+        return "\n".join(lines)
+
+    def _event_dict(self, kind, player, a, b, viewer):
+        name = EVENT_NAMES.get(kind, str(kind))
+        d = {"event": name, "player": player}
+        if kind in (EV_DEAL, EV_DRAW):
+            seen = viewer == "all" or viewer == player
+            d["card"] = a if seen else None
+            if seen:
+                d["card_text"] = format_card(a)
+            if kind == EV_DRAW:
+                d["reason"] = DRAW_REASONS.get(b, b)
+        elif kind in (EV_DEAL_ROLL, EV_ROLL, EV_CHALLENGE, EV_OPEN_ROLL, EV_CAUGHT):
+            d["dice"] = [a, b]
+        elif kind == EV_PLAY:
+            d["card"] = a
+            d["card_text"] = format_card(a)
+            d["announced"] = bool(b)
+        elif kind == EV_CHALLENGE_MET:
+            d["card"] = a
+            d["card_text"] = format_card(a)
+            d["challenger"] = b
+        elif kind == EV_CHALLENGE_FAILED:
+            d["draws"] = a
+            d["challenger"] = b
+        elif kind in (EV_REVERSE, EV_DIRECTION):
+            d["direction"] = a
+        elif kind == EV_ROLLOFF_DIE:
+            d["die"] = a
+            d["round"] = b
+        elif kind == EV_ROLLOFF_WIN:
+            d["die"] = a
+            d["joker_player"] = b
+        elif kind == EV_SHUFFLE or kind == EV_REBUILD:
+            d["cards"] = a
+        elif kind == EV_TURN:
+            d["turn"] = a
+        elif kind == EV_TURN_LIMIT:
+            d["turns"] = a
+        elif kind == EV_ROUND_ONE:
+            d["reason"] = "stock rebuilt (KK-18)" if a == 1 else "roll-off (KK-16)"
+        return d
+
+    # -------------------------------------------------------- JSON
+    def _to_dict(self):
+        cdef KKState *st = S(self)
+        return {
+            "rng": [st.rng.s[0], st.rng.s[1], st.rng.s[2], st.rng.s[3]],
+            "hands": [_cards_of(st.hand[p]) for p in range(st.num_players)],
+            "stock": [st.stock[i] for i in range(st.n_stock)],
+            "discard": [st.discard[i] for i in range(st.n_discard)],
+            "dealer": st.dealer,
+            "current_player": st.cur,
+            "phase": PHASE_NAMES[st.phase],
+            "direction": st.direction,
+            "roll": [st.d1, st.d2],
+            "open_roll": [st.open_d1, st.open_d2],
+            "challenger": st.challenger,
+            "challenge_roll": [st.ch_d1, st.ch_d2],
+            "rolloff_rolls": st.rolloff_rolls,
+            "pending_reverse": st.pending_reverse,
+            "turns": st.turns,
+            "winner": st.winner,
+            "turn_limit": bool(st.turn_limit),
+            "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
+        }
+
+
+# ------------------------------------------------------------------ construction
+cdef void _set_options(KKState *st, game):
+    o = game.options
+    st.num_players = game.num_players
+    st.dealer = o.dealer
+    st.opt_free_reroll = o.free_reroll
+    st.opt_may_roll = o.may_roll_when_able
+    st.opt_doubles = DOUBLES.index(o.doubles_reverse)
+    st.opt_jokers = 1 if o.jokers == "rolloff" else 0
+    st.opt_last_card = o.last_card_call
+    st.opt_max_turns = o.max_turns
+
+
+def new_state(game, seed=None):
+    """A new game dealt from ``seed`` (KK-1, KK-3, KK-4)."""
+    cdef KrazyKingsState s = KrazyKingsState.__new__(KrazyKingsState)
+    s._init(&KK_OPS, game)
+    cdef KKState *st = S(s)
+    _set_options(st, game)
+    if st.dealer >= st.num_players:
+        from krazy_core.errors import ConfigError
+        raise ConfigError(f"option 'dealer' must be a seat 0..{st.num_players - 1}, got {st.dealer}")
+    kk_new_game(st, <uint64_t>check_seed(seed))
+    kk_deal(st, s._writable_log())
+    s.n_ev = s.log.ev.n
+    return s
+
+
+def _int(body, key, lo, hi):
+    v = body[key]
+    if type(v) is not int or not lo <= v <= hi:
+        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
+    return v
+
+
+def _pair(body, key, lo, hi):
+    v = body[key]
+    if not isinstance(v, list) or len(v) != 2 or any(type(x) is not int or not lo <= x <= hi for x in v):
+        raise InvalidStateError(f"{key!r} must be two ints in {lo}..{hi}, got {v!r}")
+    if (v[0] == 0) != (v[1] == 0):
+        raise InvalidStateError(f"{key!r} has one die and not the other: {v!r}")
+    return v
+
+
+def _card_list(v, what, limit):
+    if not isinstance(v, list) or len(v) > limit:
+        raise InvalidStateError(f"{what} must be a list of at most {limit} card codes")
+    for c in v:
+        if type(c) is not int or not 0 <= c < 128 or CODE_TO_IDX[c] < 0:
+            raise InvalidStateError(f"{what} holds {c!r}, not a card of this deck")
+    return v
+
+
+def state_from_dict(game, body, events):
+    """Rebuild a state from ``to_json()``'s body, checking every field and that the deck
+    is exactly conserved.  Raises ``InvalidStateError``."""
+    cdef KrazyKingsState s = KrazyKingsState.__new__(KrazyKingsState)
+    s._init(&KK_OPS, game)
+    cdef KKState *st = S(s)
+    cdef int32_t buf[NUM_ACTIONS]
+    _set_options(st, game)
+    n = game.num_players
+    expected = set(body)
+    want = {"rng", "hands", "stock", "discard", "dealer", "current_player", "phase", "direction",
+            "roll", "open_roll", "challenger", "challenge_roll", "rolloff_rolls",
+            "pending_reverse", "turns", "winner", "turn_limit", "round_two"}
+    if expected != want:
+        raise InvalidStateError(f"state fields differ: missing {sorted(want - expected)}, unknown {sorted(expected - want)}")
+    rng = body["rng"]
+    if not isinstance(rng, list) or len(rng) != 4 or any(type(x) is not int or not 0 <= x < 2 ** 64 for x in rng) \
+            or not any(rng):
+        raise InvalidStateError("'rng' must be four unsigned 64-bit ints, not all zero")
+    for i in range(4):
+        st.rng.s[i] = rng[i]
+    hands = body["hands"]
+    if not isinstance(hands, list) or len(hands) != n:
+        raise InvalidStateError(f"'hands' must be {n} lists")
+    deck = {}
+    for p in range(n):
+        for c in _card_list(hands[p], f"hand {p}", 54):
+            add_card(st, p, c)
+            deck[c] = deck.get(c, 0) + 1
+    stock = _card_list(body["stock"], "'stock'", 54)
+    discard = _card_list(body["discard"], "'discard'", 54)
+    for c in stock + discard:
+        deck[c] = deck.get(c, 0) + 1
+    full = {IDX_TO_CODE[i]: 1 for i in range(52)}
+    if st.opt_jokers:
+        full[JOKER_CODE] = 2
+    if deck != full:
+        raise InvalidStateError("the cards in hands, stock and discard pile are not exactly one deck (KK-1)")
+    for p in range(n):
+        if popcount(st.hand[p]) != len(hands[p]):
+            raise InvalidStateError(f"hand {p} holds a card twice")
+    st.n_stock = len(stock)
+    for i, c in enumerate(stock):
+        st.stock[i] = c
+    st.n_discard = len(discard)
+    for i, c in enumerate(discard):
+        st.discard[i] = c
+    st.dealer = _int(body, "dealer", 0, n - 1)
+    if st.dealer != game.options.dealer:
+        raise InvalidStateError("'dealer' differs from the game's option")
+    phase = body["phase"]
+    inv = {v: k for k, v in PHASE_NAMES.items()}
+    if not isinstance(phase, str) or phase not in inv:
+        raise InvalidStateError(f"'phase' must be one of {sorted(inv)}, got {phase!r}")
+    st.phase = inv[phase]
+    st.direction = body["direction"]
+    if type(body["direction"]) is not int or st.direction not in (1, -1):
+        raise InvalidStateError("'direction' must be 1 or -1")
+    st.d1, st.d2 = _pair(body, "roll", 0, 6)
+    st.open_d1, st.open_d2 = _pair(body, "open_roll", 0, 6)
+    st.ch_d1, st.ch_d2 = _pair(body, "challenge_roll", 0, 6)
+    st.challenger = _int(body, "challenger", -1, n - 1)
+    st.rolloff_rolls = _int(body, "rolloff_rolls", 0, 3)
+    st.pending_reverse = _int(body, "pending_reverse", 0, 1)
+    st.turns = _int(body, "turns", 0, st.opt_max_turns)
+    st.winner = _int(body, "winner", -1, n - 1)
+    tl = body["turn_limit"]
+    if type(tl) is not bool:
+        raise InvalidStateError("'turn_limit' must be true or false")
+    st.turn_limit = tl
+    r2 = body["round_two"]
+    if not isinstance(r2, list) or len(r2) != n or any(type(x) is not bool for x in r2):
+        raise InvalidStateError(f"'round_two' must be {n} booleans")
+    for p in range(n):
+        st.round_two[p] = r2[p]
+    if st.phase == PH_NONE:
+        st.cur = _int(body, "current_player", KZ_TERMINAL, KZ_TERMINAL)
+        if (st.winner >= 0) == bool(st.turn_limit):
+            raise InvalidStateError("a finished game has either a winner or the turn limit")
+        if st.winner >= 0 and st.hand[st.winner] != 0:
+            raise InvalidStateError("the winner still holds cards")
+    else:
+        st.cur = _int(body, "current_player", 0, n - 1)
+        if st.winner != -1 or st.turn_limit:
+            raise InvalidStateError("a running game has no winner")
+        for p in range(n):
+            if st.hand[p] == 0:
+                raise InvalidStateError(f"seat {p} holds no cards but the game is running")
+        if st.phase in (PH_R1, PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN) and st.d1 == 0:
+            raise InvalidStateError(f"phase {phase!r} needs a roll")
+        if st.phase == PH_CHALLENGED and (st.challenger < 0 or st.ch_d1 == 0 or st.challenger == st.cur):
+            raise InvalidStateError("a challenged player needs a challenger and a challenge roll")
+        if st.phase == PH_OPEN and st.open_d1 == 0:
+            raise InvalidStateError("phase 'open_roll' needs an open roll")
+        if st.phase not in (PH_CHALLENGED, PH_DIRECTION) and st.challenger >= 0:
+            raise InvalidStateError("a challenge is pending but the challenged player is not to act")
+        if kk_legal_actions(st, buf) == 0:
+            raise InvalidStateError("the player to act has no legal action")
+    s._load_events(events)
+    return s
+
+
+SPEC = GameSpec(
+    game_id="krazy-kings",
+    name="Krazy Kings",
+    min_players=2,
+    max_players=5,
+    default_players=4,
+    options=(
+        Option("free_reroll", True, bool, "KK-6", "roll once more when a roll matches nothing"),
+        Option("may_roll_when_able", False, bool, "KK-8", "a Round Two player who can play may roll instead"),
+        Option("doubles_reverse", "all", str, "KK-14", "which rolls' doubles reverse play", choices=DOUBLES),
+        Option("jokers", "rolloff", str, "KK-16", "two Jokers starting roll-offs, or a deck without Jokers",
+               choices=("rolloff", "none")),
+        Option("last_card_call", True, bool, "KK-19", "a play leaving one card must announce it"),
+        Option("max_turns", 500, int, "KK-20", "turns before the fewest cards share the win", lo=1, hi=100000),
+        Option("dealer", 0, int, "KK-3", "the seat that deals; the seat to its left starts", lo=0, hi=4),
+    ),
+    num_distinct_actions=NUM_ACTIONS,
+    new_state=new_state,
+    state_from_dict=state_from_dict,
+    tensor_shape=lambda n: (219,),
+    rules_file="krazy_kings.md",
+    summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
+)

@@ -1,0 +1,48 @@
+"""Terminal views of the games (rich).  Each game may have a module here named after its id
+(``krazy-kings`` -> ``krazy_core.ui.krazy_kings``) with:
+
+- ``render(state, viewer) -> rich renderable``: the table as seat ``viewer`` sees it
+  (``None``: a spectator who sees no hidden card);
+- ``describe_event(event: dict, names: list[str]) -> str | None``: one line of the play by
+  play for an event of ``state.events_for(viewer)`` (``None`` hides it);
+- optionally ``action_label(state, action) -> str``: the words of a numbered choice.
+
+Games without a module get the generic view below.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import SimpleNamespace
+
+from rich.panel import Panel
+from rich.text import Text
+
+
+def _generic_render(state, viewer):
+    return Panel(Text(str(state) if viewer is None else _obs_text(state, viewer)),
+                 title=state.game.name)
+
+
+def _obs_text(state, viewer):
+    obs = state.observation(viewer)
+    return "\n".join(f"{k}: {v}" for k, v in obs.items() if k != "legal_actions")
+
+
+def _generic_event(event, names):
+    rest = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("event", "player"))
+    who = names[event["player"]] if isinstance(event.get("player"), int) and 0 <= event["player"] < len(names) else ""
+    return f"{who} {event['event']} {rest}".strip()
+
+
+def load_ui(game_id: str):
+    """The view module of a game, or a generic one."""
+    try:
+        mod = importlib.import_module("krazy_core.ui." + game_id.replace("-", "_"))
+    except ImportError:
+        mod = None
+    return SimpleNamespace(
+        render=getattr(mod, "render", _generic_render),
+        describe_event=getattr(mod, "describe_event", _generic_event),
+        action_label=getattr(mod, "action_label", lambda state, a: state.action_to_string(a)),
+    )

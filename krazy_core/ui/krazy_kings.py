@@ -1,0 +1,123 @@
+"""Terminal table for Krazy Kings: the viewer's hand, the top card, the dice as they fall,
+whose turn it is, every seat's card count and rules phase, the direction of play."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from krazy_core.cards import format_card
+
+DIE = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
+SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
+
+
+def card_text(code: int) -> Text:
+    return Text(format_card(code), style=SUIT_STYLE.get(code >> 4, "bold"))
+
+
+def dice_text(d) -> str:
+    if not d:
+        return "-"
+    return f"{DIE[d[0]]} {DIE[d[1]]}  ({d[0]}+{d[1]}={d[0] + d[1]})"
+
+
+def render(state, viewer):
+    """The table as seat ``viewer`` sees it (``None``: spectator, no hand shown)."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    head = Table.grid(padding=(0, 2))
+    head.add_column(justify="right", style="dim")
+    head.add_column()
+    top = obs["top_card"]
+    head.add_row("Top card", card_text(top) if top is not None else Text("(empty discard pile)", style="dim"))
+    head.add_row("Stock", f"{obs['stock_size']} cards")
+    head.add_row("Direction", "clockwise ↻" if obs["direction"] > 0 else "counter-clockwise ↺")
+    head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']}")
+    cp = obs["current_player"]
+    if obs["terminal"]:
+        head.add_row("Result", "game over")
+    else:
+        head.add_row("To act", f"seat {cp} ({obs['phase'].replace('_', ' ')})")
+    if obs["roll"]:
+        head.add_row("Dice", dice_text(obs["roll"]))
+    if obs["open_roll"]:
+        head.add_row("Open roll", dice_text(obs["open_roll"]) + "  (KK-12: match it)")
+    if obs["challenger"] is not None:
+        head.add_row("Challenge", f"seat {obs['challenger']} played a King")
+
+    seats = Table(title="Seats", show_edge=False)
+    seats.add_column("seat")
+    seats.add_column("cards", justify="right")
+    seats.add_column("rules")
+    for p in range(n):
+        mark = "▶ " if p == cp else "  "
+        who = f"{mark}{p}" + (" (you)" if p == viewer else "")
+        cards = obs["hand_sizes"][p]
+        seats.add_row(who, str(cards) + (" LAST CARD" if cards == 1 else ""),
+                      "Round Two" if obs["round_two"][p] else "Round One",
+                      style="bold yellow" if p == cp else None)
+    parts = [head, seats]
+    if viewer is not None:
+        hand = Text("Your hand: ")
+        for c in obs["hand"]:
+            hand.append_text(card_text(c))
+            hand.append("  ")
+        parts.append(hand)
+    return Panel(Group(*parts), title="Krazy Kings", border_style="green")
+
+
+def describe_event(e, names):
+    """One line of play by play, or ``None`` for bookkeeping events."""
+    k = e["event"]
+    who = names[e["player"]] if isinstance(e.get("player"), int) and e["player"] >= 0 else ""
+    if k == "deal":
+        return None
+    if k == "shuffle":
+        return f"{who} shuffles {e['cards']} cards"
+    if k == "deal_roll":
+        d = e["dice"]
+        return f"{who} rolls {d[0]}+{d[1]} and is dealt {d[0] + d[1]} cards"
+    if k == "turn":
+        return None
+    if k in ("roll", "open_roll"):
+        return f"{who} rolls {dice_text(e['dice'])}"
+    if k == "play":
+        return f"{who} plays {e['card_text']}" + (" — LAST CARD!" if e["announced"] else "")
+    if k == "draw":
+        if e.get("card") is not None:
+            return f"{who} draws {e['card_text']}"
+        return f"{who} draws a card"
+    if k == "pass":
+        return f"{who} can't match and passes"
+    if k == "challenge":
+        return f"{who} challenges with a King: {dice_text(e['dice'])}"
+    if k == "challenge_met":
+        return f"{who} meets the challenge with {e['card_text']}; {names[e['challenger']]} draws"
+    if k == "challenge_failed":
+        return f"{who} fails the challenge and draws {e['draws']}"
+    if k == "reverse":
+        return "doubles! play reverses: " + ("clockwise" if e["direction"] > 0 else "counter-clockwise")
+    if k == "rolloff_die":
+        return f"roll-off: {who} rolls {DIE[e['die']]}"
+    if k == "rolloff_win":
+        return f"{who} wins the roll-off"
+    if k == "direction":
+        return f"{who} sets play " + ("clockwise" if e["direction"] > 0 else "counter-clockwise")
+    if k == "stock_rebuilt":
+        return f"the discard pile is shuffled into a new stock of {e['cards']}"
+    if k == "round_one":
+        return f"everyone is back to Round One ({e['reason']})"
+    if k == "last_card":
+        return None
+    if k == "caught":
+        return f"{who} forgot to call last card! rolls {dice_text(e['dice'])}"
+    if k == "win":
+        return f"{who} empties their hand and WINS"
+    if k == "turn_limit":
+        return f"the turn limit ({e['turns']}) ends the game"
+    if k == "king_only":
+        return f"{who} holds only a King and challenges with it (KK-13)"
+    return f"{who} {k}"

@@ -1,0 +1,15 @@
+"""Helpers shared by the tests."""
+import krazy_core
+
+GAMES = krazy_core.available_games()
+
+
+def random_playout(state, rng, max_steps=100_000, check=None):
+    """Play random legal actions to the end; calls check(state) before each action."""
+    steps = 0
+    while not state.is_terminal() and steps < max_steps:
+        if check is not None:
+            check(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps

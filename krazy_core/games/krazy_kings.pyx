@@ -660,7 +660,7 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     keeping every hand size; reseed the state's PRNG (future dice are unknown too)."""
     cdef KKState *st = <KKState *>vst
     cdef uint8_t pool[NIDX]
-    cdef int n = 0, p, i, k, cnt[MAXP]
+    cdef int n = 0, p, i, k, c, cnt[MAXP]
     cdef uint64_t h
     for p in range(st.num_players):
         cnt[p] = 0
@@ -676,6 +676,16 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
         st.hand[p] = 0
     for i in range(st.n_stock):
         pool[n + i] = st.stock[i]
+    # canonical order before the shuffle, so the result depends only on which cards are
+    # unseen (and rng), not on where they lie: search from a state and from any state
+    # `player` cannot tell from it determinizes alike (no hidden information leaks)
+    for i in range(1, n + st.n_stock):
+        c = pool[i]
+        k = i - 1
+        while k >= 0 and pool[k] > c:
+            pool[k + 1] = pool[k]
+            k -= 1
+        pool[k + 1] = c
     kz_shuffle_u8(rng, pool, n + st.n_stock)
     k = 0
     for p in range(st.num_players):

@@ -8,10 +8,10 @@ of the state it is given never reach the tree.
 
 from __future__ import annotations
 
-import random
 from typing import Dict, Optional, Tuple
 
 from krazy_core.errors import ConfigError
+from krazy_core.rng import Rng
 from krazy_core.search.ismcts import DEFAULT_EXPLORATION, check_options, search
 
 __all__ = ["ISMCTSBot", "DEFAULT_TIME_LIMIT"]
@@ -42,7 +42,7 @@ class ISMCTSBot:
             opts["time_limit"] = DEFAULT_TIME_LIMIT
         self._options = check_options(opts)         # raises ConfigError
         self.seed: Optional[int] = options.get("seed")
-        self._rng = random.Random(self._options["seed"])
+        self._rng = Rng(self._options["seed"])
         self.last_result = None
 
     @property
@@ -57,11 +57,11 @@ class ISMCTSBot:
         one legal action the bot answers at once without searching)."""
         legal = state.legal_actions()
         if len(legal) == 1:
-            self._rng.getrandbits(64)       # same PRNG stream whether or not we searched
+            self._rng.next_u64()       # same PRNG stream whether or not we searched
             self.last_result = None
             return legal[0], {legal[0]: 1.0}
         opts = dict(self._options)
-        opts["seed"] = self._rng.getrandbits(64)
+        opts["seed"] = self._rng.next_u64()
         result = search(state, **opts)
         self.last_result = result
         return result.action, result.policy

@@ -39,6 +39,8 @@ ctypedef struct kz_worker:
     int32_t max_rollout     # rollout length cap in actions; < 0: play out to the end
     int32_t _pad
     double exploration      # UCT constant c in mean + c * sqrt(ln(avail) / visits)
+    double prior            # progressive bias: the heuristic's move gets + prior / (visits + 1)
+                            # and is expanded first (0: off; needs ops.heuristic_action)
     int64_t max_iterations  # stop after this many iterations (< 0: no cap)
     double deadline         # stop at this CLOCK_MONOTONIC time in seconds (<= 0: none)
     int64_t iterations      # iterations done (out)

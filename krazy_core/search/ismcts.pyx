@@ -44,10 +44,11 @@ DEF CLOCK_EVERY = 8            # iterations between two looks at the clock
 
 NODE_BYTES = sizeof(kz_node)
 DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in [0, 1]
+DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0: off)
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
-OPTIONS = ("iterations", "time_limit", "seed", "exploration", "rollout", "max_rollout",
-           "threads", "max_nodes")
+OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "rollout",
+           "max_rollout", "threads", "max_nodes")
 
 
 cdef inline double _now() noexcept nogil:
@@ -120,7 +121,7 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     cdef const kz_ops *ops = w.ops
     cdef void *st = w.scratch
     cdef kz_node *nodes
-    cdef int32_t node = 0, child, best, a, p, n, i, k, untried, depth = 0, steps = 0
+    cdef int32_t node = 0, child, best, a, p, n, i, k, untried, depth = 0, steps = 0, h
     cdef int32_t gen
     cdef double score, best_score, lg
     cdef double R[KZ_MAX_PLAYERS]
@@ -149,15 +150,21 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
                 w.mark[nodes[child].action] = gen + 1
                 untried -= 1
             child = nodes[child].next_sibling
+        h = -1
+        if w.prior > 0.0:
+            h = ops.heuristic_action(st, &w.rng)
         if untried > 0:
-            k = <int32_t>kz_bounded(&w.rng, <uint32_t>untried)
             a = -1
-            for i in range(n):
-                if w.mark[w.legal[i]] == gen:
-                    if k == 0:
-                        a = w.legal[i]
-                        break
-                    k -= 1
+            if h >= 0 and w.mark[h] == gen:
+                a = h                   # progressive bias: the heuristic's move first
+            else:
+                k = <int32_t>kz_bounded(&w.rng, <uint32_t>untried)
+                for i in range(n):
+                    if w.mark[w.legal[i]] == gen:
+                        if k == 0:
+                            a = w.legal[i]
+                            break
+                        k -= 1
             child = _new_node(&w.tree, node, a, p)
             if child >= 0:
                 ops.apply_action(st, a, NULL)
@@ -180,6 +187,8 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
                     lg = log(<double>nodes[child].avail)
                     score = (nodes[child].reward / nodes[child].visits
                              + w.exploration * sqrt(lg / nodes[child].visits))
+                    if nodes[child].action == h:
+                        score += w.prior / (nodes[child].visits + 1)
                 if score > best_score:
                     best_score = score
                     best = child
@@ -256,9 +265,9 @@ cdef class _Worker:
         return out
 
 
-cdef _Worker _make_worker(State state, uint64_t seed, double exploration, bint heuristic,
-                          int32_t max_rollout, int64_t max_iterations, double deadline,
-                          int32_t max_nodes):
+cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
+                          bint heuristic, int32_t max_rollout, int64_t max_iterations,
+                          double deadline, int32_t max_nodes):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
     memset(&wk.w, 0, sizeof(kz_worker))
@@ -278,6 +287,7 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, bint h
     wk.w.heuristic = 1 if (heuristic and ops.heuristic_action != NULL) else 0
     wk.w.max_rollout = max_rollout
     wk.w.exploration = exploration
+    wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
     wk.w.max_iterations = max_iterations
     wk.w.deadline = deadline
     return wk
@@ -315,7 +325,8 @@ def check_options(options, *, defaults=None):
     ``ConfigError`` for an unknown option or a bad value."""
     from krazy_core._state import check_seed
     opts = {"iterations": None, "time_limit": None, "seed": None,
-            "exploration": DEFAULT_EXPLORATION, "rollout": "heuristic", "max_rollout": None,
+            "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "rollout": "heuristic",
+            "max_rollout": None,
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
     if defaults:
         opts.update(defaults)
@@ -337,6 +348,9 @@ def check_options(options, *, defaults=None):
         raise ConfigError(f"exploration must be a finite number >= 0, got {ex!r}")
     if opts["rollout"] not in ROLLOUTS:
         raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
+    pr = opts["prior"]
+    if isinstance(pr, bool) or not isinstance(pr, (int, float)) or not (0 <= pr < float("inf")):
+        raise ConfigError(f"prior must be a finite number >= 0, got {pr!r}")
     mr = opts["max_rollout"]
     if mr is not None and (isinstance(mr, bool) or not isinstance(mr, int) or not 0 <= mr < 2**31):
         raise ConfigError(f"max_rollout must be None or an int >= 0, got {mr!r}")
@@ -362,6 +376,9 @@ def search(state, **options):
     - ``seed`` (int; ``None`` draws one from the OS): with an iteration budget the result is
       a function of the searcher's information set and the seed.
     - ``exploration`` (float >= 0, default 0.7): UCT constant ``c``.
+    - ``prior`` (float >= 0, default 0 = off): progressive bias toward the game's heuristic
+      move: at each tree node it is expanded first and its UCT score gets
+      ``prior / (visits + 1)`` (ignored when the game has no heuristic).
     - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
       the game has none) or ``"random"`` (uniform over legal actions).
     - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
@@ -405,7 +422,7 @@ def _search(State state, dict opts):
         else:
             per = -1
         workers.append(_make_worker(root, (seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL),
-                                    opts["exploration"], opts["rollout"] == "heuristic",
+                                    opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
                                     max_rollout, per, deadline, opts["max_nodes"]))
     if threads == 1:
         (<_Worker>workers[0]).run()

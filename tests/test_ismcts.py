@@ -41,7 +41,7 @@ def nim():
     {"time_limit": float("inf")}, {"iterations": 10, "exploration": -0.1},
     {"iterations": 10, "rollout": "greedy"}, {"iterations": 10, "threads": 0},
     {"iterations": 10, "max_rollout": -1}, {"iterations": 10, "seed": "x"},
-    {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "temperature": 1.0}, {},
+    {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "prior": -1.0}, {"iterations": 10, "temperature": 1.0}, {},
 ])
 def test_bad_configuration_raises_config_error(nim, bad):
     with pytest.raises(ConfigError):
@@ -123,6 +123,17 @@ def test_heuristic_rollout_falls_back_to_random_without_a_heuristic(nim):
         nim.set_heuristic(True)
     assert heu.visits == rnd.visits
     assert search(st, iterations=1000, seed=3, rollout="heuristic").visits != rnd.visits
+
+
+def test_prior_expands_the_heuristic_move_first(nim):
+    """Progressive bias: the heuristic (take the whole pile when <= 3) is tried first and
+    keeps a bonus prior / (visits + 1)."""
+    st = nim.new_state(3, seed=1)
+    assert search(st, iterations=1, seed=4, prior=1.0).visits == {0: 0, 1: 0, 2: 1, 3: 0}
+    plain = search(st, iterations=1, seed=4).visits
+    assert sum(plain.values()) == 1
+    r = search(nim.new_state(7, seed=1), iterations=3000, seed=4, prior=2.0)
+    assert r.action == 2
 
 
 def test_max_rollout_cuts_rollouts(nim):

@@ -19,7 +19,8 @@ Children are keyed by (player to act, action), so one tree node never mixes the 
 seats (in Krazy Kings the dice decide who acts next).  The tree is a flat C pool of 40-byte
 nodes; the loop touches no Python object and runs without the GIL.  Root parallelism:
 ``threads=k`` grows k independent trees (seeds ``seed``, ``seed+1``, ...) in k threads and
-sums their root visit counts.
+sums their root visit counts; the game's ops functions must therefore be reentrant (no
+mutable globals), as ops.h asks.
 
 The Python face is :func:`search`; the bot is ``krazy_core.search.bot.ISMCTSBot``.
 """

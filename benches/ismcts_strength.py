@@ -11,6 +11,7 @@ share (1/players) and the ratio to it.
 import argparse
 import math
 import random
+import sys
 import time
 
 import krazy_core
@@ -78,6 +79,9 @@ def main(argv=None):
     ap.add_argument("--rollout", default="heuristic", choices=("heuristic", "random"))
     ap.add_argument("--exploration", type=float, default=None)
     ap.add_argument("--max-rollout", type=int, default=None)
+    ap.add_argument("--prior", type=float, default=None)
+    ap.add_argument("--paired", action="store_true")
+    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1000)
     args = ap.parse_args(argv)
     game = krazy_core.make(args.game, num_players=args.players)
@@ -86,6 +90,12 @@ def main(argv=None):
         opts["exploration"] = args.exploration
     if args.max_rollout is not None:
         opts["max_rollout"] = args.max_rollout
+    if args.prior is not None:
+        opts["prior"] = args.prior
+    if args.paired:
+        opts["paired"] = True
+    if args.threads != 1:
+        opts["threads"] = args.threads
     score = 0.0
     moves = think = 0
     limits = 0
@@ -99,6 +109,8 @@ def main(argv=None):
         moves += m
         think += t
         limits += bool(stats.get("turn_limit"))
+        if (g + 1) % 25 == 0:
+            print(f"  {g + 1} games: {score:.1f}", file=sys.stderr, flush=True)
     lo, hi = wilson(score, args.games)
     fair = 1 / args.players
     print(f"{args.game} {args.players}p ISMCTS({opts}) vs {args.opponent}: "

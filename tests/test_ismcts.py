@@ -41,7 +41,8 @@ def nim():
     {"time_limit": float("inf")}, {"iterations": 10, "exploration": -0.1},
     {"iterations": 10, "rollout": "greedy"}, {"iterations": 10, "threads": 0},
     {"iterations": 10, "max_rollout": -1}, {"iterations": 10, "seed": "x"},
-    {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "prior": -1.0}, {"iterations": 10, "temperature": 1.0}, {},
+    {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "prior": -1.0},
+    {"iterations": 10, "paired": 1}, {"iterations": 10, "temperature": 1.0}, {},
 ])
 def test_bad_configuration_raises_config_error(nim, bad):
     with pytest.raises(ConfigError):
@@ -134,6 +135,21 @@ def test_prior_expands_the_heuristic_move_first(nim):
     assert sum(plain.values()) == 1
     r = search(nim.new_state(7, seed=1), iterations=3000, seed=4, prior=2.0)
     assert r.action == 2
+
+
+def test_paired_root_plays_every_world_after_every_root_action(nim):
+    """paired=True: rounds of one determinization per root action, same dice and rollout
+    draws; the move is the best mean; the policy is the share of worlds each did best in."""
+    st = nim.new_state(7, seed=1)
+    r = search(st, iterations=4000, seed=4, paired=True)
+    assert set(r.visits.values()) == {1000}
+    assert r.action == 2 and r.action == max(r.values, key=r.values.get)
+    assert math.isclose(sum(r.policy.values()), 1.0) and r.policy[2] == max(r.policy.values())
+    again = search(st, iterations=4000, seed=4, paired=True, threads=2)
+    assert again.action == 2 and sum(again.visits.values()) == 4000
+    assert search(st, iterations=4000, seed=4, paired=True).values == r.values
+    other = nim.new_state(7, seed=99, cards=[1, 9])     # same view for seat 0
+    assert search(other, iterations=4000, seed=4, paired=True).values == r.values
 
 
 def test_max_rollout_cuts_rollouts(nim):

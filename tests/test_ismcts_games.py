@@ -67,6 +67,9 @@ def test_never_looks_at_hidden_cards(game_id, players, seed):
     a = search(st, iterations=400, seed=seed, threads=2)
     b = search(det, iterations=400, seed=seed, threads=2)
     assert a.visits == b.visits and a.values == b.values
+    a = search(st, iterations=400, seed=seed, paired=True)
+    b = search(det, iterations=400, seed=seed, paired=True)
+    assert a.values == b.values and a.policy == b.policy
     bot_a = ISMCTSBot(iterations=200, seed=seed, rollout="random")
     bot_b = ISMCTSBot(iterations=200, seed=seed, rollout="random")
     assert bot_a.step_with_policy(st) == bot_b.step_with_policy(det)

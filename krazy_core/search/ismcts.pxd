@@ -48,3 +48,16 @@ ctypedef struct kz_worker:
     int64_t tree_actions    # actions applied while descending the tree (out)
     int32_t max_depth       # deepest node reached (out)
     int32_t truncated       # rollouts cut by max_rollout (out)
+    # paired root ("common random numbers"): each determinization, with the same future
+    # dice and rollout draws, is played once after each root action in turn
+    int32_t paired          # 1: paired root rounds; 0: plain UCT at the root
+    int32_t round_n         # root actions in the current round
+    int32_t round_pos       # next root action of the round (round_n: start a new round)
+    int32_t _pad2
+    void *det               # ops.state_size bytes: the round's determinization
+    int32_t *round_actions  # ops.max_legal: the round's root actions
+    double *round_ret       # ops.max_legal: the searcher's return after each of them
+    double *best_share      # ops.num_distinct_actions: rounds in which the action did best
+                            # (ties shared); the paired policy
+    kz_rng round_rng        # draws each round's determinization and its rollout seed
+    kz_rng det_rng          # the round's rollout PRNG, restored before each root action

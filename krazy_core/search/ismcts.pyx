@@ -32,7 +32,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_bounded, KZ_MAX_PLAYERS)
+from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
 from krazy_core._state cimport State
 
 import threading
@@ -48,7 +48,7 @@ DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in 
 DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0: off)
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
-OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "rollout",
+OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "rollout",
            "max_rollout", "threads", "max_nodes")
 
 
@@ -127,8 +127,21 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     cdef double score, best_score, lg
     cdef double R[KZ_MAX_PLAYERS]
 
-    memcpy(st, w.root, <size_t>ops.state_size)
-    ops.determinize(st, w.searcher, &w.rng)
+    cdef int32_t forced = -1
+    cdef double top
+    if w.paired:
+        if w.round_pos >= w.round_n:            # a new round: one world for every root action
+            memcpy(w.det, w.root, <size_t>ops.state_size)
+            ops.determinize(w.det, w.searcher, &w.round_rng)
+            kz_rng_seed(&w.det_rng, kz_next(&w.round_rng))
+            w.round_n = ops.legal_actions(w.det, w.round_actions)
+            w.round_pos = 0
+        memcpy(st, w.det, <size_t>ops.state_size)
+        w.rng = w.det_rng
+        forced = w.round_actions[w.round_pos]
+    else:
+        memcpy(st, w.root, <size_t>ops.state_size)
+        ops.determinize(st, w.searcher, &w.rng)
 
     # ---- selection and expansion
     while not ops.is_terminal(st):
@@ -136,6 +149,9 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         n = ops.legal_actions(st, w.legal)
         if n <= 0:
             break
+        if node == 0 and forced >= 0:
+            w.legal[0] = forced                 # paired round: this iteration's root action
+            n = 1
         if w.gen >= 0x7FFFFFF0:
             memset(w.mark, 0, <size_t>ops.num_distinct_actions * sizeof(int32_t))
             w.gen = 0
@@ -226,6 +242,21 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         node = nodes[node].parent
     nodes[0].visits += 1
     w.iterations += 1
+    if forced >= 0:
+        w.round_ret[w.round_pos] = R[w.searcher]
+        w.round_pos += 1
+        if w.round_pos == w.round_n:            # score the round: who did best in this world
+            top = -INFINITY
+            for i in range(w.round_n):
+                if w.round_ret[i] > top:
+                    top = w.round_ret[i]
+            k = 0
+            for i in range(w.round_n):
+                if w.round_ret[i] == top:
+                    k += 1
+            for i in range(w.round_n):
+                if w.round_ret[i] == top:
+                    w.best_share[w.round_actions[i]] += 1.0 / k
 
 
 cdef void _run(kz_worker *w) noexcept nogil:
@@ -250,6 +281,10 @@ cdef class _Worker:
         free(self.w.legal)
         free(self.w.mark)
         free(self.w.tree.nodes)
+        free(self.w.det)
+        free(self.w.round_actions)
+        free(self.w.round_ret)
+        free(self.w.best_share)
 
     def run(self):
         with nogil:
@@ -261,14 +296,15 @@ cdef class _Worker:
         cdef int32_t c = nodes[0].first_child
         out = {}
         while c >= 0:
-            out[nodes[c].action] = (nodes[c].visits, nodes[c].reward)
+            out[nodes[c].action] = (nodes[c].visits, nodes[c].reward,
+                                    self.w.best_share[nodes[c].action] if self.w.paired else 0.0)
             c = nodes[c].next_sibling
         return out
 
 
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
                           bint heuristic, int32_t max_rollout, int64_t max_iterations,
-                          double deadline, int32_t max_nodes):
+                          double deadline, int32_t max_nodes, bint paired):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
     memset(&wk.w, 0, sizeof(kz_worker))
@@ -291,6 +327,18 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
     wk.w.max_iterations = max_iterations
     wk.w.deadline = deadline
+    if paired:
+        wk.w.paired = 1
+        wk.w.det = malloc(<size_t>ops.state_size)
+        wk.w.round_actions = <int32_t *>malloc(<size_t>(ops.max_legal + 1) * sizeof(int32_t))
+        wk.w.round_ret = <double *>malloc(<size_t>(ops.max_legal + 1) * sizeof(double))
+        wk.w.best_share = <double *>malloc(<size_t>(ops.num_distinct_actions + 1) * sizeof(double))
+        if (wk.w.det == NULL or wk.w.round_actions == NULL or wk.w.round_ret == NULL
+                or wk.w.best_share == NULL):
+            raise MemoryError()
+        memset(wk.w.best_share, 0, <size_t>(ops.num_distinct_actions + 1) * sizeof(double))
+        wk.w.round_rng = wk.w.rng
+        kz_next(&wk.w.rng)
     return wk
 
 
@@ -326,7 +374,8 @@ def check_options(options, *, defaults=None):
     ``ConfigError`` for an unknown option or a bad value."""
     from krazy_core._state import check_seed
     opts = {"iterations": None, "time_limit": None, "seed": None,
-            "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "rollout": "heuristic",
+            "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
+            "rollout": "heuristic",
             "max_rollout": None,
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
     if defaults:
@@ -349,6 +398,8 @@ def check_options(options, *, defaults=None):
         raise ConfigError(f"exploration must be a finite number >= 0, got {ex!r}")
     if opts["rollout"] not in ROLLOUTS:
         raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
+    if not isinstance(opts["paired"], bool):
+        raise ConfigError(f"paired must be True or False, got {opts['paired']!r}")
     pr = opts["prior"]
     if isinstance(pr, bool) or not isinstance(pr, (int, float)) or not (0 <= pr < float("inf")):
         raise ConfigError(f"prior must be a finite number >= 0, got {pr!r}")
@@ -380,6 +431,11 @@ def search(state, **options):
     - ``prior`` (float >= 0, default 0 = off): progressive bias toward the game's heuristic
       move: at each tree node it is expanded first and its UCT score gets
       ``prior / (visits + 1)`` (ignored when the game has no heuristic).
+    - ``paired`` (bool, default False): common random numbers at the root.  Each
+      determinization (with its future dice and rollout draws) is played once after every
+      root action in turn, UCT below the root; the move is the best mean return, and
+      ``policy`` is how often each action did best in a world (ties shared).  In dice games
+      the luck of a world then cancels out of the comparison between root actions.
     - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
       the game has none) or ``"random"`` (uniform over legal actions).
     - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
@@ -424,7 +480,7 @@ def _search(State state, dict opts):
             per = -1
         workers.append(_make_worker(root, (seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL),
                                     opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
-                                    max_rollout, per, deadline, opts["max_nodes"]))
+                                    max_rollout, per, deadline, opts["max_nodes"], opts["paired"]))
     if threads == 1:
         (<_Worker>workers[0]).run()
     else:
@@ -438,14 +494,16 @@ def _search(State state, dict opts):
 
     visits = {a: 0 for a in legal}
     rewards = {a: 0.0 for a in legal}
+    shares = {a: 0.0 for a in legal}
     total_iters = nodes = alloc = depth = trunc = 0
     r_actions = 0
     for w in workers:
         wk = <_Worker>w
-        for a, (v, r) in wk.root_children().items():
+        for a, (v, r, b) in wk.root_children().items():
             if a in visits:
                 visits[a] += v
                 rewards[a] += r
+                shares[a] += b
         total_iters += wk.w.iterations
         nodes += wk.w.tree.n
         alloc += wk.w.tree.cap * sizeof(kz_node)
@@ -454,8 +512,15 @@ def _search(State state, dict opts):
         r_actions += wk.w.rollout_actions
     total_visits = sum(visits.values())
     values = {a: (rewards[a] / visits[a] if visits[a] else 0.0) for a in legal}
-    best = max(legal, key=lambda a: (visits[a], values[a], -a))
-    policy = {a: (visits[a] / total_visits if total_visits else 1.0 / len(legal)) for a in legal}
+    total_shares = sum(shares.values())
+    if opts["paired"] and total_shares > 0:
+        # every root action got the same worlds: pick the best mean, report how often each
+        # action did best in a world
+        best = max(legal, key=lambda a: (values[a], shares[a], -a))
+        policy = {a: shares[a] / total_shares for a in legal}
+    else:
+        best = max(legal, key=lambda a: (visits[a], values[a], -a))
+        policy = {a: (visits[a] / total_visits if total_visits else 1.0 / len(legal)) for a in legal}
     return SearchResult(action=best, policy=policy, visits=visits, values=values,
                         iterations=total_iters, nodes=nodes, elapsed=elapsed, threads=threads,
                         bytes_per_iteration=nodes * sizeof(kz_node) / total_iters if total_iters else 0.0,

@@ -14,7 +14,6 @@ a list shorter than the table is repeated.  Game options go as ``-o name=value``
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from importlib import resources
@@ -62,17 +61,6 @@ def _bot_list(text: str, n: int) -> List[str]:
     if not words:
         raise ConfigError("--bots needs at least one bot (random, heuristic, ismcts)")
     return [words[i % len(words)] for i in range(n)]
-
-
-def _wilson(wins: float, n: int, z: float = 1.96):
-    """95% Wilson score interval of a win rate (shares of a tied win count fractionally)."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 # ---------------------------------------------------------------------------- match
@@ -136,7 +124,7 @@ def cmd_play(args, console: Console) -> int:
     names = []
     for p, w in enumerate(seats):
         if w == "human":
-            names.append("You" if humans == 1 else f"Player {p + 1}")
+            names.append(f"seat {p} (you)" if humans == 1 else f"seat {p} (player {p + 1})")
         else:
             bw = f"ismcts:{args.think}s" if (w == "ismcts" and args.think) else w
             bots[p] = make_bot(bw, seed=(args.seed or 0) * 104729 + p)
@@ -237,86 +225,33 @@ def _hint(console, state, labels, legal, args):
 
 
 # ---------------------------------------------------------------------------- simulate
-def _play_one(game, bot_words, seed):
-    bots = [make_bot(w, seed=seed * 31 + i) for i, w in enumerate(bot_words)]
-    state = game.new_initial_state(seed=seed)
-    decisions = 0
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
-        decisions += 1
-    stats = state.stats() if hasattr(state, "stats") else {}
-    return state.returns(), decisions, stats
-
-
-def _sim_task(payload):
-    game_id, n, options, words, seed = payload
-    game = krazy_core.make(game_id, num_players=n, **options)
-    return _play_one(game, words, seed)
-
-
 def cmd_simulate(args, console: Console) -> int:
     from rich.progress import Progress, BarColumn, TimeRemainingColumn, MofNCompleteColumn, TextColumn
+    from krazy_core.arena import run_arena
     game = _make_game(args)
     n = game.num_players
     entries = _bot_list(args.bots, n)
-    if args.games < 1:
-        raise ConfigError(f"--games must be >= 1, got {args.games}")
     base = args.seed or 0
-    tasks = []
-    for g in range(args.games):
-        shift = g % n if args.rotate else 0
-        words = [entries[(s - shift) % n] for s in range(n)]
-        tasks.append((game.game_id, n, game.options_dict(), words, base + g, shift))
-    score = [0.0] * n
-    decisions = []
-    limits = 0
-    turns = []
     progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=console)
-    t0 = time.perf_counter()
     with progress:
         bar = progress.add_task("games", total=args.games)
-        if args.workers > 1:
-            import multiprocessing as mp
-            with mp.get_context("spawn").Pool(args.workers) as pool:
-                results = pool.imap(_sim_task, [t[:5] for t in tasks], chunksize=4)
-                for t, (ret, dec, stats) in zip(tasks, results):
-                    _tally(t, ret, dec, stats, n, score, decisions, turns)
-                    limits += bool(stats.get("turn_limit"))
-                    progress.advance(bar)
-        else:
-            for t in tasks:
-                ret, dec, stats = _play_one(game, t[3], t[4])
-                _tally(t, ret, dec, stats, n, score, decisions, turns)
-                limits += bool(stats.get("turn_limit"))
-                progress.advance(bar)
-    dt = time.perf_counter() - t0
+        res = run_arena(game, entries, args.games, seed=base, workers=args.workers, rotate=args.rotate,
+                        progress=lambda k: progress.advance(bar, k))
     table = Table(title=f"{game.name}, {n} players, {args.games} games (seed {base}"
                         f"{', seats rotated' if args.rotate else ''})")
-    table.add_column("bot")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column("fair share", justify="right")
+    for col in ("bot", "wins", "win rate", "95% interval", "fair share"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
     for j, w in enumerate(entries):
-        lo, hi = _wilson(score[j], args.games)
-        table.add_row(f"{j}: {w}", f"{score[j]:.1f}", f"{score[j] / args.games:.1%}",
+        lo, hi = res.interval(j)
+        table.add_row(f"{j}: {w}", f"{res.wins[j]:.1f}", f"{res.win_rate(j):.1%}",
                       f"{lo:.1%} – {hi:.1%}", f"{1 / n:.1%}")
     console.print(table)
-    console.print(f"mean game length: {sum(decisions) / len(decisions):.1f} decisions"
-                  + (f", {sum(turns) / len(turns):.1f} turns" if turns else "")
-                  + f"; max_turns ended {limits} of {args.games} games ({limits / args.games:.1%}); "
-                  f"{dt:.1f} s")
+    turns = f", {res.mean_turns:.1f} turns" if res.mean_turns is not None else ""
+    console.print(f"mean game length: {res.mean_decisions:.1f} decisions{turns}; max_turns ended "
+                  f"{res.turn_limit_games} of {res.games} games ({res.turn_limit_games / res.games:.1%}); "
+                  f"{res.seconds:.1f} s")
     return 0
-
-
-def _tally(task, ret, dec, stats, n, score, decisions, turns):
-    shift = task[5]
-    for s in range(n):
-        score[(s - shift) % n] += ret[s]
-    decisions.append(dec)
-    if "turns" in stats:
-        turns.append(stats["turns"])
 
 
 # ---------------------------------------------------------------------------- rules, bench

@@ -406,3 +406,38 @@ def test_KK_20_first_empty_hand_wins_and_turn_limit_shares():
     assert s.observation(0)["hand_sizes"] == [2, 3, 2, 2]
     assert s.returns() == [pytest.approx(1 / 3), 0.0, pytest.approx(1 / 3), pytest.approx(1 / 3)]
     assert sum(s.returns()) == pytest.approx(1.0)
+
+
+def test_event_log_replays_every_card_movement():
+    """A frontend can animate from the log alone: replaying deal, draw, play and rebuild
+    events reproduces every hand, the discard pile and the stock size of the final state."""
+    game = krazy_core.make("krazy-kings", num_players=4)
+    for seed in range(30):
+        s = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        hands = {p: [] for p in range(4)}
+        discard, stock = [], 0
+        rolls = 0
+        for e in s.events_for("all"):
+            k = e["event"]
+            if k == "shuffle":
+                stock = e["cards"]
+            elif k in ("deal", "draw"):
+                hands[e["player"]].append(e["card"])
+                stock -= 1
+            elif k == "play":
+                hands[e["player"]].remove(e["card"])
+                discard.append(e["card"])
+            elif k == "stock_rebuilt":
+                stock = e["cards"]
+                discard = discard[-1:]
+            elif k in ("roll", "challenge", "open_roll", "deal_roll", "caught"):
+                assert all(1 <= d <= 6 for d in e["dice"])
+                rolls += 1
+        for p in range(4):
+            assert sorted(hands[p]) == s.hand(p)
+        assert discard == s.observation(0)["discard_pile"]
+        assert stock == s.observation(0)["stock_size"]
+        assert rolls >= 4

@@ -335,6 +335,16 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
     return n
 
 # ------------------------------------------------------------------ turns
+cdef bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept nogil:
+    """Roll up to `rolls` times (KK-6, KK-8 with free_reroll, KK-16's three), stopping at
+    the first roll that gives the player to act a legal discard."""
+    cdef int k
+    for k in range(rolls):
+        roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
+        if legal_cards(st):
+            return True
+    return False
+
 cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     """Starts seat p's turn.  Returns -1 when a decision is pending or the game is over,
     else the next seat whose turn begins (this turn played itself out)."""
@@ -381,13 +391,8 @@ cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         return king_challenge(st, p, ev)
     if not st.round_two[p]:                                  # KK-6
         st.phase = PH_R1
-        roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
-        if legal_cards(st):
+        if roll_for_match(st, p, 1 + st.opt_free_reroll, ev):
             return -1
-        if st.opt_free_reroll:
-            roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
-            if legal_cards(st):
-                return -1
         kz_ev_push(ev, EV_PASS, p, 0, 0)
         return end_turn(st, p, ev)
     st.phase = PH_R2                                         # KK-7
@@ -400,13 +405,8 @@ cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
 cdef int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
     """KK-8: roll, discard a match if any; else (free re-roll) draw s."""
     st.phase = PH_R2_ROLLED
-    roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
-    if legal_cards(st):
+    if roll_for_match(st, p, 1 + st.opt_free_reroll, ev):
         return -1
-    if st.opt_free_reroll:
-        roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
-        if legal_cards(st):
-            return -1
     draw_cards(st, p, st.d1 + st.d2, 0, ev)
     return end_turn(st, p, ev)
 
@@ -425,11 +425,9 @@ cdef int king_challenge(KKState *st, int p, kz_events *ev) noexcept nogil:
 
 cdef int rolloff_turn_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
     """KK-16: the roll-off winner's Round One turn of up to three rolls."""
-    while st.rolloff_rolls < 3:
-        st.rolloff_rolls += 1
-        roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
-        if legal_cards(st):
-            return -1
+    st.rolloff_rolls = 1
+    if roll_for_match(st, p, 3, ev):
+        return -1
     st.rolloff_rolls = 0
     draw_cards(st, p, st.d1 + st.d2, 6, ev)
     return end_turn(st, p, ev)

@@ -1,0 +1,74 @@
+"""The krazy command, run as a user would (python -m krazy_core.cli, real stdin/stdout)."""
+
+import subprocess
+import sys
+
+import pytest
+
+
+def krazy(*args, input=None, timeout=120):
+    p = subprocess.run([sys.executable, "-m", "krazy_core.cli", *args], input=input,
+                       capture_output=True, text=True, timeout=timeout,
+                       env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "PYTHONPATH": _pythonpath()})
+    return p.returncode, p.stdout + p.stderr
+
+
+def _pythonpath():
+    import os
+    import krazy_core
+    return os.path.dirname(os.path.dirname(krazy_core.__file__))
+
+
+def test_match_plays_a_whole_game_and_names_the_winner():
+    code, out = krazy("match", "krazy-kings", "--seed", "3", "--bots", "heuristic,random,random,random")
+    assert code == 0
+    assert "shuffles 54 cards" in out and "rolls" in out
+    assert "Winner: seat 2 (random)" in out or "turn limit" in out
+    # the same seed replays the same game
+    assert krazy("match", "krazy-kings", "--seed", "3", "--bots", "heuristic,random,random,random")[1] == out
+
+
+def test_simulate_prints_rates_intervals_and_turn_limit_count():
+    code, out = krazy("simulate", "krazy-kings", "--games", "40", "--bots", "heuristic,random", "--seed", "1")
+    assert code == 0
+    assert "95% interval" in out and "0: heuristic" in out and "1: random" in out
+    assert "max_turns ended" in out and "mean game length" in out
+
+
+def test_rules_shows_numbered_rules_and_options():
+    code, out = krazy("rules", "krazy-kings")
+    assert code == 0 and "KK-11" in out and "doubles_reverse" in out and "last_card_call" in out
+
+
+def test_bad_game_and_bad_option_give_clear_errors():
+    code, out = krazy("match", "no-such-game")
+    assert code == 2 and "unknown game 'no-such-game'" in out and "krazy-kings" in out
+    code, out = krazy("match", "krazy-kings", "-o", "max_turns=0")
+    assert code == 2 and "max_turns" in out and "1..100000" in out
+    code, out = krazy("match", "krazy-kings", "--bots", "genius")
+    assert code == 2 and "unknown bot 'genius'" in out
+
+
+def test_play_rejects_bad_input_and_finishes_a_game():
+    moves = "xyz\n0\n999\n" + "1\n" * 3000
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input=moves)
+    assert code == 0
+    assert "is not one of your moves" in out or "is not a choice" in out
+    assert "999 is not a choice: type a number from 1 to" in out
+    assert "Your hand:" in out and "Top card" in out
+    assert "Winner:" in out or "turn limit" in out
+
+
+def test_play_quit_and_end_of_input():
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="q\n")
+    assert code == 0 and "Bye." in out
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="")
+    assert code == 0
+
+
+def test_hot_seat_hides_hands_until_seated():
+    code, out = krazy("play", "krazy-kings", "--players", "2", "--humans", "2", "--seed", "2",
+                      "--delay", "0", input="\n1\n" * 800)
+    assert code == 0
+    assert "it is your turn. Everyone else, look away." in out
+    assert "Press Enter when seated" in out

@@ -1,0 +1,71 @@
+"""The PRNG of src/krazy/rng.h: reproducible, exactly uniform bounded draws, fair dice."""
+
+import collections
+import math
+
+import pytest
+
+from krazy_core.rng import Rng
+from krazy_core._state import seed_rng_struct
+
+
+def test_same_seed_same_stream_and_known_first_words():
+    a, b = Rng(123), Rng(123)
+    assert [a.next_u64() for _ in range(5)] == [b.next_u64() for _ in range(5)]
+    assert Rng(1).next_u64() != Rng(2).next_u64()
+    # splitmix64(0) first output, the reference value from Vigna's splitmix64.c
+    assert seed_rng_struct(0)[0] == 0xE220A8397B1DCDAF
+
+
+def _chi2(counts, n):
+    exp = sum(counts.values()) / n
+    return sum((counts.get(k, 0) - exp) ** 2 / exp for k in range(n))
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 7, 10, 54, 1000])
+def test_bounded_is_uniform(n):
+    r = Rng(n)
+    draws = [r.bounded(n) for _ in range(20000 if n < 100 else 100000)]
+    assert min(draws) == 0 and max(draws) == n - 1
+    c = collections.Counter(draws)
+    # chi-square with n-1 degrees of freedom: mean n-1, sd sqrt(2(n-1)); allow 5 sd
+    assert _chi2(c, n) < (n - 1) + 5 * math.sqrt(2 * (n - 1))
+
+
+def test_bounded_is_unbiased_for_a_range_near_2_to_the_32():
+    # with n = 3 * 2**30 a modulo draw would give [0, 2**30) twice the weight of the rest;
+    # the rejection step makes the three thirds equally likely
+    n = 3 * 2 ** 30
+    r = Rng(9)
+    thirds = collections.Counter(r.bounded(n) // 2 ** 30 for _ in range(60000))
+    assert _chi2(thirds, 3) < 2 + 5 * 2
+    assert all(abs(thirds[k] - 20000) < 800 for k in range(3))
+
+
+def test_dice_fair_and_2d6_sum_distribution():
+    r = Rng(5)
+    rolls = [r.roll_2d6() for _ in range(36000)]
+    faces = collections.Counter(d for pair in rolls for d in pair)
+    assert set(faces) == {1, 2, 3, 4, 5, 6} and _chi2({k - 1: v for k, v in faces.items()}, 6) < 5 + 5 * math.sqrt(10)
+    sums = collections.Counter(a + b for a, b in rolls)
+    assert abs(sums[7] / 36000 - 6 / 36) < 0.01 and abs(sums[2] / 36000 - 1 / 36) < 0.005
+
+
+def test_shuffle_is_a_permutation_and_uniform_over_small_sets():
+    r = Rng(3)
+    perms = collections.Counter()
+    for _ in range(24000):
+        xs = [0, 1, 2, 3]
+        r.shuffle(xs)
+        perms[tuple(xs)] += 1
+    assert len(perms) == 24
+    assert all(abs(v - 1000) < 160 for v in perms.values())
+
+
+def test_bad_bounds_raise():
+    with pytest.raises(ValueError):
+        Rng(1).bounded(0)
+    with pytest.raises(ValueError):
+        Rng(1).bounded(2 ** 32)
+    with pytest.raises(ValueError):
+        Rng(1).choice([])

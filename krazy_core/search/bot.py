@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
+from krazy_core.bots import Bot
 from krazy_core.errors import ConfigError
 from krazy_core.rng import Rng
 from krazy_core.search.ismcts import DEFAULT_EXPLORATION, check_options, search
@@ -19,7 +20,7 @@ __all__ = ["ISMCTSBot", "DEFAULT_TIME_LIMIT"]
 DEFAULT_TIME_LIMIT = 0.2    # seconds per move when neither iterations nor time_limit is given
 
 
-class ISMCTSBot:
+class ISMCTSBot(Bot):
     """A bot that picks each move with SO-ISMCTS.
 
     ``ISMCTSBot(*, iterations=None, time_limit=None, seed=None, exploration=0.7,
@@ -31,6 +32,8 @@ class ISMCTSBot:
     :func:`krazy_core.search.ismcts.search`.  Raises ``ConfigError`` for an unknown option or
     a bad value; ``step`` raises ``IllegalActionError`` when the game is over.
     """
+
+    name = "ismcts"
 
     def __init__(self, **options):
         if "seed" in options and options["seed"] is not None:

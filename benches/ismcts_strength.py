@@ -81,6 +81,7 @@ def main(argv=None):
     ap.add_argument("--max-rollout", type=int, default=None)
     ap.add_argument("--prior", type=float, default=None)
     ap.add_argument("--paired", action="store_true")
+    ap.add_argument("--opponents", default=None, choices=("tree", "heuristic"))
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1000)
     args = ap.parse_args(argv)
@@ -92,6 +93,8 @@ def main(argv=None):
         opts["max_rollout"] = args.max_rollout
     if args.prior is not None:
         opts["prior"] = args.prior
+    if args.opponents:
+        opts["opponents"] = args.opponents
     if args.paired:
         opts["paired"] = True
     if args.threads != 1:

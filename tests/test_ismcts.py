@@ -42,7 +42,7 @@ def nim():
     {"iterations": 10, "rollout": "greedy"}, {"iterations": 10, "threads": 0},
     {"iterations": 10, "max_rollout": -1}, {"iterations": 10, "seed": "x"},
     {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "prior": -1.0},
-    {"iterations": 10, "paired": 1}, {"iterations": 10, "temperature": 1.0}, {},
+    {"iterations": 10, "paired": 1}, {"iterations": 10, "opponents": "minimax"}, {"iterations": 10, "temperature": 1.0}, {},
 ])
 def test_bad_configuration_raises_config_error(nim, bad):
     with pytest.raises(ConfigError):
@@ -150,6 +150,15 @@ def test_paired_root_plays_every_world_after_every_root_action(nim):
     assert search(st, iterations=4000, seed=4, paired=True).values == r.values
     other = nim.new_state(7, seed=99, cards=[1, 9])     # same view for seat 0
     assert search(other, iterations=4000, seed=4, paired=True).values == r.values
+
+
+def test_heuristic_opponents_leave_only_the_searchers_nodes(nim):
+    """opponents="heuristic": the opponent plays the game's heuristic inside the tree too, so
+    every tree node is a move of the searcher (seat 0)."""
+    st = nim.new_state(9, seed=3)
+    r = search(st, iterations=3000, seed=2, opponents="heuristic")
+    assert r.action == 0            # leave 8: a multiple of 4
+    assert r.nodes < search(st, iterations=3000, seed=2).nodes
 
 
 def test_max_rollout_cuts_rollouts(nim):

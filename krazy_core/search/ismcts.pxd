@@ -39,6 +39,9 @@ ctypedef struct kz_worker:
     int32_t max_rollout     # rollout length cap in actions; < 0: play out to the end
     int32_t _pad
     double exploration      # UCT constant c in mean + c * sqrt(ln(avail) / visits)
+    int32_t opp_heuristic   # 1: opponents play ops.heuristic_action in the tree too (no
+                            # opponent nodes: the tree branches on the searcher's moves only)
+    int32_t _pad3
     double prior            # progressive bias: the heuristic's move gets + prior / (visits + 1)
                             # and is expanded first (0: off; needs ops.heuristic_action)
     int64_t max_iterations  # stop after this many iterations (< 0: no cap)

@@ -48,8 +48,9 @@ DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in 
 DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0: off)
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
-OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "rollout",
-           "max_rollout", "threads", "max_nodes")
+OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
+           "rollout", "max_rollout", "threads", "max_nodes")
+OPPONENTS = ("tree", "heuristic")
 
 
 cdef inline double _now() noexcept nogil:
@@ -149,6 +150,11 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         n = ops.legal_actions(st, w.legal)
         if n <= 0:
             break
+        if w.opp_heuristic and p != w.searcher:
+            a = ops.heuristic_action(st, &w.rng)  # modelled opponent: no tree node
+            ops.apply_action(st, a, NULL)
+            w.tree_actions += 1
+            continue
         if node == 0 and forced >= 0:
             w.legal[0] = forced                 # paired round: this iteration's root action
             n = 1
@@ -304,7 +310,7 @@ cdef class _Worker:
 
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
                           bint heuristic, int32_t max_rollout, int64_t max_iterations,
-                          double deadline, int32_t max_nodes, bint paired):
+                          double deadline, int32_t max_nodes, bint paired, bint opp_heuristic):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
     memset(&wk.w, 0, sizeof(kz_worker))
@@ -325,6 +331,7 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.max_rollout = max_rollout
     wk.w.exploration = exploration
     wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
+    wk.w.opp_heuristic = 1 if (opp_heuristic and ops.heuristic_action != NULL) else 0
     wk.w.max_iterations = max_iterations
     wk.w.deadline = deadline
     if paired:
@@ -375,7 +382,7 @@ def check_options(options, *, defaults=None):
     from krazy_core._state import check_seed
     opts = {"iterations": None, "time_limit": None, "seed": None,
             "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
-            "rollout": "heuristic",
+            "opponents": "tree", "rollout": "heuristic",
             "max_rollout": None,
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
     if defaults:
@@ -400,6 +407,8 @@ def check_options(options, *, defaults=None):
         raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
     if not isinstance(opts["paired"], bool):
         raise ConfigError(f"paired must be True or False, got {opts['paired']!r}")
+    if opts["opponents"] not in OPPONENTS:
+        raise ConfigError(f"opponents must be one of {', '.join(map(repr, OPPONENTS))}, got {opts['opponents']!r}")
     pr = opts["prior"]
     if isinstance(pr, bool) or not isinstance(pr, (int, float)) or not (0 <= pr < float("inf")):
         raise ConfigError(f"prior must be a finite number >= 0, got {pr!r}")
@@ -436,6 +445,9 @@ def search(state, **options):
       root action in turn, UCT below the root; the move is the best mean return, and
       ``policy`` is how often each action did best in a world (ties shared).  In dice games
       the luck of a world then cancels out of the comparison between root actions.
+    - ``opponents``: ``"tree"`` (default: opponents' moves are tree nodes chosen by UCT for
+      their own return) or ``"heuristic"`` (opponents play the game's heuristic in the tree
+      as in the rollouts; the tree branches on the searcher's moves only).
     - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
       the game has none) or ``"random"`` (uniform over legal actions).
     - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
@@ -480,7 +492,8 @@ def _search(State state, dict opts):
             per = -1
         workers.append(_make_worker(root, (seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL),
                                     opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
-                                    max_rollout, per, deadline, opts["max_nodes"], opts["paired"]))
+                                    max_rollout, per, deadline, opts["max_nodes"], opts["paired"],
+                                    opts["opponents"] == "heuristic"))
     if threads == 1:
         (<_Worker>workers[0]).run()
     else:

@@ -81,6 +81,7 @@ def main(argv=None):
     ap.add_argument("--max-rollout", type=int, default=None)
     ap.add_argument("--prior", type=float, default=None)
     ap.add_argument("--paired", action="store_true")
+    ap.add_argument("--omniscient", action="store_true", help="diagnostic: a cheating search")
     ap.add_argument("--opponents", default=None, choices=("tree", "heuristic"))
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1000)
@@ -95,6 +96,8 @@ def main(argv=None):
         opts["prior"] = args.prior
     if args.opponents:
         opts["opponents"] = args.opponents
+    if args.omniscient:
+        opts["omniscient"] = True
     if args.paired:
         opts["paired"] = True
     if args.threads != 1:

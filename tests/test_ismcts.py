@@ -42,7 +42,7 @@ def nim():
     {"iterations": 10, "rollout": "greedy"}, {"iterations": 10, "threads": 0},
     {"iterations": 10, "max_rollout": -1}, {"iterations": 10, "seed": "x"},
     {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "prior": -1.0},
-    {"iterations": 10, "paired": 1}, {"iterations": 10, "opponents": "minimax"}, {"iterations": 10, "temperature": 1.0}, {},
+    {"iterations": 10, "paired": 1}, {"iterations": 10, "omniscient": "yes"}, {"iterations": 10, "opponents": "minimax"}, {"iterations": 10, "temperature": 1.0}, {},
 ])
 def test_bad_configuration_raises_config_error(nim, bad):
     with pytest.raises(ConfigError):
@@ -159,6 +159,23 @@ def test_heuristic_opponents_leave_only_the_searchers_nodes(nim):
     r = search(st, iterations=3000, seed=2, opponents="heuristic")
     assert r.action == 0            # leave 8: a multiple of 4
     assert r.nodes < search(st, iterations=3000, seed=2).nodes
+
+
+def test_omniscient_diagnostic_sees_the_dice(nim):
+    """omniscient=True skips the determinization: it knows the next die, so from a pile of 4
+    (lost for a taker) the gamble is a sure win exactly when the die shows 1-3."""
+    for seed in range(50):
+        st = nim.new_state(4, seed=seed)
+        probe = st.clone()
+        probe.apply_action(3)
+        lucky = not probe.is_terminal() and probe.legal_actions() == [0, 1, 2, 3]   # still 4
+        r = search(st, iterations=2000, seed=1, omniscient=True)
+        if lucky:
+            assert r.action == 3 and r.values[3] > 0.95
+            honest = search(st, iterations=2000, seed=1)
+            assert 0.2 < honest.values[3] < 0.9
+            return
+    raise AssertionError("no seed rolls 1-3 first")
 
 
 def test_max_rollout_cuts_rollouts(nim):

@@ -41,7 +41,8 @@ ctypedef struct kz_worker:
     double exploration      # UCT constant c in mean + c * sqrt(ln(avail) / visits)
     int32_t opp_heuristic   # 1: opponents play ops.heuristic_action in the tree too (no
                             # opponent nodes: the tree branches on the searcher's moves only)
-    int32_t _pad3
+    int32_t omniscient      # 1: no determinization (a "cheating" search that sees the
+                            # hidden cards and future dice: a diagnostic upper bound)
     double prior            # progressive bias: the heuristic's move gets + prior / (visits + 1)
                             # and is expanded first (0: off; needs ops.heuristic_action)
     int64_t max_iterations  # stop after this many iterations (< 0: no cap)

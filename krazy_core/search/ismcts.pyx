@@ -49,7 +49,7 @@ DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0:
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
-           "rollout", "max_rollout", "threads", "max_nodes")
+           "omniscient", "rollout", "max_rollout", "threads", "max_nodes")
 OPPONENTS = ("tree", "heuristic")
 
 
@@ -133,7 +133,8 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     if w.paired:
         if w.round_pos >= w.round_n:            # a new round: one world for every root action
             memcpy(w.det, w.root, <size_t>ops.state_size)
-            ops.determinize(w.det, w.searcher, &w.round_rng)
+            if not w.omniscient:
+                ops.determinize(w.det, w.searcher, &w.round_rng)
             kz_rng_seed(&w.det_rng, kz_next(&w.round_rng))
             w.round_n = ops.legal_actions(w.det, w.round_actions)
             w.round_pos = 0
@@ -142,7 +143,8 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         forced = w.round_actions[w.round_pos]
     else:
         memcpy(st, w.root, <size_t>ops.state_size)
-        ops.determinize(st, w.searcher, &w.rng)
+        if not w.omniscient:
+            ops.determinize(st, w.searcher, &w.rng)
 
     # ---- selection and expansion
     while not ops.is_terminal(st):
@@ -310,7 +312,8 @@ cdef class _Worker:
 
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
                           bint heuristic, int32_t max_rollout, int64_t max_iterations,
-                          double deadline, int32_t max_nodes, bint paired, bint opp_heuristic):
+                          double deadline, int32_t max_nodes, bint paired, bint opp_heuristic,
+                          bint omniscient):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
     memset(&wk.w, 0, sizeof(kz_worker))
@@ -331,6 +334,7 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.max_rollout = max_rollout
     wk.w.exploration = exploration
     wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
+    wk.w.omniscient = 1 if omniscient else 0
     wk.w.opp_heuristic = 1 if (opp_heuristic and ops.heuristic_action != NULL) else 0
     wk.w.max_iterations = max_iterations
     wk.w.deadline = deadline
@@ -382,7 +386,7 @@ def check_options(options, *, defaults=None):
     from krazy_core._state import check_seed
     opts = {"iterations": None, "time_limit": None, "seed": None,
             "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
-            "opponents": "tree", "rollout": "heuristic",
+            "opponents": "tree", "omniscient": False, "rollout": "heuristic",
             "max_rollout": None,
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
     if defaults:
@@ -407,6 +411,8 @@ def check_options(options, *, defaults=None):
         raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
     if not isinstance(opts["paired"], bool):
         raise ConfigError(f"paired must be True or False, got {opts['paired']!r}")
+    if not isinstance(opts["omniscient"], bool):
+        raise ConfigError(f"omniscient must be True or False, got {opts['omniscient']!r}")
     if opts["opponents"] not in OPPONENTS:
         raise ConfigError(f"opponents must be one of {', '.join(map(repr, OPPONENTS))}, got {opts['opponents']!r}")
     pr = opts["prior"]
@@ -448,6 +454,10 @@ def search(state, **options):
     - ``opponents``: ``"tree"`` (default: opponents' moves are tree nodes chosen by UCT for
       their own return) or ``"heuristic"`` (opponents play the game's heuristic in the tree
       as in the rollouts; the tree branches on the searcher's moves only).
+    - ``omniscient`` (bool, default False): DIAGNOSTIC ONLY, never for play: skip the
+      determinization, so the search sees the hidden cards and the future dice of the state
+      it is given ("cheating UCT", Cowling et al. 2012): an upper bound for what better
+      information could buy.
     - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
       the game has none) or ``"random"`` (uniform over legal actions).
     - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
@@ -493,7 +503,7 @@ def _search(State state, dict opts):
         workers.append(_make_worker(root, (seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL),
                                     opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
                                     max_rollout, per, deadline, opts["max_nodes"], opts["paired"],
-                                    opts["opponents"] == "heuristic"))
+                                    opts["opponents"] == "heuristic", opts["omniscient"]))
     if threads == 1:
         (<_Worker>workers[0]).run()
     else:

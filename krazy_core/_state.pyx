@@ -266,8 +266,9 @@ cdef class State:
     def _to_dict(self):
         raise NotImplementedError
 
-    def _load_events(self, events):
-        """Load a JSON event list (validated: a list of 4-int lists in int32 range)."""
+    def _load_events(self, events, int max_kind=2**30):
+        """Load a JSON event list (validated: a list of 4-int lists in int32 range, kinds in
+        ``1..max_kind``)."""
         cdef Py_ssize_t i = 0
         cdef EventLog log = EventLog.__new__(EventLog)
         if not isinstance(events, list):
@@ -284,6 +285,8 @@ cdef class State:
                     raise InvalidStateError(f"event {e!r} holds {x!r}, not an int32")
                 log.ev.data[i] = x
                 i += 1
+            if not 1 <= e[0] <= max_kind:
+                raise InvalidStateError(f"event {e!r} has no known kind (1..{max_kind})")
         log.ev.n = <int32_t>i
         self.log = log
         self.n_ev = i

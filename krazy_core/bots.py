@@ -63,8 +63,12 @@ class HeuristicBot(Bot):
 
 
 def ISMCTSBot(**kwargs):
-    """Information-set MCTS bot; see ``krazy_core.search.bot.ISMCTSBot``."""
-    from krazy_core.search.bot import ISMCTSBot as _ISMCTSBot
+    """Information-set MCTS bot; see ``krazy_core.search.bot.ISMCTSBot``.  Raises
+    ``ConfigError`` when this build has no search module."""
+    try:
+        from krazy_core.search.bot import ISMCTSBot as _ISMCTSBot
+    except ImportError:
+        raise ConfigError("ISMCTS is not built in this install of krazy_core; use random or heuristic") from None
     return _ISMCTSBot(**kwargs)
 
 

@@ -21,6 +21,7 @@ from typing import List, Optional
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -60,12 +61,23 @@ def _bot_list(text: str, n: int) -> List[str]:
     words = [w.strip() for w in text.split(",") if w.strip()]
     if not words:
         raise ConfigError("--bots needs at least one bot (random, heuristic, ismcts)")
+    if len(words) > n:
+        raise ConfigError(f"--bots names {len(words)} bots for {n} bot seats; name at most {n} "
+                          "(a shorter list repeats)")
+    for w in set(words):
+        make_bot(w, seed=0)
     return [words[i % len(words)] for i in range(n)]
+
+
+def _check_delay(delay):
+    if delay < 0:
+        raise ConfigError(f"--delay must be >= 0 seconds, got {delay}")
 
 
 # ---------------------------------------------------------------------------- match
 def cmd_match(args, console: Console) -> int:
     game = _make_game(args)
+    _check_delay(args.delay)
     bots_spec = _bot_list(args.bots, game.num_players)
     bots = [make_bot(b, seed=(args.seed or 0) * 7919 + i) for i, b in enumerate(bots_spec)]
     names = [f"seat {i} ({b})" for i, b in enumerate(bots_spec)]
@@ -104,11 +116,20 @@ def _print_result(console, state, names, decisions=None):
     console.print(t)
     stats = state.stats() if hasattr(state, "stats") else {}
     extra = f" in {decisions} decisions" if decisions is not None else ""
+    if "turns" in stats:
+        extra = f" after {stats['turns']} turns" + (f" ({decisions} decisions)" if decisions is not None else "")
     if stats.get("turn_limit"):
-        console.print(f"[yellow]The turn limit ended the game{extra}; the fewest cards share the win.[/]")
+        console.print(f"[yellow]The turn limit (max_turns) cut the play short{extra}; "
+                      "returns follow the game's rule for that.[/]")
+    worst = min(ret)
+    top = [names[p] for p, r in enumerate(ret) if r == best]
+    low = [names[p] for p, r in enumerate(ret) if r == worst]
+    if len(top) == 1:
+        console.print(f"[bold green]Winner: {top[0]}[/]{extra}.")
+    elif len(low) == 1 and best > worst:
+        console.print(f"[bold red]Loser: {low[0]}[/] (everyone else wins){extra}.")
     else:
-        winners = [names[p] for p, r in enumerate(ret) if r == best]
-        console.print(f"[bold green]Winner: {', '.join(winners)}[/]{extra}.")
+        console.print(f"[bold green]Shared win: {', '.join(top)}[/]{extra}.")
 
 
 # ---------------------------------------------------------------------------- play
@@ -118,6 +139,7 @@ def cmd_play(args, console: Console) -> int:
     humans = args.humans
     if not 0 <= humans <= n:
         raise ConfigError(f"--humans must be 0..{n}, got {humans}")
+    _check_delay(args.delay)
     bot_words = _bot_list(args.bots, n - humans) if n > humans else []
     seats = ["human"] * humans + bot_words
     bots = {}
@@ -182,7 +204,7 @@ def _ask(console, prompt):
 
 def _human_turn(console, state, p, ui, names, args):
     console.print(ui.render(state, p))
-    legal = state.legal_actions()
+    legal = ui.action_order(state, state.legal_actions())
     labels = [ui.action_label(state, a) for a in legal]
     table = Table(show_header=False, box=None, padding=(0, 2))
     for i, lab in enumerate(labels, 1):
@@ -205,9 +227,16 @@ def _human_turn(console, state, p, ui, names, args):
             if raw == lab.lower():
                 return a
         try:
-            return state.string_to_action(raw)
+            a = state.string_to_action(raw)
         except KrazyError:
-            console.print(f"[red]{raw!r} is not one of your moves. Type its number (1-{len(legal)}) "
+            a = None
+        if a is not None and a in legal:
+            return a
+        if a is not None:
+            why = state._explain_illegal(a) if 0 <= a < state.game.num_distinct_actions else "out of range"
+            console.print(f"[red]{escape(state.action_to_string(a))} is not allowed now: {escape(why)}.[/]")
+        else:
+            console.print(f"[red]{escape(repr(raw))} is not one of your moves. Type its number (1-{len(legal)}) "
                           "or its name as listed; h for a hint, q to quit.[/]")
 
 
@@ -217,11 +246,11 @@ def _hint(console, state, labels, legal, args):
         bot = ISMCTSBot(time_limit=args.think or 0.5, seed=1)
         action, policy = bot.step_with_policy(state)
         top = sorted(policy.items(), key=lambda kv: -kv[1])[:3]
-        text = ", ".join(f"{labels[legal.index(a)]} ({v:.0%})" for a, v in top if a in legal)
+        text = ", ".join(f"{escape(labels[legal.index(a)])} ({v:.0%})" for a, v in top if a in legal)
         console.print(f"[green]Hint (ISMCTS): {text}[/]")
     except ImportError:
         a = state.heuristic_action(seed=1)
-        console.print(f"[green]Hint (heuristic): {labels[legal.index(a)]}[/]")
+        console.print(f"[green]Hint (heuristic): {escape(labels[legal.index(a)])}[/]")
 
 
 # ---------------------------------------------------------------------------- simulate
@@ -232,6 +261,8 @@ def cmd_simulate(args, console: Console) -> int:
     n = game.num_players
     entries = _bot_list(args.bots, n)
     base = args.seed or 0
+    if args.games < 1 or args.workers < 1:
+        raise ConfigError(f"--games and --workers must be >= 1, got {args.games} and {args.workers}")
     progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=console)
     with progress:
@@ -242,10 +273,11 @@ def cmd_simulate(args, console: Console) -> int:
                         f"{', seats rotated' if args.rotate else ''})")
     for col in ("bot", "wins", "win rate", "95% interval", "fair share"):
         table.add_column(col, justify="left" if col == "bot" else "right")
+    fair = sum(res.wins) / res.games / n      # a bot no better than the table's average
     for j, w in enumerate(entries):
         lo, hi = res.interval(j)
         table.add_row(f"{j}: {w}", f"{res.wins[j]:.1f}", f"{res.win_rate(j):.1%}",
-                      f"{lo:.1%} – {hi:.1%}", f"{1 / n:.1%}")
+                      f"{lo:.1%} – {hi:.1%}", f"{fair:.1%}")
     console.print(table)
     turns = f", {res.mean_turns:.1f} turns" if res.mean_turns is not None else ""
     console.print(f"mean game length: {res.mean_decisions:.1f} decisions{turns}; max_turns ended "
@@ -318,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="many bot games with a progress bar; win rates with 95%% intervals")
     common(p, "heuristic,random")
-    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--games", type=int, default=200, help="games to play")
     p.add_argument("--workers", type=int, default=1, help="processes")
     p.add_argument("--no-rotate", dest="rotate", action="store_false", help="keep each bot in its seat")
     p.set_defaults(func=cmd_simulate)
@@ -328,8 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("bench", help="in-core random playouts per second")
-    common(p)
-    p.add_argument("--games", type=int, default=2000)
+    p.add_argument("game", help="game id (krazy games lists them)")
+    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the first deal")
+    p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
+    p.add_argument("--games", type=int, default=2000, help="games to play in the core")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("games", help="list the games")
@@ -343,7 +378,7 @@ def main(argv=None) -> int:
     try:
         return args.func(args, console)
     except KrazyError as e:
-        console.print(f"[red]error:[/] {e}")
+        console.print(f"[red]error:[/] {escape(str(e))}")
         return 2
     except KeyboardInterrupt:
         console.print("\ninterrupted")

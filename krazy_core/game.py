@@ -19,6 +19,9 @@ from krazy_core.errors import ConfigError, InvalidStateError
 # game id -> module that defines SPEC.  A new game adds one line.
 REGISTRY: Dict[str, str] = {
     "krazy-kings": "krazy_core.games.krazy_kings",
+    "kings-rummy": "krazy_core.games.kings_rummy",
+    "contract-rummy": "krazy_core.games.contract_rummy",
+    "krass-kariert": "krazy_core.games.krass_kariert",
 }
 
 
@@ -86,6 +89,9 @@ class GameSpec:
     min_utility: float = 0.0
     max_utility: float = 1.0
     summary: str = ""
+    # check_options(num_players, options) raises ConfigError for combinations the ranges
+    # of single options cannot express (a dealer seat beyond the table, ...)
+    check_options: Optional[Callable[[int, Any], None]] = None
 
 
 _SPECS: Dict[str, GameSpec] = {}
@@ -199,8 +205,13 @@ class Game:
             raise InvalidStateError(f"state JSON is for game {doc['game']!r}, not {self.game_id!r}")
         if doc["num_players"] != self.num_players or isinstance(doc["num_players"], bool):
             raise InvalidStateError(f"state JSON is for {doc['num_players']!r} players, this game has {self.num_players}")
-        if doc["options"] != self.options_dict():
-            raise InvalidStateError(f"state JSON options {doc['options']!r} differ from this game's {self.options_dict()!r}")
+        mine = self.options_dict()
+        if doc["options"] != mine:
+            theirs = doc["options"] if isinstance(doc["options"], dict) else {}
+            diff = sorted(set(mine) ^ set(theirs) | {k for k in mine if k in theirs and theirs[k] != mine[k]})
+            raise InvalidStateError("state JSON options differ from this game's: "
+                                    + ", ".join(f"{k}={theirs.get(k, '<missing>')!r} (game has {mine.get(k, '<none>')!r})"
+                                                for k in diff[:8]))
         if not isinstance(doc["state"], dict):
             raise InvalidStateError("'state' must be an object")
         try:
@@ -248,4 +259,7 @@ def make(game_id: str, num_players: Optional[int] = None, **options: Any) -> Gam
             raise ConfigError(f"unknown option {k!r} for {spec.game_id}; options: "
                               + "; ".join(o.describe() for o in spec.options))
     values = {k: known[k].check(v) for k, v in options.items()}
-    return Game(spec, num_players, options_class(spec)(**values))
+    opts = options_class(spec)(**values)
+    if spec.check_options is not None:
+        spec.check_options(num_players, opts)
+    return Game(spec, num_players, opts)

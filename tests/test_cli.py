@@ -2,14 +2,18 @@
 
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 
 def krazy(*args, input=None, timeout=120):
-    p = subprocess.run([sys.executable, "-m", "krazy_core.cli", *args], input=input,
-                       capture_output=True, text=True, timeout=timeout,
-                       env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "PYTHONPATH": _pythonpath()})
+    # run in a temp dir: `python -m` puts the working directory first on sys.path, and the
+    # repository's unbuilt krazy_core/ must not shadow the package under test
+    with tempfile.TemporaryDirectory() as cwd:
+        p = subprocess.run([sys.executable, "-m", "krazy_core.cli", *args], input=input, cwd=cwd,
+                           capture_output=True, text=True, timeout=timeout,
+                           env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "PYTHONPATH": _pythonpath()})
     return p.returncode, p.stdout + p.stderr
 
 
@@ -23,7 +27,7 @@ def test_match_plays_a_whole_game_and_names_the_winner():
     code, out = krazy("match", "krazy-kings", "--seed", "3", "--bots", "heuristic,random,random,random")
     assert code == 0
     assert "shuffles 54 cards" in out and "rolls" in out
-    assert "Winner: seat 2 (random)" in out or "turn limit" in out
+    assert "Winner: seat 2 (random) after" in out
     # the same seed replays the same game
     assert krazy("match", "krazy-kings", "--seed", "3", "--bots", "heuristic,random,random,random")[1] == out
 
@@ -56,7 +60,16 @@ def test_play_rejects_bad_input_and_finishes_a_game():
     assert "is not one of your moves" in out or "is not a choice" in out
     assert "999 is not a choice: type a number from 1 to" in out
     assert "Your hand:" in out and "Top card" in out
-    assert "Winner:" in out or "turn limit" in out
+    assert "Winner: seat 3 (heuristic) after 23 turns." in out
+
+
+def test_play_illegal_move_by_name_explains_and_asks_again():
+    # seed 7: seat 0 rolls 2+3 holding 2S 4S QS 3H 3D 9D 9C; K♠ is not in hand, 4♠ does not match
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0",
+                      input="play K♠\nplay 4S\nq\n")
+    assert code == 0 and "Bye." in out
+    assert "player 0 does not hold K♠" in out
+    assert "must match the roll 2+3" in out
 
 
 def test_play_quit_and_end_of_input():

@@ -40,23 +40,23 @@ def test_random_playouts_keep_the_contract(game_id, n):
             mask = state.legal_action_mask()
             assert mask.dtype == np.bool_ and mask.shape == (nd,)
             assert list(np.flatnonzero(mask)) == legal
-            for p in range(n):
+            # JSON round trips cost O(events): every 7 steps early, sparser in long games
+            check = steps % 7 == 0 and (steps < 350 or steps % 203 == 0)
+            for p in (range(n) if check else (cp,)):
                 t = state.observation_tensor(p)
                 assert t.dtype == np.float32 and t.shape == shape
                 json.dumps(state.observation(p))
-            if steps % 7 == 0:
+            if check:
                 c = state.clone()
                 assert c == state and c is not state
                 back = game.state_from_json(state.to_json())
                 assert back == state
                 assert back.to_json() == state.to_json()
             a = rng.choice(legal)
-            before = state.clone()
             state.apply_action(a)
-            if steps % 7 == 0:
+            if check:
                 c.apply_action(a)            # the clone follows the same path...
                 assert c == state
-                assert before != state or before.num_events != state.num_events or True
             steps += 1
         assert state.legal_actions() == []
         assert not state.legal_action_mask().any()

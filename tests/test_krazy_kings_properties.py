@@ -93,3 +93,25 @@ def test_determinize_keeps_what_the_player_has_seen(table, seed):
     assert d.observation(p)["discard_pile"] == state.observation(p)["discard_pile"]
     assert d.census() == state.census()
     assert d.legal_actions() == state.legal_actions()
+
+
+@given(table=tables, seed=st.integers(0, 2 ** 63))
+def test_determinize_for_any_seat_keeps_the_acting_player_able_to_act(table, seed):
+    """A pending decision tells everyone the player to act can match the roll: every
+    determinization, for any seat, must agree (else a search would meet a dead state)."""
+    game = krazy_core.make("krazy-kings", **table)
+    rng = random.Random(seed)
+    for g in range(10):
+        state = game.new_initial_state(seed=seed + g)
+        for _ in range(rng.randrange(0, 120)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        for p in range(game.num_players):
+            d = state.determinize(p, seed=g)
+            assert d.legal_actions(), (p, state.to_json())
+            assert d.census() == state.census()
+            assert d.hand(p) == state.hand(p)
+            assert d.observation(p)["hand_sizes"] == state.observation(p)["hand_sizes"]

@@ -653,6 +653,67 @@ cdef void kk_returns(const void *vst, double *out) noexcept nogil:
         if popcount(st.hand[p]) == best:
             out[p] = 1.0 / k
 
+cdef void _deal_pool(KKState *st, int player, const uint8_t *pool, const int *cnt) noexcept nogil:
+    cdef int p, i, k = 0
+    for p in range(st.num_players):
+        if p == player:
+            continue
+        st.hand[p] = 0
+        for i in range(cnt[p]):
+            add_card(st, p, pool[k])
+            k += 1
+    for i in range(st.n_stock):
+        st.stock[i] = pool[k + i]
+
+cdef bint _consistent(const KKState *st, int player) noexcept nogil:
+    if st.phase == PH_NONE or st.phase == PH_DIRECTION or st.cur == player:
+        return True
+    return legal_cards(st) != 0
+
+cdef void _repair(KKState *st, int player, kz_rng *rng) noexcept nogil:
+    """Swap one unseen card (another hand's or the stock's) with one of the acting player's
+    cards so that they hold a legal discard; hand sizes stay."""
+    cdef int q, i, j, cur = st.cur, tries
+    cdef uint64_t h, mine
+    cdef uint8_t c, mine_code
+    for tries in range(2):
+        for q in range(st.num_players):
+            if q == player or q == cur:
+                continue
+            h = st.hand[q]
+            while h:
+                i = __builtin_ctzll(h)
+                h &= h - 1
+                mine = st.hand[cur]
+                j = __builtin_ctzll(mine)
+                if i == 53 or (i == 52 and (mine >> 52) & 1):
+                    continue
+                remove_idx(st, q, i)
+                remove_idx(st, cur, j)
+                add_card(st, cur, IDX_TO_CODE[i])
+                add_card(st, q, IDX_TO_CODE[j])
+                if legal_cards(st):
+                    return
+                remove_idx(st, cur, i)
+                remove_idx(st, q, j)
+                add_card(st, cur, IDX_TO_CODE[j])
+                add_card(st, q, IDX_TO_CODE[i])
+        for i in range(st.n_stock):
+            mine = st.hand[cur]
+            j = __builtin_ctzll(mine)
+            c = st.stock[i]
+            if CODE_TO_IDX[c] == 52 and (mine >> 52) & 1:
+                continue
+            mine_code = IDX_TO_CODE[j]
+            remove_idx(st, cur, j)
+            add_card(st, cur, c)
+            st.stock[i] = mine_code
+            if legal_cards(st):
+                return
+            remove_idx(st, cur, CODE_TO_IDX[c])
+            add_card(st, cur, mine_code)
+            st.stock[i] = c
+
 cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     """Deal the cards `player` has not seen (other hands and the stock) again at random,
     keeping every hand size; reseed the state's PRNG (future dice are unknown too)."""
@@ -684,16 +745,16 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
             pool[k + 1] = pool[k]
             k -= 1
         pool[k + 1] = c
-    kz_shuffle_u8(rng, pool, n + st.n_stock)
-    k = 0
-    for p in range(st.num_players):
-        if p == player:
-            continue
-        for i in range(cnt[p]):
-            add_card(st, p, pool[k])
-            k += 1
-    for i in range(st.n_stock):
-        st.stock[i] = pool[k + i]
+    # The player to act holds a card matching the pending roll if a decision is pending
+    # (the table saw them roll and not draw): a sample must agree, so resample until it does,
+    # then, if need be, swap a fitting unseen card into their hand.
+    for tries in range(64):
+        kz_shuffle_u8(rng, pool, n + st.n_stock)
+        _deal_pool(st, player, pool, cnt)
+        if _consistent(st, player):
+            break
+    if not _consistent(st, player):
+        _repair(st, player, rng)
     st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
     kz_rng_seed(&st.rng, rng.s[1] ^ rng.s[3] ^ <uint64_t>kz_bounded(rng, 0xFFFFFFFFU))
 
@@ -1063,9 +1124,6 @@ def new_state(game, seed=None):
     s._init(&KK_OPS, game)
     cdef KKState *st = S(s)
     _set_options(st, game)
-    if st.dealer >= st.num_players:
-        from krazy_core.errors import ConfigError
-        raise ConfigError(f"option 'dealer' must be a seat 0..{st.num_players - 1}, got {st.dealer}")
     kk_new_game(st, <uint64_t>check_seed(seed))
     kk_deal(st, s._writable_log())
     s.n_ev = s.log.ev.n
@@ -1195,8 +1253,15 @@ def state_from_dict(game, body, events):
             raise InvalidStateError("a challenge is pending but the challenged player is not to act")
         if kk_legal_actions(st, buf) == 0:
             raise InvalidStateError("the player to act has no legal action")
-    s._load_events(events)
+    s._load_events(events, max_kind=max(EVENT_NAMES))
     return s
+
+
+def _check_options(int num_players, options):
+    if options.dealer >= num_players:
+        from krazy_core.errors import ConfigError
+        raise ConfigError(f"option 'dealer' must be a seat 0..{num_players - 1} at a table of "
+                          f"{num_players}, got {options.dealer} (KK-3)")
 
 
 SPEC = GameSpec(
@@ -1221,4 +1286,5 @@ SPEC = GameSpec(
     tensor_shape=lambda n: (219,),
     rules_file="krazy_kings.md",
     summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
+    check_options=_check_options,
 )

@@ -5,7 +5,8 @@
   (``None``: a spectator who sees no hidden card);
 - ``describe_event(event: dict, names: list[str]) -> str | None``: one line of the play by
   play for an event of ``state.events_for(viewer)`` (``None`` hides it);
-- optionally ``action_label(state, action) -> str``: the words of a numbered choice.
+- optionally ``action_label(state, action) -> str``: the words of a numbered choice, and
+  ``action_order(state, legal) -> list``: the order choices are numbered in.
 
 Games without a module get the generic view below.
 """
@@ -45,4 +46,5 @@ def load_ui(game_id: str):
         render=getattr(mod, "render", _generic_render),
         describe_event=getattr(mod, "describe_event", _generic_event),
         action_label=getattr(mod, "action_label", lambda state, a: state.action_to_string(a)),
+        action_order=getattr(mod, "action_order", lambda state, legal: list(legal)),
     )

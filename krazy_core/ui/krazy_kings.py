@@ -121,3 +121,15 @@ def describe_event(e, names):
     if k == "king_only":
         return f"{who} holds only a King and challenges with it (KK-13)"
     return f"{who} {k}"
+
+
+def action_order(state, legal):
+    """Announced last-card plays first (KK-19), so choice 1 is never the trap."""
+    return [a for a in legal if 53 <= a < 106] + [a for a in legal if not 53 <= a < 106]
+
+
+def action_label(state, action):
+    text = state.action_to_string(action)
+    if action < 53 and any(53 <= a < 106 for a in state.legal_actions()):
+        return text + "  (without calling last card: you will be caught, KK-19)"
+    return text

@@ -1,0 +1,737 @@
+# KrassKariert rules core: plain C over ``ka_state`` (included by krass_kariert.pyx).
+# Every function here is ``noexcept nogil``; rule numbers are those of
+# krazy_core/rules/krass_kariert.md.
+
+cdef enum:
+    EV_HAND_START = 1       # (leader, hand_no, dealer of the first hand)
+    EV_DEAL = 2             # (player, card, position)          card private to player
+    EV_RESERVE_DEALT = 3    # (player, card, slot)              public (KA-3)
+    EV_PLAY = 4             # (player, combination, start | c0<<8 | c1<<16 | c2<<24); start private
+    EV_STOP = 5             # (player, card STOP, position)     position private (KA-11)
+    EV_DRAW_CARD = 6        # (player, card DRAW, position)     position private (KA-12)
+    EV_TAKE_RESERVE = 7     # (player, card, slot | position<<8)  position private (KA-9)
+    EV_TRICK_END = 8        # (winner, cards the winner must draw, best combination or -1 for Stop)
+    EV_DRAWN = 9            # (player, card, position)          private (KA-12)
+    EV_OUT = 10             # (player, hand_no, 0): played their last card (KA-13)
+    EV_HAND_END = 11        # (loser, reason 0 = only holder of cards / 1 = could not act, hand_no)
+    EV_CHIP = 12            # (player, chips left, 0) (KA-14)
+    EV_GAME_OVER = 13       # (loser, 0, 0) (KA-15)
+    EV_TRICK_START = 14     # (leader, trick_no, hand_no) (KA-4, KA-10)
+
+
+cdef inline int card_kind(uint8_t c) noexcept nogil:
+    """0..11 for numbers 1..12, 12 X, 13 Draw, 14 Stop."""
+    if (c >> 4) == 6:
+        return (c & 15) - 1
+    return 12 + (c & 15)
+
+
+# Window tables: the combinations (bit c of a uint64) that 1, 2, 3 adjacent cards of kinds
+# k1, k1*15+k2, (k1*15+k2)*15+k3 can be played as (KA-5, KA-6, KA-8), built once at import
+# from ka_window_combos.  Windows holding a Draw or Stop card have mask 0.
+cdef uint64_t WIN1[15]
+cdef uint64_t WIN2[225]
+cdef uint64_t WIN3[3375]
+cdef uint8_t KIND[256]                  # card code -> kind (0xFF for no card)
+# The same windows as one combination index: -1 none, -2 an X card is among them (then
+# the masks above hold the choices).  C2N: C2 with 2-straights off (KA-6 option).
+cdef int8_t C1[15]
+cdef int8_t C2[225]
+cdef int8_t C2N[225]
+cdef int8_t C3[3375]
+# The type (KA-6) of the strongest combination a 2- or 3-card window makes, 0 for none
+# (a 2-straight scores 1 .. a triple 4); the heuristic's measure of a hand's structure.
+cdef uint8_t T2[225]
+cdef uint8_t T2N[225]
+cdef uint8_t T3[3375]
+cdef uint64_t ALL_COMBOS = (1ULL << 57) - 1
+cdef uint64_t NO_TWO_STRAIGHTS = ((1ULL << 57) - 1) & ~(((1ULL << 11) - 1) << 12)
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline uint64_t above_mask(int above) noexcept nogil:
+    """Combinations with index > above."""
+    if above < 0:
+        return ALL_COMBOS
+    return ALL_COMBOS & ~((1ULL << (above + 1)) - 1)
+
+
+cdef inline int combo_len(int c) noexcept nogil:
+    if c < 12:
+        return 1
+    if c < 35:
+        return 2
+    return 3
+
+
+cdef inline int combo_type(int c) noexcept nogil:
+    """0 solo, 1 2-straight, 2 pair, 3 3-straight, 4 triple (KA-6)."""
+    if c < 12:
+        return 0
+    if c < 23:
+        return 1
+    if c < 35:
+        return 2
+    if c < 45:
+        return 3
+    return 4
+
+
+cdef inline int combo_value(int c) noexcept nogil:
+    """The number of a solo/pair/triple; the top card of a straight."""
+    if c < 12:
+        return c + 1
+    if c < 23:
+        return c - 10
+    if c < 35:
+        return c - 22
+    if c < 45:
+        return c - 32
+    return c - 44
+
+
+cdef inline int combo_required(int c, int *req) noexcept nogil:
+    """The numbers combination c is made of (writes combo_len(c) values)."""
+    cdef int t = combo_type(c), v = combo_value(c)
+    if t == 0:
+        req[0] = v
+        return 1
+    if t == 1:
+        req[0] = v - 1; req[1] = v
+        return 2
+    if t == 2:
+        req[0] = v; req[1] = v
+        return 2
+    if t == 3:
+        req[0] = v - 2; req[1] = v - 1; req[2] = v
+        return 3
+    req[0] = v; req[1] = v; req[2] = v
+    return 3
+
+
+cdef inline int combo_fits(int c, const int *vals, int m) noexcept nogil:
+    """Whether the numbers vals[0..m) are a sub-multiset of combination c (X cards fill the
+    rest, KA-8)."""
+    cdef int req[3]
+    cdef int used[3]
+    cdef int n = combo_required(c, req), i, j, ok
+    used[0] = 0; used[1] = 0; used[2] = 0
+    for i in range(m):
+        ok = 0
+        for j in range(n):
+            if not used[j] and req[j] == vals[i]:
+                used[j] = 1
+                ok = 1
+                break
+        if not ok:
+            return 0
+    return 1
+
+
+cdef int ka_window_combos(const uint8_t *cards, int n, int two_straight, int above,
+                          int8_t *out) noexcept nogil:
+    """The combinations (indices > above, ascending) that the n (1..3) adjacent cards can be
+    played as (KA-5, KA-6, KA-8).  Returns -1 if a Draw or Stop card is among them (then no
+    longer window through it is a combination either)."""
+    cdef int vals[3]
+    cdef int m = 0, k = 0, i, c, lo, hi, cnt = 0, a, b, t
+    for i in range(n):
+        if cards[i] == CARD_X:
+            k += 1
+        elif (cards[i] >> 4) == SUIT_NUMBER:
+            vals[m] = cards[i] & 15
+            m += 1
+        else:
+            return -1
+    if k == 0:
+        c = -1
+        if n == 1:
+            c = vals[0] - 1
+        elif n == 2:
+            a = vals[0]; b = vals[1]
+            if a > b:
+                a, b = b, a
+            if a == b:
+                c = 22 + a
+            elif b == a + 1 and two_straight:
+                c = 10 + b
+        else:
+            # sort three
+            if vals[0] > vals[1]:
+                t = vals[0]; vals[0] = vals[1]; vals[1] = t
+            if vals[1] > vals[2]:
+                t = vals[1]; vals[1] = vals[2]; vals[2] = t
+            if vals[0] > vals[1]:
+                t = vals[0]; vals[0] = vals[1]; vals[1] = t
+            if vals[0] == vals[2]:
+                c = 44 + vals[0]
+            elif vals[1] == vals[0] + 1 and vals[2] == vals[1] + 1:
+                c = 32 + vals[2]
+        if c > above:
+            out[0] = <int8_t>c
+            return 1
+        return 0
+    if n == 1:
+        lo = 0; hi = 11
+    elif n == 2:
+        lo = 12; hi = 34
+    else:
+        lo = 35; hi = 56
+    if lo <= above:
+        lo = above + 1
+    for c in range(lo, hi + 1):
+        if not two_straight and 12 <= c < 23:
+            continue
+        if combo_fits(c, vals, m):
+            out[cnt] = <int8_t>c
+            cnt += 1
+    return cnt
+
+
+cdef inline uint8_t kind_code(int k) noexcept nogil:
+    return <uint8_t>(0x61 + k) if k < 12 else <uint8_t>(0x70 + k - 12)
+
+
+cdef void _init_window_tables() noexcept nogil:
+    cdef uint8_t w[3]
+    cdef int8_t buf[24]
+    cdef int a, b, c, i, k
+    cdef uint64_t m
+    for i in range(256):
+        KIND[i] = 0xFF
+    for i in range(1, 13):
+        KIND[0x60 | i] = <uint8_t>(i - 1)
+    KIND[CARD_X] = KA_K_X
+    KIND[CARD_DRAW] = KA_K_DRAW
+    KIND[CARD_STOP] = KA_K_STOP
+    for a in range(15):
+        w[0] = kind_code(a)
+        m = 0
+        k = ka_window_combos(w, 1, 1, -1, buf)
+        for i in range(k):
+            m |= 1ULL << buf[i]
+        WIN1[a] = m
+        for b in range(15):
+            w[1] = kind_code(b)
+            m = 0
+            k = ka_window_combos(w, 2, 1, -1, buf)
+            for i in range(k):
+                m |= 1ULL << buf[i]
+            WIN2[a * 15 + b] = m
+            for c in range(15):
+                w[2] = kind_code(c)
+                m = 0
+                k = ka_window_combos(w, 3, 1, -1, buf)
+                for i in range(k):
+                    m |= 1ULL << buf[i]
+                WIN3[(a * 15 + b) * 15 + c] = m
+    for a in range(15):
+        C1[a] = _single(WIN1[a], a == KA_K_X)
+        for b in range(15):
+            C2[a * 15 + b] = _single(WIN2[a * 15 + b], a == KA_K_X or b == KA_K_X)
+            C2N[a * 15 + b] = _single(WIN2[a * 15 + b] & NO_TWO_STRAIGHTS, a == KA_K_X or b == KA_K_X)
+            for c in range(15):
+                C3[(a * 15 + b) * 15 + c] = _single(WIN3[(a * 15 + b) * 15 + c],
+                                                    a == KA_K_X or b == KA_K_X or c == KA_K_X)
+
+
+    for a in range(225):
+        T2[a] = _best_type(WIN2[a])
+        T2N[a] = _best_type(WIN2[a] & NO_TWO_STRAIGHTS)
+    for a in range(3375):
+        T3[a] = _best_type(WIN3[a])
+
+
+cdef extern from *:
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef uint8_t _best_type(uint64_t m) noexcept nogil:
+    if m == 0:
+        return 0
+    return <uint8_t>combo_type(63 - __builtin_clzll(m))
+
+
+cdef int8_t _single(uint64_t m, bint has_x) noexcept nogil:
+    if has_x:
+        return -2
+    if m == 0:
+        return -1
+    return <int8_t>__builtin_ctzll(m)
+
+_init_window_tables()
+
+
+cdef inline int emit_plays(int32_t *out, int cnt, int base, uint64_t m) noexcept nogil:
+    """Appends base + c for every bit c of m.  The first store is branch-free (a window
+    makes 0 or 1 combination unless it holds an X card): out[cnt] may be written past the
+    list's end, which every caller's buffer (KA_NUM_ACTIONS) allows."""
+    out[cnt] = base + __builtin_ctzll(m | (1ULL << 63))
+    cnt += m != 0
+    m &= m - 1
+    while m:
+        out[cnt] = base + __builtin_ctzll(m)
+        cnt += 1
+        m &= m - 1
+    return cnt
+
+
+cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
+    """The legal actions of s.to_act, ascending, written to out (at most KA_NUM_ACTIONS);
+    returns how many (KA-9, KA-11, KA-12, KA-14)."""
+    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0, base, above, c
+    cdef uint64_t allowed
+    cdef const int8_t *c2
+    cdef const uint8_t *h
+    cdef uint8_t spec[KA_MAX_HAND]
+    if s.phase == KA_PH_OVER:
+        return 0
+    p = s.to_act
+    hn = s.hand_n[p]
+    h = s.hand[p]
+    if s.phase == KA_PH_INSERT:
+        for q in range(hn + 1):
+            if q >= KA_MAX_HAND:
+                break
+            out[cnt] = KA_A_INSERT + q
+            cnt += 1
+        return cnt
+    leading = s.best_player < 0
+    above = -1 if leading else s.best_combo
+    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(above)
+    if s.two_straight:
+        c2 = &C2[0]
+    else:
+        c2 = &C2N[0]
+    for st in range(hn):
+        k1 = KIND[h[st]]
+        if k1 >= KA_K_DRAW:
+            spec[nsp] = <uint8_t>st
+            nsp += 1
+            continue
+        base = KA_A_PLAY + st * KA_NUM_COMBOS
+        c = C1[k1]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN1[k1] & allowed)
+        else:
+            out[cnt] = base + c                     # branch-free: kept only if it beats
+            cnt += c > above
+        if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
+            continue
+        k2 = k1 * 15 + KIND[h[st + 1]]
+        c = c2[k2]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN2[k2] & allowed)
+        else:
+            out[cnt] = base + c
+            cnt += c > above
+        if st + 2 >= hn:
+            continue
+        k2 = k2 * 15 + KIND[h[st + 2]]
+        c = C3[k2]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN3[k2] & allowed)
+        else:
+            out[cnt] = base + c
+            cnt += c > above
+    for q in range(nsp):
+        if h[spec[q]] == CARD_STOP:
+            out[cnt] = KA_A_STOP + spec[q]
+            cnt += 1
+    if not leading:
+        for q in range(nsp):
+            if h[spec[q]] == CARD_DRAW:
+                out[cnt] = KA_A_DRAW + spec[q]
+                cnt += 1
+    # KA-9: a follower may always take a reserve card; a leader only when it cannot lead
+    if (not leading or cnt == 0) and hn < KA_MAX_HAND:
+        for slot in range(2):
+            if s.reserve[p][slot] != NO_CARD:
+                for q in range(hn + 1):
+                    out[cnt] = KA_A_RESERVE + slot * KA_MAX_HAND + q
+                    cnt += 1
+    return cnt
+
+
+cdef int ka_any_action(const ka_state *s) noexcept nogil:
+    """Whether s.to_act has a legal action (the same rules as ka_legal, answered cheaply)."""
+    cdef int p, hn, st, k1, k2, leading
+    cdef uint64_t allowed
+    cdef const uint8_t *h
+    if s.phase == KA_PH_OVER:
+        return 0
+    p = s.to_act
+    hn = s.hand_n[p]
+    h = s.hand[p]
+    if s.phase == KA_PH_INSERT:
+        return hn < KA_MAX_HAND
+    if hn < KA_MAX_HAND and (s.reserve[p][0] != NO_CARD or s.reserve[p][1] != NO_CARD):
+        return 1
+    leading = s.best_player < 0
+    for st in range(hn):
+        k1 = KIND[h[st]]
+        if k1 == KA_K_STOP or (k1 == KA_K_DRAW and not leading) or (leading and k1 < KA_K_DRAW):
+            return 1
+    if leading:
+        return 0
+    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(s.best_combo)
+    for st in range(hn):
+        k1 = KIND[h[st]]
+        if k1 >= KA_K_DRAW:
+            continue
+        if WIN1[k1] & allowed:
+            return 1
+        if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
+            continue
+        k2 = k1 * 15 + KIND[h[st + 1]]
+        if WIN2[k2] & allowed:
+            return 1
+        if st + 2 < hn and WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed:
+            return 1
+    return 0
+
+
+cdef inline int has_action(const ka_state *s) noexcept nogil:
+    return ka_any_action(s)
+
+
+cdef inline int holders(const ka_state *s) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(s.num_players):
+        if s.hand_n[i] > 0:
+            n += 1
+    return n
+
+
+cdef void ka_deal(ka_state *s, int leader, kz_events *ev) noexcept nogil:
+    """KA-3: shuffle all 54 cards; deal the hands one card at a time round the table
+    (position 0 is the first card each player gets), then 2 face-up reserve cards each;
+    the rest is the draw pile.  The hand is led by `leader` (KA-4)."""
+    cdef uint8_t deck[54]
+    cdef int i, j, k = 0, n = s.num_players, v
+    for v in range(1, 13):
+        for j in range(4):
+            deck[k] = <uint8_t>(0x60 | v)
+            k += 1
+    for j in range(2):
+        deck[k] = CARD_X; deck[k + 1] = CARD_DRAW; deck[k + 2] = CARD_STOP
+        k += 3
+    kz_shuffle_u8(&s.rng, deck, KA_DECK)
+    s.hand_no += 1
+    s.trick_no = 0
+    s.played_n = 0
+    s.last_out = -1
+    memset(s.known, 0, sizeof(s.known))
+    memset(s.hand, NO_CARD, sizeof(s.hand))
+    memset(s.pile, NO_CARD, sizeof(s.pile))
+    memset(s.played, NO_CARD, sizeof(s.played))
+    kz_ev_push(ev, EV_HAND_START, leader, s.hand_no, s.dealer)
+    k = 0
+    for j in range(s.deal_size):
+        for i in range(n):
+            s.hand[i][j] = deck[k]
+            kz_ev_push(ev, EV_DEAL, i, deck[k], j)
+            k += 1
+    for i in range(KA_MAX_PLAYERS):
+        s.hand_n[i] = s.deal_size if i < n else 0
+        s.reserve[i][0] = NO_CARD
+        s.reserve[i][1] = NO_CARD
+    for j in range(2):
+        for i in range(n):
+            s.reserve[i][j] = deck[k]
+            kz_ev_push(ev, EV_RESERVE_DEALT, i, deck[k], j)
+            k += 1
+    s.pile_n = <uint8_t>(KA_DECK - k)
+    for j in range(KA_DECK - k):
+        s.pile[j] = deck[k + j]
+    ka_start_trick(s, leader, ev)
+
+
+cdef void ka_end_hand(ka_state *s, int loser, int reason, kz_events *ev) noexcept nogil:
+    """KA-14/KA-15: `loser` gives up a chip, or loses the game if it has none."""
+    kz_ev_push(ev, EV_HAND_END, loser, reason, s.hand_no)
+    s.prev_loser = <int8_t>loser
+    if s.chips[loser] == 0:
+        s.phase = KA_PH_OVER
+        s.loser = <int8_t>loser
+        s.to_act = -1
+        kz_ev_push(ev, EV_GAME_OVER, loser, 0, 0)
+        return
+    s.chips[loser] -= 1
+    kz_ev_push(ev, EV_CHIP, loser, s.chips[loser], 0)
+    ka_deal(s, loser, ev)
+
+
+cdef void ka_start_trick(ka_state *s, int leader, kz_events *ev) noexcept nogil:
+    s.trick_n = 0
+    memset(s.trick_player, -1, sizeof(s.trick_player))
+    memset(s.trick_kind, 0, sizeof(s.trick_kind))
+    memset(s.trick_combo, -1, sizeof(s.trick_combo))
+    memset(s.trick_cards, NO_CARD, sizeof(s.trick_cards))
+    s.best_player = -1
+    s.second_player = -1
+    s.best_combo = -1
+    s.stop_played = 0
+    s.draws_in_trick = 0
+    s.pending = 0
+    s.phase = KA_PH_PLAY
+    s.leader = <int8_t>leader
+    s.to_act = <int8_t>leader
+    s.trick_no += 1
+    kz_ev_push(ev, EV_TRICK_START, leader, s.trick_no, s.hand_no)
+    if not has_action(s):
+        ka_end_hand(s, leader, 1, ev)
+
+
+cdef void ka_after_trick(ka_state *s, kz_events *ev) noexcept nogil:
+    """After a trick and its draws: KA-14(a), else the next leader by KA-10."""
+    cdef int w = s.best_player, n = s.num_players, i, q, nh = holders(s)
+    if nh <= 1:
+        q = -1
+        for i in range(n):
+            if s.hand_n[i] > 0:
+                q = i
+        if q < 0:
+            q = s.last_out if s.last_out >= 0 else w
+        ka_end_hand(s, q, 0, ev)
+        return
+    if s.hand_n[w] > 0:
+        q = w
+    elif s.second_player >= 0 and s.hand_n[s.second_player] > 0:
+        q = s.second_player
+    else:
+        q = (w + 1) % n
+        while s.hand_n[q] == 0:
+            q = (q + 1) % n
+    ka_start_trick(s, q, ev)
+
+
+cdef void ka_resolve_trick(ka_state *s, kz_events *ev) noexcept nogil:
+    """KA-10/KA-12: the trick is over; its winner first draws 3 cards per Draw card."""
+    cdef int w = s.best_player, total = 3 * s.draws_in_trick
+    if total > s.pile_n:
+        total = s.pile_n
+    kz_ev_push(ev, EV_TRICK_END, w, total, -1 if s.stop_played else s.best_combo)
+    if total > 0:
+        s.phase = KA_PH_INSERT
+        s.to_act = <int8_t>w
+        s.pending = <uint8_t>total
+        return
+    ka_after_trick(s, ev)
+
+
+cdef void ka_advance(ka_state *s, kz_events *ev) noexcept nogil:
+    """After a play that did not end the trick: the next player clockwise who holds cards
+    acts, until the lap is back at the leader (KA-9); KA-14(a) and (b) end the hand."""
+    cdef int n = s.num_players, q = s.to_act + 1, i, h
+    if q == n:
+        q = 0
+    while q != s.leader and s.hand_n[q] == 0:
+        q += 1
+        if q == n:
+            q = 0
+    if q == s.leader:
+        ka_resolve_trick(s, ev)
+        return
+    if s.draws_in_trick == 0 and holders(s) <= 1:
+        h = -1
+        for i in range(n):
+            if s.hand_n[i] > 0:
+                h = i
+        if h < 0:
+            h = s.last_out if s.last_out >= 0 else s.to_act
+        ka_end_hand(s, h, 0, ev)
+        return
+    s.to_act = <int8_t>q
+    if not has_action(s):
+        ka_end_hand(s, q, 1, ev)
+
+
+cdef inline void take_out(ka_state *s, int p, int pos, int ln, uint8_t *cards) noexcept nogil:
+    """Removes hand cards pos..pos+ln of p into cards; they join the played cards."""
+    cdef int i, k, hn = s.hand_n[p]
+    for i in range(ln):
+        cards[i] = s.hand[p][pos + i]
+        k = KIND[cards[i]]
+        s.known[p][k] -= s.known[p][k] > 0
+        s.played[s.played_n] = cards[i]
+        s.played_n += 1
+    for i in range(pos, hn - ln):
+        s.hand[p][i] = s.hand[p][i + ln]
+    for i in range(hn - ln, hn):
+        s.hand[p][i] = NO_CARD
+    s.hand_n[p] = <uint8_t>(hn - ln)
+
+
+cdef inline void put_in(ka_state *s, int p, int pos, uint8_t card) noexcept nogil:
+    cdef int i, hn = s.hand_n[p]
+    i = hn
+    while i > pos:
+        s.hand[p][i] = s.hand[p][i - 1]
+        i -= 1
+    s.hand[p][pos] = card
+    s.hand_n[p] = <uint8_t>(hn + 1)
+
+
+cdef inline void trick_entry(ka_state *s, int p, int kind, int combo, const uint8_t *cards,
+                             int n) noexcept nogil:
+    cdef int t = s.trick_n, i
+    if t >= KA_TRICK_MAX:
+        return
+    s.trick_player[t] = <int8_t>p
+    s.trick_kind[t] = <uint8_t>kind
+    s.trick_combo[t] = <int8_t>combo
+    for i in range(3):
+        s.trick_cards[t][i] = cards[i] if i < n else NO_CARD
+    s.trick_n = <uint8_t>(t + 1)
+
+
+cdef int ka_apply(ka_state *s, int32_t a, kz_events *ev) noexcept nogil:
+    """Applies a legal action of s.to_act (unchecked)."""
+    cdef int p = s.to_act, pos, ln, c, slot
+    cdef uint8_t cards[3]
+    cdef uint8_t card
+    s.turn += 1
+    if a >= KA_A_INSERT:                                    # KA-12: insert a drawn card
+        pos = a - KA_A_INSERT
+        s.pile_n -= 1
+        card = s.pile[s.pile_n]
+        s.pile[s.pile_n] = NO_CARD
+        put_in(s, p, pos, card)
+        kz_ev_push(ev, EV_DRAWN, p, card, pos)
+        s.pending -= 1
+        if s.pending == 0:
+            ka_after_trick(s, ev)
+        return 0
+    if a >= KA_A_RESERVE:                                   # KA-9: take a reserve card
+        slot = (a - KA_A_RESERVE) // KA_MAX_HAND
+        pos = (a - KA_A_RESERVE) % KA_MAX_HAND
+        card = s.reserve[p][slot]
+        s.reserve[p][slot] = NO_CARD
+        put_in(s, p, pos, card)
+        s.known[p][card_kind(card)] += 1
+        kz_ev_push(ev, EV_TAKE_RESERVE, p, card, slot | (pos << 8))
+        cards[0] = card
+        trick_entry(s, p, KA_T_RESERVE, -1, cards, 1)
+        if s.best_player < 0:                               # a leader with only Draw cards
+            if not has_action(s):
+                ka_end_hand(s, p, 1, ev)
+            return 0
+        ka_advance(s, ev)
+        return 0
+    if a >= KA_A_DRAW:                                      # KA-12: a Draw card
+        pos = a - KA_A_DRAW
+        take_out(s, p, pos, 1, cards)
+        kz_ev_push(ev, EV_DRAW_CARD, p, CARD_DRAW, pos)
+        trick_entry(s, p, KA_T_DRAW, -1, cards, 1)
+        s.draws_in_trick += 1
+        if s.hand_n[p] == 0:
+            s.last_out = <int8_t>p
+            kz_ev_push(ev, EV_OUT, p, s.hand_no, 0)
+        ka_advance(s, ev)
+        return 0
+    if a >= KA_A_STOP:                                      # KA-11: a Stop card
+        pos = a - KA_A_STOP
+        take_out(s, p, pos, 1, cards)
+        kz_ev_push(ev, EV_STOP, p, CARD_STOP, pos)
+        trick_entry(s, p, KA_T_STOP, -1, cards, 1)
+        s.stop_played = 1
+        s.second_player = s.best_player
+        s.best_player = <int8_t>p
+        if s.hand_n[p] == 0:
+            s.last_out = <int8_t>p
+            kz_ev_push(ev, EV_OUT, p, s.hand_no, 0)
+        ka_resolve_trick(s, ev)
+        return 0
+    pos = a // KA_NUM_COMBOS                                # KA-5..KA-8: a combination
+    c = a % KA_NUM_COMBOS
+    ln = combo_len(c)
+    take_out(s, p, pos, ln, cards)
+    kz_ev_push(ev, EV_PLAY, p, c, pos | (cards[0] << 8) | ((cards[1] if ln > 1 else 0) << 16)
+               | ((cards[2] if ln > 2 else 0) << 24))
+    trick_entry(s, p, KA_T_COMBO, c, cards, ln)
+    s.second_player = s.best_player
+    s.best_player = <int8_t>p
+    s.best_combo = <int8_t>c
+    if s.hand_n[p] == 0:
+        s.last_out = <int8_t>p
+        kz_ev_push(ev, EV_OUT, p, s.hand_no, 0)
+    ka_advance(s, ev)
+    return 0
+
+
+cdef void ka_new_game(ka_state *s, uint64_t seed, kz_events *ev) noexcept nogil:
+    """A new game in s, keeping its options (num_players, two_straight, chips_start,
+    deal_size, dealer): chips handed out (KA-2), the first hand dealt and led by the seat
+    left of the dealer (KA-4)."""
+    cdef uint8_t n = s.num_players, ts = s.two_straight, cs = s.chips_start, ds = s.deal_size
+    cdef int8_t dealer = s.dealer
+    cdef int i
+    memset(s, 0, sizeof(ka_state))
+    s.num_players = n
+    s.two_straight = ts
+    s.chips_start = cs
+    s.deal_size = ds
+    s.dealer = dealer
+    kz_rng_seed(&s.rng, seed)
+    for i in range(KA_MAX_PLAYERS):
+        s.chips[i] = cs if i < n else 0
+    s.loser = -1
+    s.prev_loser = -1
+    ka_deal(s, (dealer + 1) % n, ev)
+
+
+cdef void ka_determinize(ka_state *s, int player, kz_rng *rng) noexcept nogil:
+    """Deals again everything `player` has not seen: the other hands (keeping the cards
+    everyone knows are there, the reserves they took) in a new random order, and the draw
+    pile (keeping its top card if `player` is drawing it); reseeds the state's PRNG."""
+    cdef uint8_t pool[54]
+    cdef uint8_t cnt[15]
+    cdef uint8_t newh[18]
+    cdef int n = s.num_players, q, i, k, m = 0, keep_top, kept, take
+    keep_top = s.phase == KA_PH_INSERT and s.to_act == player and s.pending > 0
+    for q in range(n):
+        if q == player:
+            continue
+        memcpy(cnt, s.known[q], sizeof(cnt))
+        for i in range(s.hand_n[q]):
+            k = card_kind(s.hand[q][i])
+            if cnt[k] > 0:
+                cnt[k] -= 1
+            else:
+                pool[m] = s.hand[q][i]
+                m += 1
+    for i in range(s.pile_n - (1 if keep_top else 0)):
+        pool[m] = s.pile[i]
+        m += 1
+    # sort first, so the sample depends only on what `player` knows (not on where the
+    # unseen cards really are), then shuffle
+    for i in range(1, m):
+        k = pool[i]
+        q = i - 1
+        while q >= 0 and pool[q] > k:
+            pool[q + 1] = pool[q]
+            q -= 1
+        pool[q + 1] = <uint8_t>k
+    kz_shuffle_u8(rng, pool, m)
+    take = 0
+    for q in range(n):
+        if q == player:
+            continue
+        kept = 0
+        for k in range(KA_KINDS):
+            for i in range(s.known[q][k]):
+                newh[kept] = <uint8_t>(0x61 + k) if k < 12 else <uint8_t>(0x70 + k - 12)
+                kept += 1
+        while kept < s.hand_n[q]:
+            newh[kept] = pool[take]
+            take += 1
+            kept += 1
+        kz_shuffle_u8(rng, newh, kept)
+        memcpy(s.hand[q], newh, kept)
+    for i in range(s.pile_n - (1 if keep_top else 0)):
+        s.pile[i] = pool[take]
+        take += 1
+    kz_rng_seed(&s.rng, kz_next(rng))

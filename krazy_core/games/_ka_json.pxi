@@ -1,0 +1,203 @@
+# KrassKariert: reading a state back from JSON (included by krass_kariert.pyx).  Every
+# field is checked so that no JSON can drive the unchecked C code out of its arrays.
+
+_FIELDS = {"rng", "phase", "current_player", "loser", "dealer", "leader", "best_player",
+           "second_player", "best_combination", "stop_played", "draws_in_trick", "pending",
+           "last_out", "prev_loser", "hands", "reserves", "chips", "known", "pile", "played",
+           "trick", "hand_no", "trick_no", "turn"}
+_DECK = {**{0x60 | v: 4 for v in range(1, 13)}, CARD_X: 2, CARD_DRAW: 2, CARD_STOP: 2}
+
+
+def _int(body, key, lo, hi):
+    v = body[key]
+    if type(v) is not int or not lo <= v <= hi:
+        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
+    return v
+
+
+def _bool(body, key):
+    v = body[key]
+    if type(v) is not bool:
+        raise InvalidStateError(f"{key!r} must be true or false, got {v!r}")
+    return v
+
+
+def _card(c, what):
+    if type(c) is not int or c not in _DECK:
+        raise InvalidStateError(f"{what} holds {c!r}, not a KrassKariert card code")
+    return c
+
+
+def _cards(v, what, limit):
+    if not isinstance(v, list) or len(v) > limit:
+        raise InvalidStateError(f"{what} must be a list of at most {limit} card codes")
+    return [_card(c, what) for c in v]
+
+
+def state_from_dict(game, body, events):
+    """Rebuild a state from ``to_json()``'s body, checking every field, that the 54 cards
+    are exactly conserved (KA-1), that the trick, phase and seats are consistent, and that
+    no hand can outgrow 18 cards.  Raises ``InvalidStateError``."""
+    cdef KrassKariertState st = KrassKariertState.__new__(KrassKariertState)
+    st._init(&KA_OPS, game)
+    cdef ka_state *s = S(st)
+    _set_options(s, game)
+    n = game.num_players
+    if not isinstance(body, dict) or set(body) != _FIELDS:
+        got = set(body) if isinstance(body, dict) else set()
+        raise InvalidStateError(f"state fields differ: missing {sorted(_FIELDS - got)}, "
+                                f"unknown {sorted(got - _FIELDS)}")
+    rng = body["rng"]
+    if not isinstance(rng, list) or len(rng) != 4 or any(type(x) is not int or not 0 <= x < 2 ** 64
+                                                          for x in rng) or not any(rng):
+        raise InvalidStateError("'rng' must be four unsigned 64-bit ints, not all zero")
+    for i in range(4):
+        s.rng.s[i] = rng[i]
+    # ---- cards
+    hands = body["hands"]
+    if not isinstance(hands, list) or len(hands) != n:
+        raise InvalidStateError(f"'hands' must be {n} lists")
+    hands = [_cards(h, f"hand {p}", KA_MAX_HAND) for p, h in enumerate(hands)]
+    reserves = body["reserves"]
+    if not isinstance(reserves, list) or len(reserves) != n or any(
+            not isinstance(r, list) or len(r) != 2 for r in reserves):
+        raise InvalidStateError(f"'reserves' must be {n} lists of 2 (a card code or null)")
+    reserves = [[None if c is None else _card(c, f"reserves of {p}") for c in r]
+                for p, r in enumerate(reserves)]
+    pile = _cards(body["pile"], "'pile'", KA_DECK)
+    played = _cards(body["played"], "'played'", KA_DECK)
+    count = {}
+    for c in [c for h in hands for c in h] + [c for r in reserves for c in r if c is not None] + pile + played:
+        count[c] = count.get(c, 0) + 1
+    if count != _DECK:
+        raise InvalidStateError("the cards in hands, reserves, draw pile and played cards are not "
+                                "exactly the 54 cards (KA-1)")
+    memset(s.hand, NO_CARD, sizeof(s.hand))
+    memset(s.reserve, NO_CARD, sizeof(s.reserve))
+    memset(s.pile, NO_CARD, sizeof(s.pile))
+    memset(s.played, NO_CARD, sizeof(s.played))
+    for p in range(n):
+        s.hand_n[p] = len(hands[p])
+        for i, c in enumerate(hands[p]):
+            s.hand[p][i] = c
+        for i in range(2):
+            if reserves[p][i] is not None:
+                s.reserve[p][i] = reserves[p][i]
+    s.pile_n = len(pile)
+    for i, c in enumerate(pile):
+        s.pile[i] = c
+    s.played_n = len(played)
+    for i, c in enumerate(played):
+        s.played[i] = c
+    chips = body["chips"]
+    if not isinstance(chips, list) or len(chips) != n or any(
+            type(c) is not int or not 0 <= c <= s.chips_start for c in chips):
+        raise InvalidStateError(f"'chips' must be {n} ints in 0..{s.chips_start} (KA-2)")
+    for p in range(n):
+        s.chips[p] = chips[p]
+    known = body["known"]
+    if not isinstance(known, list) or len(known) != n or any(
+            not isinstance(k, list) or len(k) != KA_KINDS or any(type(x) is not int or not 0 <= x <= 4 for x in k)
+            for k in known):
+        raise InvalidStateError(f"'known' must be {n} lists of {KA_KINDS} counts 0..4")
+    for p in range(n):
+        have = [0] * KA_KINDS
+        for c in hands[p]:
+            have[card_kind(c)] += 1
+        for k in range(KA_KINDS):
+            if known[p][k] > have[k]:
+                raise InvalidStateError(f"'known' says seat {p} holds more cards of a kind than its hand has")
+            s.known[p][k] = known[p][k]
+    # ---- game and trick
+    phases = {v: k for k, v in PHASE_NAMES.items()}
+    phase = body["phase"]
+    if not isinstance(phase, str) or phase not in phases:
+        raise InvalidStateError(f"'phase' must be one of {sorted(phases)}, got {phase!r}")
+    s.phase = phases[phase]
+    if _int(body, "dealer", 0, n - 1) != s.dealer:
+        raise InvalidStateError("'dealer' differs from the game's option")
+    s.hand_no = _int(body, "hand_no", 1, 60000)
+    s.trick_no = _int(body, "trick_no", 1, 60000)
+    s.turn = _int(body, "turn", 0, 2 ** 32 - 1)
+    s.loser = _int(body, "loser", -1, n - 1)
+    s.leader = _int(body, "leader", 0, n - 1)
+    s.best_player = _int(body, "best_player", -1, n - 1)
+    s.second_player = _int(body, "second_player", -1, n - 1)
+    s.best_combo = _int(body, "best_combination", -1, KA_NUM_COMBOS - 1)
+    s.stop_played = _bool(body, "stop_played")
+    s.draws_in_trick = _int(body, "draws_in_trick", 0, 2)
+    s.pending = _int(body, "pending", 0, 6)
+    s.last_out = _int(body, "last_out", -1, n - 1)
+    s.prev_loser = _int(body, "prev_loser", -1, n - 1)
+    cur = body["current_player"]
+    trick = body["trick"]
+    if not isinstance(trick, list) or len(trick) > KA_TRICK_MAX:
+        raise InvalidStateError(f"'trick' must be a list of at most {KA_TRICK_MAX} entries")
+    memset(s.trick_player, -1, sizeof(s.trick_player))
+    memset(s.trick_combo, -1, sizeof(s.trick_combo))
+    memset(s.trick_cards, NO_CARD, sizeof(s.trick_cards))
+    memset(s.trick_kind, 0, sizeof(s.trick_kind))
+    for t, e in enumerate(trick):
+        if not isinstance(e, dict) or set(e) != {"player", "kind", "combination", "cards"}:
+            raise InvalidStateError(f"trick entry {t} must have player, kind, combination, cards")
+        if e["kind"] not in TRICK_KINDS:
+            raise InvalidStateError(f"trick entry {t} has kind {e['kind']!r}, not one of {TRICK_KINDS}")
+        kind = TRICK_KINDS.index(e["kind"])
+        pl = _int(e, "player", 0, n - 1)
+        combo = _int(e, "combination", -1, KA_NUM_COMBOS - 1)
+        cards = _cards(e["cards"], f"trick entry {t}", 3)
+        if (kind == KA_T_COMBO) != (combo >= 0) or len(cards) != (combo_len(combo) if combo >= 0 else 1):
+            raise InvalidStateError(f"trick entry {t} does not match its kind")
+        if combo >= 0 and combination_of_index(combo) not in window_combinations(cards, s.two_straight):
+            raise InvalidStateError(f"trick entry {t}: its cards are not its combination")
+        s.trick_player[t] = pl
+        s.trick_kind[t] = kind
+        s.trick_combo[t] = combo
+        for i, c in enumerate(cards):
+            s.trick_cards[t][i] = c
+    s.trick_n = len(trick)
+    holders = sum(1 for p in range(n) if s.hand_n[p] > 0)
+    if s.phase == KA_PH_OVER:
+        if type(cur) is not int or cur != KZ_TERMINAL or s.loser < 0 or s.chips[s.loser] != 0:
+            raise InvalidStateError("a finished game has current_player -4 and a loser with no chips (KA-15)")
+        s.to_act = -1
+    else:
+        if s.loser != -1:
+            raise InvalidStateError("a running game has no loser")
+        s.to_act = _int(body, "current_player", 0, n - 1)
+        if s.hand_n[s.to_act] == 0 and s.phase == KA_PH_PLAY:
+            raise InvalidStateError("the player to act holds no cards (KA-13)")
+        if s.best_combo >= 0 and not s.two_straight and combo_type(s.best_combo) == 1:
+            raise InvalidStateError("a 2-straight with option two_straight off")
+        if s.phase == KA_PH_PLAY:
+            if s.pending or s.stop_played:
+                raise InvalidStateError("in the play phase nothing is pending and no Stop was played")
+            if s.best_player < 0:
+                if s.to_act != s.leader or s.best_combo >= 0 or s.second_player >= 0 or s.draws_in_trick:
+                    raise InvalidStateError("before the lead, the leader acts and the trick is empty")
+            else:
+                if s.best_combo < 0 or s.to_act == s.leader or s.to_act == s.best_player:
+                    raise InvalidStateError("after the lead, a follower acts on a best combination")
+            if s.draws_in_trick == 0 and holders < 2:
+                raise InvalidStateError("the hand should have ended: only one player holds cards (KA-14)")
+        else:
+            if s.best_player != s.to_act or s.pending < 1 or s.pending > s.pile_n or s.draws_in_trick < 1 \
+                    or s.pending > 3 * s.draws_in_trick:
+                raise InvalidStateError("inserting drawn cards needs the trick's winner to act, "
+                                        "with 1..3 per Draw card pending from the pile (KA-12)")
+            if s.best_combo < 0 and not s.stop_played:
+                raise InvalidStateError("a finished trick has a best combination or a Stop")
+        # capacity: cards that can still enter a hand never push it past 18
+        unplayed_draws = count.get(CARD_DRAW, 0) - sum(1 for c in played if c == CARD_DRAW)
+        if s.phase == KA_PH_PLAY:
+            unplayed_draws += s.draws_in_trick
+        for p in range(n):
+            room = s.hand_n[p] + sum(1 for c in reserves[p] if c is not None) + 3 * unplayed_draws
+            if s.phase == KA_PH_INSERT and p == s.to_act:
+                room += s.pending
+            if room > KA_MAX_HAND:
+                raise InvalidStateError(f"seat {p}'s hand could grow past {KA_MAX_HAND} cards")
+        if not ka_any_action(s):
+            raise InvalidStateError("the player to act has no legal action")
+    st._load_events(events, max_kind=max(EVENT_NAMES))
+    return st

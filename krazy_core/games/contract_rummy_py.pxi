@@ -1,0 +1,837 @@
+# Included by contract_rummy.pyx: the Python face (state class, JSON, SPEC, public faces).
+
+cdef inline CRState *S(State s):
+    return <CRState *>s.data
+
+SUIT_LETTERS = "SHDC"
+
+
+cdef list _codes(const uint8_t *cnt):
+    cdef int k
+    out = []
+    for k in range(NK):
+        out += [KIND_CODE[k]] * cnt[k]
+    return sorted(out)
+
+
+cdef dict _meld_dict(const CRState *st, int m):
+    cdef const Meld *md = &st.melds[m]
+    if md.kind == MK_NONE:
+        return None
+    cards = [KIND_CODE[md.cards[i]] for i in range(md.n)]
+    if md.kind == MK_BOOK:
+        return {"kind": "book", "rank": md.rank, "suit": None, "lo": None, "cards": cards}
+    return {"kind": "run", "rank": None, "suit": md.suit, "lo": md.lo, "cards": cards}
+
+
+def _meld_text(d):
+    return " ".join(format_card(c) for c in d["cards"])
+
+
+def _action_text(int a):
+    if a < NK:
+        return "discard " + format_card(KIND_CODE[a])
+    if a == A_TAKE:
+        return "take up-card"
+    if a == A_DECLINE:
+        return "decline up-card"
+    if a == A_BUY:
+        return "buy"
+    if a == A_PASS:
+        return "pass"
+    if a == A_GO_DOWN:
+        return "go down"
+    if a < A_RUN:
+        return "lay " + format_card(KIND_CODE[a - A_ADD])
+    if a < A_FINISH:
+        s = (a - A_RUN) // 13
+        lo = (a - A_RUN) % 13 + 1
+        return f"start run {SUIT_LETTERS[s]} from {format_card((s << 4) | pos_rank(lo))}"
+    if a == A_FINISH:
+        return "finish meld"
+    if a < A_SWAP:
+        i = a - A_LAYOFF
+        k = (i >> 1) // MAXM
+        m = (i >> 1) % MAXM
+        return f"lay off {format_card(KIND_CODE[k])} on meld {m}" + (" high" if i & 1 else " low")
+    if a < A_KEEP:
+        k = (a - A_SWAP) // MAXM
+        m = (a - A_SWAP) % MAXM
+        return f"swap {format_card(KIND_CODE[k])} into meld {m}"
+    return "keep last card"
+
+
+def _safe_card(code):
+    """format_card for event payloads (which a hostile JSON may fill with anything)."""
+    try:
+        return format_card(code)
+    except (ValueError, KeyError, TypeError, IndexError):
+        return "?"
+
+
+cdef class ContractRummyState(State):
+    """A Crazy Rummy state (see the module docstring for the action table)."""
+
+    cdef State _blank(self):
+        return ContractRummyState.__new__(ContractRummyState)
+
+    def action_to_string(self, action) -> str:
+        """``"discard 7♥"``, ``"take up-card"``, ``"buy"``, ``"go down"``, ``"lay 5♥"``,
+        ``"start run H from 5♥"``, ``"finish meld"``, ``"lay off 9♣ on meld 4 high"``,
+        ``"swap 7♥ into meld 3"``, ...  Raises ``ValueError`` outside ``[0, 3009)``."""
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:
+            raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
+        return _action_text(a)
+
+    def _explain_illegal(self, int a):
+        cdef CRState *st = S(self)
+        p = st.cur
+        if st.phase == PH_FIRST:
+            return "the dealer first takes or declines the up-card (CR-7)"
+        if st.phase == PH_TAKE:
+            return f"seat {p} first takes or declines the up-card (CR-8)"
+        if st.phase == PH_BUY:
+            return f"seat {p} buys the up-card or passes (CR-8)"
+        if st.phase == PH_BUILD:
+            return ("while going down only the contract's melds are laid, in order, and only "
+                    "steps that leave the contract completable (CR-10)")
+        if a in (A_TAKE, A_DECLINE, A_BUY, A_PASS):
+            return "the up-card is offered only at the start of a turn (CR-8)"
+        if a < NK:
+            if not st.hand[p][a]:
+                return f"seat {p} holds no {format_card(KIND_CODE[a])}"
+            return "in round 7 the last card may not be discarded (final_round_no_discard, CR-13)"
+        if a == A_GO_DOWN:
+            if st.down[p]:
+                return "a player goes down once per round (CR-10)"
+            return f"the hand does not hold the contract of round {st.round} (CR-4, CR-10)"
+        if a < A_LAYOFF:
+            return "cards are laid into melds only after 'go down' (CR-10)"
+        if a < A_SWAP:
+            if not st.down[p]:
+                return "only a player who is down may lay off (CR-11)"
+            return "that card does not fit that end of that meld, or the meld is not another player's (CR-5, CR-11)"
+        if a < A_KEEP:
+            return "a swap puts the exact natural card for a wild into an opponent's run (CR-12)"
+        return "keeping the last card is only for round 7 with final_round_no_discard (CR-13)"
+
+    # -------------------------------------------------------- views
+    def hand(self, int player) -> list:
+        """Card codes in ``player``'s hand, sorted (omniscient; frontends use ``observation``)."""
+        cdef CRState *st = S(self)
+        if not 0 <= player < st.num_players:
+            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
+        return _codes(st.hand[player])
+
+    def melds(self) -> list:
+        """The melds on the table: dicts with ``id`` (seat*3 + k), ``owner``, ``kind``
+        (``"book"``/``"run"``), ``rank`` (book), ``suit`` and ``lo`` (run: first position,
+        1 = Ace low, 14 = Ace high), ``cards`` (codes; a run low to high)."""
+        cdef CRState *st = S(self)
+        out = []
+        for m in range(st.num_players * 3):
+            d = _meld_dict(st, m)
+            if d is not None:
+                d["id"] = m
+                d["owner"] = m // 3
+                out.append(d)
+        return out
+
+    def census(self) -> list:
+        """Every card of the game wherever it is (hands, stock, discard pile, melds), sorted
+        codes: 108 with the default 4 Jokers (CR-1)."""
+        cdef CRState *st = S(self)
+        out = []
+        for p in range(st.num_players):
+            out += _codes(st.hand[p])
+        out += [KIND_CODE[st.stock[i]] for i in range(st.n_stock)]
+        out += [KIND_CODE[st.discard[i]] for i in range(st.n_discard)]
+        for d in self.melds():
+            out += d["cards"]
+        return sorted(out)
+
+    def stats(self) -> dict:
+        """``{"turns", "turn_limit" (bool: some round hit max_turns), "turn_limit_rounds",
+        "rounds_won": per-seat count}`` for ``krazy simulate``."""
+        cdef CRState *st = S(self)
+        won = [0] * st.num_players
+        for r in range(7):
+            if st.round_result[r] >= 0:
+                won[st.round_result[r]] += 1
+        return {"turns": st.total_turns, "turn_limit": st.limit_rounds > 0,
+                "turn_limit_rounds": st.limit_rounds, "rounds_won": won}
+
+    def scores(self) -> list:
+        """Per round played so far (``list`` of ``[round, [points per seat]]``, CR-15)."""
+        cdef CRState *st = S(self)
+        return [[r + 1, [st.scores[r][p] for p in range(st.num_players)]]
+                for r in range(7) if st.round_result[r] != -2]
+
+    def totals(self) -> list:
+        cdef CRState *st = S(self)
+        return [total_score(st, p) for p in range(st.num_players)]
+
+    def observation(self, int player) -> dict:
+        """What ``player`` may see, JSON-ready: their own hand (sorted codes and text),
+        every hand's size, the round and its contract (books, runs), the dealer, the melds
+        on the table (ids, owners, cards), the up-card on offer (``None`` when none), the
+        discard pile (bottom first), the stock size, whose turn and who acts, the phase,
+        who is down, buys this round, scores per round and totals, round results.
+        Raises ``ValueError`` for a bad seat."""
+        cdef CRState *st = S(self)
+        if not 0 <= player < st.num_players:
+            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
+        hand = _codes(st.hand[player])
+        nb, nr = CONTRACTS[st.round]
+        up = KIND_CODE[st.discard[st.n_discard - 1]] if st.up_live and st.n_discard else None
+        obs = {
+            "game": "contract-rummy",
+            "player": player,
+            "num_players": st.num_players,
+            "round": st.round,
+            "contract": {"books": nb, "runs": nr},
+            "cards_dealt": st.round + 6,
+            "dealer": st.dealer,
+            "hand": hand,
+            "hand_text": [format_card(c) for c in hand],
+            "hand_sizes": [st.nhand[p] for p in range(st.num_players)],
+            "melds": self.melds(),
+            "up_card": up,
+            "up_card_text": format_card(up) if up is not None else None,
+            "discard_pile": [KIND_CODE[st.discard[i]] for i in range(st.n_discard)],
+            "stock_size": st.n_stock,
+            "current_player": st.cur,
+            "turn_player": st.turn_player if st.phase != PH_OVER else None,
+            "phase": PHASE_NAMES[st.phase],
+            "building_meld": st.cur * 3 + st.gd_k if st.phase == PH_BUILD else None,
+            "down": [bool(st.down[p]) for p in range(st.num_players)],
+            "buys": [st.buys[p] for p in range(st.num_players)],
+            "scores": self.scores(),
+            "totals": self.totals(),
+            "round_results": [st.round_result[r] for r in range(7)],
+            "turn": st.turns,
+            "max_turns": st.opt_max_turns,
+            "terminal": st.phase == PH_OVER,
+        }
+        if st.cur == player:
+            obs["legal_actions"] = self.legal_actions()
+        return obs
+
+    def observation_tensor(self, int player):
+        """``numpy.ndarray`` float32, shape ``(1154,)``: own hand counts / 4 (53 kinds),
+        the live up-card (53 one-hot), the discard pile counts / 4 (53), the 18 meld slots
+        in seat order from ``player`` (18 x 53 counts / 4), per seat from ``player``
+        (6 x 4: hand size / 30, down, buys / 10, total / 1000), round (7 one-hot), phase
+        (6 one-hot), stock / 108, turn / max_turns, to act, meld being built / 3.
+        Raises ``ValueError``."""
+        cdef CRState *st = S(self)
+        cdef int p, q, i, k, m, o, n = st.num_players
+        if not 0 <= player < n:
+            raise ValueError(f"player {player!r} out of range 0..{n - 1}")
+        t = np.zeros(TENSOR, dtype=np.float32)
+        cdef float[::1] v = t
+        for k in range(NK):
+            v[k] = st.hand[player][k] / 4.0
+        if st.up_live and st.n_discard:
+            v[53 + st.discard[st.n_discard - 1]] = 1
+        for i in range(st.n_discard):
+            v[106 + st.discard[i]] += 0.25
+        for q in range(n):
+            p = (player + q) % n
+            for k in range(3):
+                m = p * 3 + k
+                for i in range(st.melds[m].n):
+                    v[159 + (q * 3 + k) * 53 + st.melds[m].cards[i]] += 0.25
+            o = 1113 + 4 * q
+            v[o] = st.nhand[p] / 30.0
+            v[o + 1] = st.down[p]
+            v[o + 2] = st.buys[p] / 10.0
+            v[o + 3] = total_score(st, p) / 1000.0
+        v[1137 + st.round - 1] = 1
+        v[1144 + st.phase] = 1
+        v[1150] = st.n_stock / 108.0
+        v[1151] = st.turns / <float>st.opt_max_turns
+        v[1152] = 1 if st.cur == player else 0
+        v[1153] = st.gd_k / 3.0 if st.phase == PH_BUILD else 0
+        return t
+
+    def __str__(self):
+        cdef CRState *st = S(self)
+        nb, nr = CONTRACTS[st.round]
+        up = format_card(KIND_CODE[st.discard[st.n_discard - 1]]) if st.up_live and st.n_discard else "-"
+        lines = [f"Crazy Rummy round {st.round} ({nb} books + {nr} runs), dealer {st.dealer}, "
+                 f"turn {st.turns}, up-card {up}, stock {st.n_stock}, phase {PHASE_NAMES[st.phase]}"]
+        for p in range(st.num_players):
+            mark = ">" if p == st.cur else " "
+            lines.append(f"{mark} seat {p}{' (down)' if st.down[p] else ''} [{total_score(st, p)}]: "
+                         + " ".join(format_card(c) for c in _codes(st.hand[p])))
+        for d in self.melds():
+            lines.append(f"  meld {d['id']} (seat {d['owner']} {d['kind']}): {_meld_text(d)}")
+        return "\n".join(lines)
+
+    def _event_dict(self, kind, player, a, b, viewer):
+        format_card = _safe_card
+        name = EVENT_NAMES.get(kind, str(kind))
+        d = {"event": name, "player": player}
+        if kind in (EV_DEAL, EV_DRAW):
+            seen = viewer == "all" or viewer == player
+            d["card"] = a if seen else None
+            if seen:
+                d["card_text"] = format_card(a)
+            if kind == EV_DRAW:
+                d["reason"] = "penalty" if b == 1 else "draw"
+        elif kind in (EV_UPCARD, EV_TAKE, EV_DECLINE, EV_BUY, EV_PASS, EV_DISCARD, EV_LAY):
+            d["card"] = a
+            d["card_text"] = format_card(a)
+            if kind in (EV_TAKE, EV_DECLINE):
+                d["first_up_card"] = bool(b)
+            if kind == EV_LAY:
+                d["meld"] = b
+        elif kind == EV_LAYOFF:
+            d["card"] = a
+            d["card_text"] = format_card(a)
+            d["meld"] = b >> 1
+            d["end"] = "high" if b & 1 else "low"
+        elif kind == EV_SWAP:
+            d["card"] = a
+            d["card_text"] = format_card(a)
+            d["meld"] = b & 0xFF
+            d["wild"] = b >> 8
+            d["wild_text"] = format_card(b >> 8)
+        elif kind == EV_RUN_START:
+            d["meld"] = a
+            d["suit"] = b // 32
+            d["lo"] = b % 32
+        elif kind == EV_MELD:
+            d["meld"] = a
+            d["cards"] = b
+        elif kind in (EV_ROUND_START,):
+            d["round"] = a
+            d["cards_dealt"] = b
+        elif kind in (EV_GO_DOWN, EV_DOWN, EV_GO_OUT):
+            d["round"] = a
+        elif kind == EV_ROUND_END:
+            d["round"] = a
+            d["reason"] = ROUND_END_REASONS.get(b, b)
+        elif kind == EV_SCORE:
+            d["points"] = a
+            d["total"] = b
+        elif kind in (EV_SHUFFLE, EV_REBUILD):
+            d["cards"] = a
+        elif kind in (EV_TURN, EV_TURN_LIMIT):
+            d["turn"] = a
+        return d
+
+    # -------------------------------------------------------- JSON
+    def _to_dict(self):
+        cdef CRState *st = S(self)
+        n = st.num_players
+        return {
+            "rng": [st.rng.s[0], st.rng.s[1], st.rng.s[2], st.rng.s[3]],
+            "round": st.round,
+            "dealer": st.dealer,
+            "phase": PHASE_NAMES[st.phase],
+            "current_player": st.cur,
+            "turn_player": st.turn_player,
+            "up_live": bool(st.up_live),
+            "discarder": st.discarder,
+            "turns": st.turns,
+            "total_turns": st.total_turns,
+            "limit_rounds": st.limit_rounds,
+            "building": [st.gd_k, bool(st.gd_open), st.gd_last],
+            "hands": [_codes(st.hand[p]) for p in range(n)],
+            "known": [_codes(st.known[p]) for p in range(n)],
+            "stock": [KIND_CODE[st.stock[i]] for i in range(st.n_stock)],
+            "discard": [KIND_CODE[st.discard[i]] for i in range(st.n_discard)],
+            "melds": [_meld_dict(st, m) for m in range(n * 3)],
+            "down": [bool(st.down[p]) for p in range(n)],
+            "buys": [st.buys[p] for p in range(n)],
+            "scores": [[st.scores[r][p] for p in range(n)] for r in range(7)],
+            "round_results": [st.round_result[r] for r in range(7)],
+        }
+
+
+# ------------------------------------------------------------------ construction
+cdef void _set_options(CRState *st, game):
+    o = game.options
+    st.num_players = game.num_players
+    st.opt_jokers = o.jokers
+    st.opt_wrap = 1 if o.ace_wrap else 0
+    st.opt_overlap = 1 if o.overlapping_runs else 0
+    st.opt_buy_limit = o.buy_limit
+    st.opt_penalty = o.penalty_cards
+    st.opt_layoff_own = 1 if o.layoff_on_own else 0
+    st.opt_swap_down = 1 if o.swap_requires_down else 0
+    st.opt_final_nd = 1 if o.final_round_no_discard else 0
+    st.opt_rounds = o.rounds
+    st.opt_first_round = o.first_round
+    st.opt_max_turns = o.max_turns
+
+
+def new_state(game, seed=None):
+    """A new game dealt from ``seed`` (CR-1, CR-4, CR-6); rounds ``first_round`` ..
+    ``min(7, first_round + rounds - 1)`` (CR-16)."""
+    cdef ContractRummyState s = ContractRummyState.__new__(ContractRummyState)
+    s._init(&CR_OPS, game)
+    cdef CRState *st = S(s)
+    _set_options(st, game)
+    cr_start(st, <uint64_t>check_seed(seed), s._writable_log())
+    s.n_ev = s.log.ev.n
+    return s
+
+
+def _int(body, key, lo, hi):
+    v = body[key]
+    if type(v) is not int or not lo <= v <= hi:
+        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
+    return v
+
+
+def _bool(body, key):
+    v = body[key]
+    if type(v) is not bool:
+        raise InvalidStateError(f"{key!r} must be true or false, got {v!r}")
+    return v
+
+
+def _kinds(v, what, limit=NCARDS):
+    if not isinstance(v, list) or len(v) > limit:
+        raise InvalidStateError(f"{what} must be a list of at most {limit} card codes")
+    out = []
+    for c in v:
+        if type(c) is not int or not 0 <= c < 256 or CODE_KIND[c] < 0:
+            raise InvalidStateError(f"{what} holds {c!r}, not a card of this deck")
+        out.append(CODE_KIND[c])
+    return out
+
+
+def _check_meld(d, what, bint complete, int wrap):
+    """A meld dict -> (kind, suit, rank, lo, kinds, wilds); raises InvalidStateError."""
+    if not isinstance(d, dict) or set(d) != {"kind", "rank", "suit", "lo", "cards"}:
+        raise InvalidStateError(f"{what} must be an object with kind, rank, suit, lo, cards")
+    ks = _kinds(d["cards"], f"{what} cards", 13)
+    if d["kind"] == "book":
+        _int(d, "rank", 1, 13)
+        if d["suit"] is not None or d["lo"] is not None:
+            raise InvalidStateError(f"{what}: a book has no suit or lo")
+        r = d["rank"]
+        w = 0
+        for k in ks:
+            if book_natural(r, k):
+                continue
+            if book_wild(r, k):
+                w += 1
+                continue
+            raise InvalidStateError(f"{what}: {format_card(KIND_CODE[k])} does not belong in a book of rank {r}")
+        if w > 1:
+            raise InvalidStateError(f"{what}: a book holds at most 1 wild (CR-5)")
+        if len(ks) < (3 if complete else 1) or not book_natural(r, ks[0]):
+            raise InvalidStateError(f"{what}: a book is 3+ cards led by a natural (CR-5)")
+        return MK_BOOK, 0, r, 0, ks, w
+    if d["kind"] == "run":
+        _int(d, "suit", 0, 3)
+        _int(d, "lo", 1, 13 if wrap else 14)
+        if d["rank"] is not None:
+            raise InvalidStateError(f"{what}: a run has no rank")
+        s, lo = d["suit"], d["lo"]
+        if lo + len(ks) - 1 > pos_hi(wrap) or (complete and len(ks) < 4) or (not complete and lo > lo_max(wrap)):
+            raise InvalidStateError(f"{what}: a run of {len(ks)} cards cannot start at position {lo} (CR-3, CR-5)")
+        w = 0
+        for i, k in enumerate(ks):
+            if run_natural(s, lo + i, k):
+                continue
+            if wildcard(k):
+                w += 1
+                continue
+            raise InvalidStateError(f"{what}: {format_card(KIND_CODE[k])} cannot stand at position {lo + i} of a {SUIT_LETTERS[s]} run")
+        if w > 2:
+            raise InvalidStateError(f"{what}: a run holds at most 2 wilds (CR-5)")
+        return MK_RUN, s, 0, lo, ks, w
+    raise InvalidStateError(f"{what}: kind must be 'book' or 'run'")
+
+
+def state_from_dict(game, body, events):
+    """Rebuild a state from ``to_json()``'s body, checking every field, the phase, the
+    melds' validity (CR-5) and that the deck is exactly conserved (CR-1).  Raises
+    ``InvalidStateError``."""
+    cdef ContractRummyState s = ContractRummyState.__new__(ContractRummyState)
+    s._init(&CR_OPS, game)
+    cdef CRState *st = S(s)
+    cdef int32_t buf[NUM_ACTIONS]
+    cdef Meld *md
+    _set_options(st, game)
+    n = game.num_players
+    want = {"rng", "round", "dealer", "phase", "current_player", "turn_player", "up_live",
+            "discarder", "turns", "total_turns", "limit_rounds", "building", "hands", "known",
+            "stock", "discard", "melds", "down", "buys", "scores", "round_results"}
+    if not isinstance(body, dict) or set(body) != want:
+        got = set(body) if isinstance(body, dict) else set()
+        raise InvalidStateError(f"state fields differ: missing {sorted(want - got)}, unknown {sorted(got - want)}")
+    rng = body["rng"]
+    if not isinstance(rng, list) or len(rng) != 4 or any(type(x) is not int or not 0 <= x < 2 ** 64 for x in rng) \
+            or not any(rng):
+        raise InvalidStateError("'rng' must be four unsigned 64-bit ints, not all zero")
+    for i in range(4):
+        st.rng.s[i] = rng[i]
+    first, last = st.opt_first_round, min(7, st.opt_first_round + st.opt_rounds - 1)
+    st.round = _int(body, "round", first, last)
+    st.dealer = _int(body, "dealer", 0, n - 1)
+    if st.dealer != (st.round - first) % n:
+        raise InvalidStateError(f"round {st.round}'s dealer is seat {(st.round - first) % n} (CR-6)")
+    inv = {v: k for k, v in PHASE_NAMES.items()}
+    ph = body["phase"]
+    if not isinstance(ph, str) or ph not in inv:
+        raise InvalidStateError(f"'phase' must be one of {sorted(inv)}, got {ph!r}")
+    st.phase = inv[ph]
+    st.turn_player = _int(body, "turn_player", 0, n - 1)
+    st.up_live = _bool(body, "up_live")
+    st.discarder = _int(body, "discarder", -1, n - 1)
+    st.turns = _int(body, "turns", 0, st.opt_max_turns)
+    st.total_turns = _int(body, "total_turns", st.turns, 10 ** 9)
+    st.limit_rounds = _int(body, "limit_rounds", 0, 7)
+    b = body["building"]
+    if not isinstance(b, list) or len(b) != 3 or type(b[0]) is not int or type(b[1]) is not bool \
+            or type(b[2]) is not int or not 0 <= b[0] <= 2 or not 0 <= b[2] <= NO_NAT:
+        raise InvalidStateError("'building' must be [meld 0..2, open true/false, last kind 0..53]")
+    st.gd_k, st.gd_open, st.gd_last = b
+    deck = {}
+    hands = body["hands"]
+    known = body["known"]
+    if not isinstance(hands, list) or len(hands) != n or not isinstance(known, list) or len(known) != n:
+        raise InvalidStateError(f"'hands' and 'known' must be {n} lists each")
+    for p in range(n):
+        for k in _kinds(hands[p], f"hand {p}"):
+            if st.hand[p][k] >= 8:
+                raise InvalidStateError(f"hand {p} holds too many of one card")
+            add_card(st, p, k)
+            deck[k] = deck.get(k, 0) + 1
+        for k in _kinds(known[p], f"known {p}"):
+            if st.known[p][k] >= st.hand[p][k]:
+                raise InvalidStateError(f"known cards of seat {p} are not in their hand")
+            st.known[p][k] += 1
+    stock = _kinds(body["stock"], "'stock'")
+    discard = _kinds(body["discard"], "'discard'")
+    for k in stock + discard:
+        deck[k] = deck.get(k, 0) + 1
+    st.n_stock = len(stock)
+    for i, k in enumerate(stock):
+        st.stock[i] = k
+    st.n_discard = len(discard)
+    for i, k in enumerate(discard):
+        st.discard[i] = k
+    down = body["down"]
+    if not isinstance(down, list) or len(down) != n or any(type(x) is not bool for x in down):
+        raise InvalidStateError(f"'down' must be {n} booleans")
+    buys = body["buys"]
+    if not isinstance(buys, list) or len(buys) != n or any(type(x) is not int or not 0 <= x <= 200 for x in buys):
+        raise InvalidStateError(f"'buys' must be {n} ints 0..200")
+    for p in range(n):
+        st.down[p] = down[p]
+        st.buys[p] = buys[p]
+        if st.opt_buy_limit and buys[p] > st.opt_buy_limit:
+            raise InvalidStateError(f"seat {p} bought more than buy_limit (CR-8)")
+    nm = nmelds(st.round)
+    building = st.phase == PH_BUILD
+    melds = body["melds"]
+    if not isinstance(melds, list) or len(melds) != 3 * n:
+        raise InvalidStateError(f"'melds' must be {3 * n} entries (seat*3 + k)")
+    for m, d in enumerate(melds):
+        p, k = divmod(m, 3)
+        if building and p == st.turn_player:
+            expect = k < st.gd_k or (k == st.gd_k and st.gd_open)
+            complete = k < st.gd_k
+        else:
+            expect = bool(st.down[p]) and k < nm
+            complete = True
+        if d is None:
+            if expect:
+                raise InvalidStateError(f"meld {m} is missing")
+            continue
+        if not expect:
+            raise InvalidStateError(f"meld {m} should not be on the table (CR-10)")
+        kind, suit, rank, lo, ks, w = _check_meld(d, f"meld {m}", complete, st.opt_wrap)
+        want_kind = MK_BOOK if k < CBOOKS[st.round] else MK_RUN
+        if kind != want_kind:
+            raise InvalidStateError(f"meld {m} must be a {'book' if want_kind == MK_BOOK else 'run'} (CR-4)")
+        md = &st.melds[m]
+        md.kind = kind
+        md.suit = suit
+        md.rank = rank
+        md.lo = lo
+        md.n = len(ks)
+        md.wilds = w
+        for i, x in enumerate(ks):
+            md.cards[i] = x
+            deck[x] = deck.get(x, 0) + 1
+    full = {k: 2 for k in range(52)}
+    if st.opt_jokers:
+        full[JK] = st.opt_jokers
+    if deck != full:
+        raise InvalidStateError("hands, stock, discard pile and melds are not exactly the deck (CR-1)")
+    scores = body["scores"]
+    results = body["round_results"]
+    if not isinstance(scores, list) or len(scores) != 7 or not isinstance(results, list) or len(results) != 7:
+        raise InvalidStateError("'scores' and 'round_results' hold 7 rounds")
+    for r in range(7):
+        row = scores[r]
+        if not isinstance(row, list) or len(row) != n or any(type(x) is not int or not 0 <= x <= 100000 for x in row):
+            raise InvalidStateError(f"scores of round {r + 1} must be {n} ints 0..100000")
+        res = results[r]
+        if type(res) is not int or not -2 <= res < n:
+            raise InvalidStateError(f"round_results[{r}] must be an int -2..{n - 1}")
+        played = first <= r + 1 < st.round or (r + 1 == st.round and st.phase == PH_OVER)
+        if played == (res == -2) or (not played and any(row)) or (res >= 0 and row[res] != 0):
+            raise InvalidStateError(f"round {r + 1}'s result and scores do not fit the game's progress")
+        st.round_result[r] = res
+        for p in range(n):
+            st.scores[r][p] = row[p]
+    if st.phase == PH_OVER:
+        st.cur = _int(body, "current_player", KZ_TERMINAL, KZ_TERMINAL)
+        if st.round != last:
+            raise InvalidStateError("the game ends after its last round")
+    else:
+        st.cur = _int(body, "current_player", 0, n - 1)
+        for p in range(n):
+            if st.nhand[p] == 0 and not (building and p == st.cur):
+                raise InvalidStateError(f"seat {p} holds no cards but the round is running")
+        if st.up_live and st.n_discard == 0:
+            raise InvalidStateError("an up-card needs a discard pile")
+        if (not building or not st.gd_open) and st.gd_last != 0:
+            raise InvalidStateError("'building' last kind is set outside a book being built")
+        if not building and (st.gd_k or st.gd_open):
+            raise InvalidStateError("'building' is set outside going down")
+        if st.phase == PH_FIRST:
+            if st.cur != st.dealer or st.turn_player != st.dealer or not st.up_live or st.turns \
+                    or st.discarder != -1 or any(down) or any(buys) or st.n_discard != 1:
+                raise InvalidStateError("the first up-card decision is the dealer's, before any turn (CR-7)")
+        elif st.phase == PH_BUY:
+            if st.cur == st.turn_player or st.cur == st.discarder or not st.up_live:
+                raise InvalidStateError("a buyer is another player than the turn player and the discarder (CR-8)")
+            if st.opt_buy_limit and st.buys[st.cur] >= st.opt_buy_limit:
+                raise InvalidStateError("the buyer reached buy_limit (CR-8)")
+        else:
+            if st.cur != st.turn_player:
+                raise InvalidStateError("only the turn player acts in this phase")
+            if st.phase == PH_TAKE and not st.up_live:
+                raise InvalidStateError("take_or_decline needs an up-card")
+            if st.phase in (PH_MAIN, PH_BUILD) and st.up_live:
+                raise InvalidStateError("the up-card was dealt with before the turn's play")
+            if st.turns == 0:
+                raise InvalidStateError("a turn is under way but no turn was counted")
+        if building:
+            if st.down[st.cur] or st.gd_k >= nm:
+                raise InvalidStateError("going down: the player is not down yet and builds one of the contract's melds")
+            _check_laydown(st, st.cur)
+        if cr_legal_actions(st, buf) == 0:
+            raise InvalidStateError("the player to act has no legal action")
+    s._load_events(events, max_kind=max(EVENT_NAMES))
+    return s
+
+
+cdef _check_laydown(CRState *st, int p):
+    """The melds laid so far in this lay-down follow the canonical order (book ranks never
+    decrease, run keys increase, same-suit runs never join) and a book being built lists
+    its naturals in kind order before its wild."""
+    cdef Meld *md
+    cdef Meld *o
+    last_rank = 0
+    last_key = -1
+    for k in range(st.gd_k + (1 if st.gd_open else 0)):
+        md = &st.melds[p * 3 + k]
+        if md.kind == MK_BOOK:
+            if md.rank < last_rank:
+                raise InvalidStateError("books of a lay-down are laid by rank")
+            last_rank = md.rank
+            prev = -1
+            seen_wild = False
+            for i in range(md.n):
+                x = md.cards[i]
+                if book_natural(md.rank, x):
+                    if seen_wild or x < prev:
+                        raise InvalidStateError("a book's naturals are laid in kind order, its wild last")
+                    prev = x
+                else:
+                    seen_wild = True
+            if k == st.gd_k and st.gd_open:
+                if st.gd_last != (NO_NAT if seen_wild else prev):
+                    raise InvalidStateError("'building' last kind does not match the book being built")
+        else:
+            key = md.suit * 32 + md.lo
+            if key < last_key + 1 - st.opt_overlap or md.lo > lo_max(st.opt_wrap):
+                raise InvalidStateError("runs of a lay-down are laid by suit and position")
+            last_key = key
+            if k == st.gd_k and st.gd_open and st.gd_last != 0:
+                raise InvalidStateError("'building' last kind is for books")
+            for j in range(k):
+                o = &st.melds[p * 3 + j]
+                if o.kind == MK_RUN and o.suit == md.suit and touches(
+                        st.opt_wrap, st.opt_overlap, run_mask(st.opt_wrap, o.lo, o.lo + o.n - 1),
+                        run_mask(st.opt_wrap, md.lo, md.lo + md.n - 1)):
+                    raise InvalidStateError("two runs of one suit in a contract may not join (CR-10)")
+
+
+SPEC = GameSpec(
+    game_id="contract-rummy",
+    name="Crazy Rummy",
+    min_players=2,
+    max_players=MAXP,
+    default_players=4,
+    options=(
+        Option("jokers", 4, int, "CR-1", "Jokers shuffled in with the two decks", lo=0, hi=4),
+        Option("ace_wrap", False, bool, "CR-3", "runs may go round the corner (K-A-2)"),
+        Option("overlapping_runs", False, bool, "CR-10",
+               "two same-suit runs of a contract may overlap; only continuing runs join"),
+        Option("buy_limit", 0, int, "CR-8", "buys per player per round (0: no limit)", lo=0, hi=100),
+        Option("penalty_cards", 1, int, "CR-8", "stock cards a buyer takes with the up-card", lo=0, hi=5),
+        Option("layoff_on_own", False, bool, "CR-11", "a player may lay off on their own melds"),
+        Option("swap_requires_down", False, bool, "CR-12", "only a player who is down may swap for a wild"),
+        Option("final_round_no_discard", False, bool, "CR-13", "round 7 must be gone out without a discard"),
+        Option("rounds", 7, int, "CR-16", "rounds played", lo=1, hi=7),
+        Option("first_round", 1, int, "CR-16", "the contract of the first round played", lo=1, hi=7),
+        Option("max_turns", 400, int, "CR-17", "turns in one round before it ends with no winner",
+               lo=1, hi=100000),
+    ),
+    num_distinct_actions=NUM_ACTIONS,
+    new_state=new_state,
+    state_from_dict=state_from_dict,
+    tensor_shape=lambda n: (TENSOR,),
+    rules_file="contract_rummy.md",
+    summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
+)
+
+
+# ------------------------------------------------------------------ public faces
+def _parse_cards(cards):
+    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    out = []
+    for c in items:
+        code = c if type(c) is int else parse_card(c)
+        if not 0 <= code < 256 or CODE_KIND[code] < 0:
+            raise ValueError(f"{c!r} is not a Crazy Rummy card (S H D C, A..K, JK; CR-1)")
+        out.append(code)
+    return out
+
+
+def _meld_kind(cards, ace_wrap):
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    codes = _parse_cards(cards)
+    if len(codes) > KZ_MELD_MAX_HAND:
+        return 0
+    for i, c in enumerate(codes):
+        buf[i] = c
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    return kz_meld_kind(&r, buf, len(codes))
+
+
+def is_book(cards, *, ace_wrap=False) -> bool:
+    """Whether ``cards`` (strings like ``"4C"``, ``"JK"`` or codes) form a book: 3+ cards of
+    one rank, at most 1 wild (CR-2, CR-5).  ``is_book("4C 4D 2S JK")`` is False (two wilds).
+    Uses the shared meld solver (``melds.pxd``).  Raises ``ValueError`` for a bad card."""
+    return _meld_kind(cards, ace_wrap) == KZ_MELD_BOOK
+
+
+def is_run(cards, *, ace_wrap=False) -> bool:
+    """Whether ``cards`` form a run in some order: 4+ of one suit in sequence, at most 2
+    wilds, a 2 in its natural place natural, Ace low or high, no wrap unless ``ace_wrap``
+    (CR-2, CR-3, CR-5).  ``is_run("5H JK 2C 8H")`` is True.  Raises ``ValueError``."""
+    return _meld_kind(cards, ace_wrap) == KZ_MELD_RUN
+
+
+def _laydown_state(hand, rnd, ace_wrap, overlap=False):
+    import krazy_core
+    if type(rnd) is not int or not 1 <= rnd <= 7:
+        raise ValueError(f"round must be 1..7, got {rnd!r}")
+    codes = _parse_cards(hand)
+    cnt = [0] * NK
+    for c in codes:
+        cnt[CODE_KIND[c]] += 1
+    if any(x > 2 for x in cnt[:52]) or cnt[JK] > 4:
+        raise ValueError("a hand holds at most 2 of each card and 4 Jokers (CR-1)")
+    game = krazy_core.make("contract-rummy", num_players=2, first_round=rnd, rounds=1, ace_wrap=bool(ace_wrap),
+                          overlapping_runs=bool(overlap))
+    cdef ContractRummyState s = new_state(game, 0)
+    cdef CRState *st = S(s)
+    memset(st.hand, 0, sizeof(st.hand))
+    memset(st.melds, 0, sizeof(st.melds))
+    for k in range(NK):
+        st.hand[0][k] = cnt[k]
+    st.nhand[0] = len(codes)
+    st.phase = PH_BUILD
+    st.cur = 0
+    st.turn_player = 0
+    st.up_live = 0
+    st.gd_k = 0
+    st.gd_open = 0
+    st.gd_last = 0
+    return s
+
+
+cdef int _enum(CRState *st, list out, int depth) except -1:
+    cdef int32_t acts[NUM_ACTIONS]
+    cdef int n = cr_legal_actions(st, acts), i
+    cdef CRState child
+    for i in range(n):
+        memcpy(&child, st, sizeof(CRState))
+        cr_apply(&child, acts[i], NULL)
+        if child.phase == PH_BUILD:
+            _enum(&child, out, depth + 1)
+        else:
+            lay = []
+            for k in range(nmelds(st.round)):
+                d = _meld_dict(&child, k)
+                lay.append((d["kind"], d["suit"] if d["suit"] is not None else -1,
+                            d["lo"] if d["lo"] is not None else 0, tuple(d["cards"])))
+            left = _codes(child.hand[0])
+            out.append((tuple(lay), tuple(left)))
+    return 0
+
+
+def _all_laydowns(hand, rnd, ace_wrap, overlap=False):
+    cdef ContractRummyState s
+    if not can_go_down_hand(hand, rnd, ace_wrap, overlap):
+        return []
+    s = _laydown_state(hand, rnd, ace_wrap, overlap)
+    out = []
+    _enum(S(s), out, 0)
+    return sorted(set((tuple(sorted(lay)), left) for lay, left in out))
+
+
+def can_go_down_hand(hand, rnd, ace_wrap=False, overlapping_runs=False) -> bool:
+    """Whether ``hand`` holds round ``rnd``'s contract (CR-4, CR-10)."""
+    cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap, overlapping_runs)
+    cdef CRState *st = S(s)
+    st.phase = PH_MAIN
+    return can_go_down(st, 0) == 1
+
+
+def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False) -> list:
+    """The distinct ways ``hand`` can go down in round ``rnd`` (1..7, CR-4, CR-10): a sorted
+    list of lay-downs, each a tuple of melds (books then runs), each meld a tuple of card
+    strings (a run low to high).  Every meld as long as the player likes; two copies of a
+    card are the same card.  Exhaustive (fine for dealt hands; large hands can have very many
+    lay-downs).  Raises ``ValueError`` for bad cards or round."""
+    lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs)
+    out = set()
+    for lay, left in lays:
+        out.add(tuple(tuple(format_card(c) for c in m[3]) for m in lay))
+    return sorted(out)
+
+
+def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_codes=False):
+    """The lay-down of round ``rnd``'s contract that leaves the fewest points in hand (CR-15
+    values): ``(melds, leftover, points)`` (card strings, or codes with ``as_codes``), or
+    ``None`` when the hand cannot go down.  Raises ``ValueError``."""
+    lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs)
+    if not lays:
+        return None
+    best = None
+    for lay, left in lays:
+        pts = sum(POINTS[CODE_KIND[c]] for c in left)
+        key = (pts, len(left), lay, left)
+        if best is None or key < best:
+            best = key
+    pts, _, lay, left = best
+    f = (lambda c: c) if as_codes else format_card
+    return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)

@@ -1,0 +1,1138 @@
+# cython: language_level=3
+"""The exact rummy meld solver shared by Kings Rummy and Crazy Rummy.
+
+The question (KR-10, KR-12): given a hand -- a multiset, the same card may be held twice --
+and which cards are wild, which arrangement into books and runs leaves the fewest points,
+and can every card but one be laid down (going out)?  The answer is exact, not greedy: at
+wild rank 7 the hand ``3H 4H 5H 6H 6S 6C 9D`` leaves 9 points (``3H 4H 5H`` + ``6H 6S 6C``),
+not the 21 a greedy "longest run first" split would leave.
+
+Method (C, no GIL, no allocation): wilds are a pooled count; natural cards sit in a
+suit x rank count table.  A depth-first branch and bound takes the first natural card ``c``
+(suit-major, rank ascending) and decides its fate: left over (deadwood), in a run in which
+it is the lowest natural card, or in a book of its rank with any of the other naturals of
+that rank.  A meld of ``2m`` or more cards splits into two melds of at least ``m`` (with no
+more wilds in either part), so in the free arrangement a run spans at most ``2m-1``
+positions and a book holds at most ``2m-1`` naturals -- which keeps the search small.  A
+meld is given only the wilds it needs; any wilds left at the end join melds that still have
+room under the rules' wild caps (or, when wilds are unlimited, form an all-wild book), and
+the wilds that stay in hand are the cheapest ones.  The rules (minimum lengths, wild caps,
+rank range, Ace high or wrap-around, the wild rank and whether it can be natural, points)
+are one small struct, :c:type:`kz_meld_rules` (see ``melds.pxd``).
+
+Python faces (Kings Rummy rules, ``wild_rank`` 3..13, KR-5..KR-7, KR-14): :func:`is_book`,
+:func:`is_run`, :func:`is_meld`, :func:`best_arrangement`, :func:`deadwood_points`,
+:func:`going_out_discards`.  Cards are strings (``"7H"``, ``"QR"`` for the Queen of stars,
+``"JK"``) or int codes of :mod:`krazy_core.cards`; bad input raises ``ValueError``.
+"""
+
+cimport cython
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t
+
+from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_HAND,
+                                     KZ_MELD_MAX_MELDS, KZ_MELD_NONE, KZ_MELD_BOOK,
+                                     KZ_MELD_RUN, KZ_WILD_ANY, KZ_MELD_MAX_POS)
+
+from krazy_core.cards import parse_card, format_card
+
+cdef extern from *:
+    """
+    static inline int kz_ctz16(unsigned int x) { return __builtin_ctz(x); }
+    static inline int kz_popcount(unsigned int x) { return __builtin_popcount(x); }
+    """
+    int kz_ctz16(unsigned int x) noexcept nogil
+    int kz_popcount(unsigned int x) noexcept nogil
+
+DEF BIG_CAP = 1000          # absorb capacity of a meld that takes any number of wilds
+DEF NO_BEST = 1 << 30
+
+MAX_HAND = KZ_MELD_MAX_HAND
+BOOK = KZ_MELD_BOOK
+RUN = KZ_MELD_RUN
+
+
+# --------------------------------------------------------------------------- rules
+
+cdef void kz_rules_finish(kz_meld_rules *r) noexcept nogil:
+    cdef int p
+    memset(r.pos_rank, 0, sizeof(r.pos_rank))
+    if r.wrap:
+        r.pos_lo = 1
+        r.pos_hi = 26
+        for p in range(1, 27):
+            r.pos_rank[p] = <int8_t>((p - 1) % 13 + 1)
+        r.max_run_len = 13
+        return
+    r.pos_lo = r.rank_lo
+    r.pos_hi = r.rank_hi
+    for p in range(r.rank_lo, r.rank_hi + 1):
+        r.pos_rank[p] = <int8_t>p
+    if r.ace_high and r.rank_lo == 1 and r.rank_hi == 13:
+        r.pos_hi = 14
+        r.pos_rank[14] = 1
+    r.max_run_len = r.pos_hi - r.pos_lo + 1
+    if r.max_run_len > 13:
+        r.max_run_len = 13
+
+
+cdef void kz_rules_kings(kz_meld_rules *r, int wild_rank, int wild_points, int joker_points) noexcept nogil:
+    cdef int k
+    memset(r, 0, sizeof(kz_meld_rules))
+    r.min_book = 3
+    r.min_run = 3
+    r.max_wild_book = KZ_WILD_ANY
+    r.max_wild_run = KZ_WILD_ANY
+    r.rank_lo = 3
+    r.rank_hi = 13
+    r.wild_rank = <int8_t>wild_rank
+    r.wild_rank_natural = 0
+    for k in range(1, 14):
+        r.points[k] = <int16_t>k
+    r.points[0] = <int16_t>joker_points
+    if 1 <= wild_rank <= 13:
+        r.points[wild_rank] = <int16_t>wild_points
+    kz_rules_finish(r)
+
+
+cdef void kz_rules_crazy(kz_meld_rules *r, int ace_wrap) noexcept nogil:
+    cdef int k
+    memset(r, 0, sizeof(kz_meld_rules))
+    r.min_book = 3
+    r.min_run = 4
+    r.max_wild_book = 1
+    r.max_wild_run = 2
+    r.rank_lo = 1
+    r.rank_hi = 13
+    r.ace_high = 1
+    r.wrap = 1 if ace_wrap else 0
+    r.wild_rank = 2
+    r.wild_rank_natural = 1
+    r.points[0] = 20
+    r.points[1] = 15
+    r.points[2] = 20
+    for k in range(3, 9):
+        r.points[k] = 5
+    for k in range(9, 14):
+        r.points[k] = 10
+    kz_rules_finish(r)
+
+
+cdef inline int _known(const kz_meld_rules *r, uint8_t card) noexcept nogil:
+    """0 unknown to the rules, 1 natural, 2 pure wild, 3 wild that may be natural."""
+    cdef int s = card >> 4
+    cdef int k = card & 15
+    if card == 0x50:
+        return 2
+    if s > 4 or k < 1 or k > 13:
+        return 0
+    if k == r.wild_rank:
+        return 3 if r.wild_rank_natural else 2
+    if k < r.rank_lo or k > r.rank_hi:
+        return 0
+    return 1
+
+
+cdef int kz_is_wild(const kz_meld_rules *r, uint8_t card) noexcept nogil:
+    return 1 if _known(r, card) >= 2 else 0
+
+
+cdef int kz_card_points(const kz_meld_rules *r, uint8_t card) noexcept nogil:
+    if card == 0x50:
+        return r.points[0]
+    if (card >> 4) > 4 or (card & 15) < 1 or (card & 15) > 13:
+        return 0
+    return r.points[card & 15]
+
+
+# --------------------------------------------------------------------------- one meld
+
+cdef int _is_book(const kz_meld_rules *r, const uint8_t *cards, int n) noexcept nogil:
+    cdef int i, k, rank0 = 0, nat = 0, pure = 0, dual = 0
+    if n < r.min_book:
+        return 0
+    for i in range(n):
+        k = _known(r, cards[i])
+        if k == 0:
+            return 0
+        if k == 1:
+            if rank0 and (cards[i] & 15) != rank0:
+                return 0
+            rank0 = cards[i] & 15
+            nat += 1
+        elif k == 2:
+            pure += 1
+        else:
+            dual += 1
+    # dual wilds are natural in a book of their own rank (CR-2), wild otherwise
+    if rank0 == 0 and dual > 0:
+        nat = dual
+        dual = 0
+    if r.max_wild_book == KZ_WILD_ANY:
+        return 1
+    if nat == 0:
+        return 0
+    return 1 if pure + dual <= r.max_wild_book else 0
+
+
+cdef int _is_run(const kz_meld_rules *r, const uint8_t *cards, int n) noexcept nogil:
+    cdef int i, k, a, q, s, suit0 = -1, pure = 0, w, s_lo, s_hi
+    cdef int dual_by_suit[5]
+    cdef unsigned int natmask = 0, wm
+    if n < r.min_run or n > r.max_run_len:
+        return 0
+    memset(dual_by_suit, 0, sizeof(dual_by_suit))
+    for i in range(n):
+        k = _known(r, cards[i])
+        if k == 0:
+            return 0
+        if k == 1:
+            s = cards[i] >> 4
+            if suit0 >= 0 and s != suit0:
+                return 0
+            suit0 = s
+            if natmask & (1u << (cards[i] & 15)):
+                return 0            # the same rank twice
+            natmask |= 1u << (cards[i] & 15)
+        elif k == 2:
+            pure += 1
+        else:
+            dual_by_suit[cards[i] >> 4] += 1
+    if suit0 >= 0:
+        s_lo = suit0
+        s_hi = suit0
+    else:
+        s_lo = 0
+        s_hi = 4
+    for s in range(s_lo, s_hi + 1):
+        for a in range(r.pos_lo, r.pos_hi - n + 2):
+            wm = 0
+            for q in range(a, a + n):
+                wm |= 1u << r.pos_rank[q]
+            if natmask & ~wm:
+                continue
+            w = pure
+            for i in range(5):
+                w += dual_by_suit[i]
+            # one dual card of the run's suit may stand in its own place (CR-2)
+            if dual_by_suit[s] > 0 and (wm >> r.wild_rank) & 1 and not ((natmask >> r.wild_rank) & 1):
+                w -= 1
+            if r.max_wild_run == KZ_WILD_ANY or w <= r.max_wild_run:
+                return 1
+    return 0
+
+
+cdef int kz_meld_kind(const kz_meld_rules *r, const uint8_t *cards, int n) noexcept nogil:
+    if n <= 0 or n > KZ_MELD_MAX_HAND:
+        return KZ_MELD_NONE
+    if _is_book(r, cards, n):
+        return KZ_MELD_BOOK
+    if _is_run(r, cards, n):
+        return KZ_MELD_RUN
+    return KZ_MELD_NONE
+
+
+# --------------------------------------------------------------------------- the search
+
+cdef struct _Rec:
+    int8_t kind
+    int8_t suit             # run: suit
+    int8_t rank             # book: rank
+    int8_t a                # run: first natural position
+    int8_t b                # run: last natural position
+    int8_t j                # wilds the meld needs
+    int8_t L                # its length with them
+    uint16_t mask           # run: naturals at positions a + bit
+    uint8_t x[5]            # book: naturals of each suit
+
+
+cdef struct _Ctx:
+    const kz_meld_rules *R
+    uint8_t cnt[5][16]      # natural cards by suit and rank
+    uint16_t nz[5]          # bit k set iff cnt[s][k] > 0
+    int wl                  # wilds not in a meld yet
+    int cur                 # points of naturals left over so far
+    int best                # best total found (or the bound to beat)
+    int capa                # wilds the melds so far could still take
+    int nb
+    int nr
+    int full                # 1: nothing may be left over
+    int want_b              # contract: books wanted, -1 free
+    int want_r
+    int span_run            # most positions one run's naturals may span
+    int span_book           # most naturals in one book
+    int skip_single_run     # a 1-natural run is never better than a 1-natural book
+    int leftcost[KZ_MELD_MAX_HAND + 1]   # points of leaving k wilds (the k cheapest)
+    int depth
+    int best_depth
+    int best_wl
+    int best_absorb
+    int found
+    int done
+    _Rec stack[KZ_MELD_MAX_MELDS]
+    _Rec best_stack[KZ_MELD_MAX_MELDS]
+
+
+cdef inline void _take(_Ctx *C, int s, int k) noexcept nogil:
+    C.cnt[s][k] -= 1
+    if C.cnt[s][k] == 0:
+        C.nz[s] &= <uint16_t>~(1u << k)
+
+
+cdef inline void _put(_Ctx *C, int s, int k) noexcept nogil:
+    C.cnt[s][k] += 1
+    C.nz[s] |= <uint16_t>(1u << k)
+
+
+cdef void _leaf(_Ctx *C) noexcept nogil:
+    cdef const kz_meld_rules *R = C.R
+    cdef int absorbed = 0, left, cost
+    if C.want_b >= 0 and (C.nb != C.want_b or C.nr != C.want_r):
+        return
+    if C.wl > 0:
+        if C.want_b < 0 and R.max_wild_book == KZ_WILD_ANY and C.wl >= R.min_book:
+            absorbed = C.wl             # KR-7: enough wilds for an all-wild book
+        else:
+            absorbed = C.wl if C.wl < C.capa else C.capa
+    left = C.wl - absorbed
+    if C.full and left > 0:
+        return
+    cost = C.cur + C.leftcost[left]
+    if cost < C.best:
+        C.best = cost
+        C.found = 1
+        C.best_depth = C.depth
+        memcpy(C.best_stack, C.stack, C.depth * sizeof(_Rec))
+        C.best_wl = C.wl
+        C.best_absorb = absorbed
+        if cost == 0:
+            C.done = 1
+
+
+cdef void _runs(_Ctx *C, int s, int k) noexcept nogil:
+    cdef const kz_meld_rules *R = C.R
+    cdef int ps[2]
+    cdef int np = 0, pi, p, a, b, q, ra, rb, wid, L, j, amin, bmax, nat, room, extra, bit
+    cdef unsigned int avail, sub, base, m
+    cdef int capr = R.max_wild_run
+    if C.want_r >= 0 and C.nr >= C.want_r:
+        return
+    if C.depth >= KZ_MELD_MAX_MELDS:
+        return
+    if R.wrap:
+        ps[0] = k + 13
+        np = 1
+    else:
+        if R.pos_rank[k] == k and k >= R.pos_lo:
+            ps[np] = k
+            np += 1
+        if k == 1 and R.pos_hi == 14:
+            ps[np] = 14
+            np += 1
+    for pi in range(np):
+        p = ps[pi]
+        amin = p - C.span_run + 1
+        if amin < R.pos_lo:
+            amin = R.pos_lo
+        a = p
+        while a >= amin:
+            if a != p:
+                ra = R.pos_rank[a]
+                if ra == 0 or C.cnt[s][ra] == 0:
+                    a -= 1
+                    continue
+            bmax = a + C.span_run - 1
+            if bmax > R.pos_hi:
+                bmax = R.pos_hi
+            for b in range(p, bmax + 1):
+                if b != p:
+                    rb = R.pos_rank[b]
+                    if rb == 0 or C.cnt[s][rb] == 0:
+                        continue
+                wid = b - a + 1
+                L = R.min_run if wid < R.min_run else wid
+                if L > R.max_run_len:
+                    break
+                base = (1u << (p - a)) | 1u | (1u << (b - a))
+                avail = 0
+                for q in range(a + 1, b):
+                    if q != p and C.cnt[s][R.pos_rank[q]] > 0:
+                        avail |= 1u << (q - a)
+                sub = avail
+                while True:
+                    m = base | sub
+                    nat = kz_popcount(m)
+                    j = L - nat
+                    if j <= C.wl and (capr == KZ_WILD_ANY or j <= capr) and \
+                            not (nat == 1 and C.skip_single_run):
+                        # lay the run down
+                        for bit in range(wid):
+                            if (m >> bit) & 1:
+                                _take(C, s, R.pos_rank[a + bit])
+                        room = R.max_run_len - L
+                        if capr == KZ_WILD_ANY or capr - j > room:
+                            extra = room
+                        else:
+                            extra = capr - j
+                        C.wl -= j
+                        C.capa += extra
+                        C.nr += 1
+                        C.stack[C.depth].kind = KZ_MELD_RUN
+                        C.stack[C.depth].suit = <int8_t>s
+                        C.stack[C.depth].a = <int8_t>a
+                        C.stack[C.depth].b = <int8_t>b
+                        C.stack[C.depth].mask = <uint16_t>m
+                        C.stack[C.depth].j = <int8_t>j
+                        C.stack[C.depth].L = <int8_t>L
+                        C.depth += 1
+                        _dfs(C, s)
+                        C.depth -= 1
+                        C.nr -= 1
+                        C.capa -= extra
+                        C.wl += j
+                        for bit in range(wid):
+                            if (m >> bit) & 1:
+                                _put(C, s, R.pos_rank[a + bit])
+                        if C.done:
+                            return
+                    if sub == 0:
+                        break
+                    sub = (sub - 1) & avail
+            a -= 1
+
+
+cdef void _book_rec(_Ctx *C, int s0, int k, int s, int nat, _Rec *rec) noexcept nogil:
+    """Choose how many naturals of rank k each suit s.. gives to the book (c already in)."""
+    cdef const kz_meld_rules *R = C.R
+    cdef int t, j, extra, have
+    cdef int capb = R.max_wild_book
+    if s == 5:
+        j = R.min_book - nat
+        if j < 0:
+            j = 0
+        if j > C.wl or (capb != KZ_WILD_ANY and j > capb):
+            return
+        extra = BIG_CAP if capb == KZ_WILD_ANY else capb - j
+        rec.j = <int8_t>j
+        rec.L = <int8_t>(nat + j)
+        C.wl -= j
+        C.capa += extra
+        C.nb += 1
+        C.stack[C.depth] = rec[0]
+        C.depth += 1
+        _dfs(C, s0)
+        C.depth -= 1
+        C.nb -= 1
+        C.capa -= extra
+        C.wl += j
+        return
+    have = C.cnt[s][k]
+    _book_rec(C, s0, k, s + 1, nat, rec)
+    t = 0
+    while t < have and nat + t + 1 <= C.span_book and not C.done:
+        t += 1
+        _take(C, s, k)
+        rec.x[s] += 1
+        _book_rec(C, s0, k, s + 1, nat + t, rec)
+    while t > 0:
+        t -= 1
+        _put(C, s, k)
+        rec.x[s] -= 1
+
+
+cdef void _books(_Ctx *C, int s, int k) noexcept nogil:
+    cdef _Rec rec
+    if C.want_b >= 0 and C.nb >= C.want_b:
+        return
+    if C.depth >= KZ_MELD_MAX_MELDS:
+        return
+    memset(&rec, 0, sizeof(rec))
+    rec.kind = KZ_MELD_BOOK
+    rec.suit = -1
+    rec.rank = <int8_t>k
+    rec.x[s] = 1
+    _take(C, s, k)
+    _book_rec(C, s, k, s, 1, &rec)
+    _put(C, s, k)
+
+
+cdef void _dfs(_Ctx *C, int s) noexcept nogil:
+    cdef int k, pts
+    if C.done or C.cur >= C.best:
+        return
+    while s < 5 and C.nz[s] == 0:
+        s += 1
+    if s == 5:
+        _leaf(C)
+        return
+    k = kz_ctz16(C.nz[s])
+    _runs(C, s, k)
+    if C.done:
+        return
+    _books(C, s, k)
+    if C.done or C.full:
+        return
+    pts = C.R.points[k]
+    _take(C, s, k)
+    C.cur += pts
+    _dfs(C, s)
+    C.cur -= pts
+    _put(C, s, k)
+
+
+# --------------------------------------------------------------------------- driver
+
+cdef void _fill_wild_pos(const kz_meld_rules *R, int *lo, int *hi, int8_t *taken, int *pos) noexcept nogil:
+    """The next position a wild takes in a run: a gap, else above, else below."""
+    cdef int q
+    for q in range(lo[0], hi[0] + 1):
+        if not taken[q]:
+            taken[q] = 1
+            pos[0] = q
+            return
+    if hi[0] + 1 <= R.pos_hi:
+        hi[0] += 1
+        taken[hi[0]] = 1
+        pos[0] = hi[0]
+    else:
+        lo[0] -= 1
+        taken[lo[0]] = 1
+        pos[0] = lo[0]
+
+
+cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
+                    int want_b, int want_r, kz_arrangement *out) noexcept nogil:
+    cdef _Ctx C
+    cdef int i, t, s, k, kind, fixed = 0, nd = 0, npure = 0, nw, combo, ncombo, best_combo = -1
+    cdef int dual_cnt[5]
+    cdef int natural_dual[5]
+    cdef int best_natural_dual[5]
+    cdef int wpts[KZ_MELD_MAX_HAND]
+    cdef int base_cnt_ok
+    cdef uint8_t basecnt[5][16]
+    if n < 0 or n > KZ_MELD_MAX_HAND:
+        return -1
+    memset(basecnt, 0, sizeof(basecnt))
+    memset(dual_cnt, 0, sizeof(dual_cnt))
+    memset(best_natural_dual, 0, sizeof(best_natural_dual))
+    for i in range(n):
+        kind = _known(R, hand[i])
+        if kind == 0:
+            fixed += kz_card_points(R, hand[i])
+        elif kind == 1:
+            basecnt[hand[i] >> 4][hand[i] & 15] += 1
+        elif kind == 2:
+            npure += 1
+        else:
+            dual_cnt[hand[i] >> 4] += 1
+            nd += 1
+    if full and fixed_unknown(R, hand, n):
+        return -1
+    ncombo = 1
+    for s in range(5):
+        ncombo *= dual_cnt[s] + 1
+    C.R = R
+    C.best = NO_BEST
+    C.found = 0
+    C.done = 0
+    C.full = full
+    C.want_b = want_b
+    C.want_r = want_r
+    if want_b >= 0:
+        C.span_run = R.max_run_len
+        C.span_book = KZ_MELD_MAX_HAND
+        C.skip_single_run = 0
+    else:
+        C.span_run = 2 * R.min_run - 1
+        if C.span_run > R.max_run_len:
+            C.span_run = R.max_run_len
+        C.span_book = 2 * R.min_book - 1
+        C.skip_single_run = 1 if (R.max_wild_book == KZ_WILD_ANY and R.min_book <= R.min_run) else 0
+    for combo in range(ncombo):
+        t = combo
+        for s in range(5):
+            natural_dual[s] = t % (dual_cnt[s] + 1)
+            t //= dual_cnt[s] + 1
+        memcpy(C.cnt, basecnt, sizeof(basecnt))
+        nw = 0
+        for i in range(n):
+            kind = _known(R, hand[i])
+            if kind == 2:
+                wpts[nw] = kz_card_points(R, hand[i])
+                nw += 1
+        for s in range(5):
+            if nd:
+                C.cnt[s][R.wild_rank] += <uint8_t>natural_dual[s]
+            for t in range(dual_cnt[s] - natural_dual[s]):
+                wpts[nw] = R.points[R.wild_rank]
+                nw += 1
+        _sort_int(wpts, nw)             # ascending
+        C.leftcost[0] = 0
+        for t in range(nw):
+            C.leftcost[t + 1] = C.leftcost[t] + wpts[t]
+        for s in range(5):
+            C.nz[s] = 0
+            for k in range(16):
+                if C.cnt[s][k]:
+                    C.nz[s] |= <uint16_t>(1u << k)
+        C.wl = nw
+        C.cur = 0
+        C.capa = 0
+        C.nb = 0
+        C.nr = 0
+        C.depth = 0
+        C.found = 0
+        _dfs(&C, 0)
+        if C.found:
+            best_combo = combo
+            memcpy(best_natural_dual, natural_dual, sizeof(natural_dual))
+        if C.done:
+            break
+    if best_combo < 0:
+        return -1
+    if out != NULL:
+        _materialize(R, hand, n, &C, best_natural_dual, out)
+    return C.best + fixed
+
+
+cdef int fixed_unknown(const kz_meld_rules *R, const uint8_t *hand, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if _known(R, hand[i]) == 0:
+            return 1
+    return 0
+
+
+cdef void _sort_int(int *a, int n) noexcept nogil:
+    cdef int i, j, v
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+cdef int _grab(const uint8_t *hand, int n, int8_t *meld_of, uint8_t card) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if meld_of[i] == -2 and hand[i] == card:
+            return i
+    return -1
+
+
+cdef int _room(const kz_meld_rules *R, _Rec *rec, int wilds, int lo, int hi) noexcept nogil:
+    """How many more wilds a laid-down meld may take."""
+    cdef int room
+    if rec.kind == KZ_MELD_BOOK:
+        return BIG_CAP if R.max_wild_book == KZ_WILD_ANY else R.max_wild_book - wilds
+    room = R.max_run_len - (hi - lo + 1)
+    if R.max_wild_run != KZ_WILD_ANY and R.max_wild_run - wilds < room:
+        room = R.max_wild_run - wilds
+    return room
+
+
+cdef void _materialize(const kz_meld_rules *R, const uint8_t *hand, int n, _Ctx *C,
+                       int *natural_dual, kz_arrangement *out) noexcept nogil:
+    cdef int i, t, mi, s, bit, q, pos, nm, nw, extra, give, capb, capr, room, total
+    cdef int widx[KZ_MELD_MAX_HAND]
+    cdef int wp[KZ_MELD_MAX_HAND]
+    cdef int lo[KZ_MELD_MAX_MELDS]
+    cdef int hi[KZ_MELD_MAX_MELDS]
+    cdef int wilds_in[KZ_MELD_MAX_MELDS]
+    cdef int8_t taken[KZ_MELD_MAX_MELDS][KZ_MELD_MAX_POS]
+    cdef int dual_left[5]
+    cdef _Rec *rec
+    cdef int kind, v
+    memset(out, 0, sizeof(kz_arrangement))
+    memset(taken, 0, sizeof(taken))
+    for i in range(n):
+        out.meld_of[i] = -2
+    nm = C.best_depth
+    out.n_melds = nm
+    # naturals
+    for s in range(5):
+        dual_left[s] = natural_dual[s]
+    for mi in range(nm):
+        rec = &C.best_stack[mi]
+        out.kind[mi] = rec.kind
+        if rec.kind == KZ_MELD_BOOK:
+            out.suit[mi] = -1
+            out.rank[mi] = rec.rank
+            out.length[mi] = 0
+            for s in range(5):
+                for t in range(rec.x[s]):
+                    i = _grab(hand, n, out.meld_of, <uint8_t>((s << 4) | rec.rank))
+                    if i >= 0:
+                        out.meld_of[i] = <int8_t>mi
+                        out.pos_of[i] = rec.rank
+                        out.length[mi] += 1
+        else:
+            out.suit[mi] = rec.suit
+            out.length[mi] = 0
+            lo[mi] = rec.a
+            hi[mi] = rec.b
+            for bit in range(rec.b - rec.a + 1):
+                if (rec.mask >> bit) & 1:
+                    q = rec.a + bit
+                    taken[mi][q] = 1
+                    i = _grab(hand, n, out.meld_of, <uint8_t>((rec.suit << 4) | R.pos_rank[q]))
+                    if i >= 0:
+                        out.meld_of[i] = <int8_t>mi
+                        out.pos_of[i] = <int8_t>q
+                        out.length[mi] += 1
+    # wilds: every card the search treated as wild, dearest first
+    nw = 0
+    for i in range(n):
+        if out.meld_of[i] != -2:
+            continue
+        kind = _known(R, hand[i])
+        if kind == 2 or kind == 3:
+            widx[nw] = i
+            wp[nw] = kz_card_points(R, hand[i])
+            nw += 1
+    # a dual card kept natural but left over still counts as a natural left over: those
+    # were not grabbed; drop natural_dual[s] - (grabbed) of them from the wild list
+    for s in range(5):
+        for mi in range(nm):
+            rec = &C.best_stack[mi]
+            if rec.kind == KZ_MELD_BOOK and rec.rank == R.wild_rank:
+                dual_left[s] -= rec.x[s]
+            elif rec.kind == KZ_MELD_RUN and rec.suit == s:
+                for bit in range(rec.b - rec.a + 1):
+                    if (rec.mask >> bit) & 1 and R.pos_rank[rec.a + bit] == R.wild_rank:
+                        dual_left[s] -= 1
+    for s in range(5):
+        t = 0
+        while t < dual_left[s]:
+            for i in range(nw):
+                if hand[widx[i]] == <uint8_t>((s << 4) | R.wild_rank):
+                    out.meld_of[widx[i]] = -1       # a natural left over
+                    widx[i] = widx[nw - 1]
+                    wp[i] = wp[nw - 1]
+                    nw -= 1
+                    break
+            t += 1
+    # dearest first (stable enough: insertion sort descending)
+    for i in range(1, nw):
+        v = wp[i]
+        t = widx[i]
+        q = i - 1
+        while q >= 0 and wp[q] < v:
+            wp[q + 1] = wp[q]
+            widx[q + 1] = widx[q]
+            q -= 1
+        wp[q + 1] = v
+        widx[q + 1] = t
+    give = 0
+    for mi in range(nm):
+        rec = &C.best_stack[mi]
+        wilds_in[mi] = rec.j
+        for t in range(rec.j):
+            if give >= nw:
+                break
+            i = widx[give]
+            give += 1
+            out.meld_of[i] = <int8_t>mi
+            out.length[mi] += 1
+            if rec.kind == KZ_MELD_BOOK:
+                out.pos_of[i] = rec.rank
+            else:
+                _fill_wild_pos(R, &lo[mi], &hi[mi], taken[mi], &pos)
+                out.pos_of[i] = <int8_t>pos
+    # wilds absorbed into melds with room, or (KR-7) all into one all-wild book
+    extra = C.best_absorb
+    capb = R.max_wild_book
+    capr = R.max_wild_run
+    total = 0
+    for mi in range(nm):
+        total += _room(R, &C.best_stack[mi], wilds_in[mi], lo[mi], hi[mi])
+    if extra > 0 and total >= extra:
+        for mi in range(nm):
+            rec = &C.best_stack[mi]
+            room = _room(R, rec, wilds_in[mi], lo[mi], hi[mi])
+            while room > 0 and extra > 0 and give < nw:
+                i = widx[give]
+                give += 1
+                out.meld_of[i] = <int8_t>mi
+                out.length[mi] += 1
+                wilds_in[mi] += 1
+                if rec.kind == KZ_MELD_BOOK:
+                    out.pos_of[i] = rec.rank
+                else:
+                    _fill_wild_pos(R, &lo[mi], &hi[mi], taken[mi], &pos)
+                    out.pos_of[i] = <int8_t>pos
+                room -= 1
+                extra -= 1
+    elif extra > 0 and nm < KZ_MELD_MAX_MELDS:
+        out.kind[nm] = KZ_MELD_BOOK
+        out.suit[nm] = -1
+        out.rank[nm] = 0
+        out.length[nm] = 0
+        while extra > 0 and give < nw:
+            i = widx[give]
+            give += 1
+            out.meld_of[i] = <int8_t>nm
+            out.pos_of[i] = 0
+            out.length[nm] += 1
+            extra -= 1
+        nm += 1
+        out.n_melds = nm
+    for mi in range(nm):
+        if out.kind[mi] == KZ_MELD_RUN:
+            out.rank[mi] = <int8_t>lo[mi]
+            out.length[mi] = hi[mi] - lo[mi] + 1
+    out.points = 0
+    out.n_left = 0
+    for i in range(n):
+        if out.meld_of[i] < 0:
+            out.meld_of[i] = -1
+            out.pos_of[i] = 0
+            out.points += kz_card_points(R, hand[i])
+            out.n_left += 1
+
+
+cdef int32_t kz_meld_deadwood(const kz_meld_rules *r, const uint8_t *hand, int n,
+                              kz_arrangement *out) noexcept nogil:
+    return _solve(r, hand, n, 0, -1, -1, out)
+
+
+cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, int n,
+                                  int spare) noexcept nogil:
+    """A quick necessary test for laying down every card (but ``spare`` of them): a natural
+    card with no natural partner (same rank, or same suit close enough for the wilds to
+    bridge the gap) needs a meld of its own filled with wilds.  1 when there are not wilds
+    enough for those."""
+    cdef int i, w = 0, lone = 0, need = 99, ki, s, k, lo, hi
+    cdef unsigned int m
+    cdef uint8_t rank_cnt[16]
+    cdef unsigned int suitmask[5]
+    cdef unsigned int window
+    if r.wrap or r.ace_high:
+        return 0
+    memset(rank_cnt, 0, sizeof(rank_cnt))
+    memset(suitmask, 0, sizeof(suitmask))
+    for i in range(n):
+        ki = _known(r, hand[i])
+        if ki == 1:
+            rank_cnt[hand[i] & 15] += 1
+            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
+        elif ki == 2:
+            w += 1
+        elif ki == 3:
+            return 0                    # a wild that may be natural: no quick test
+        else:
+            return 1 if spare == 0 else 0
+    if r.max_wild_book == KZ_WILD_ANY or r.max_wild_book >= r.min_book - 1:
+        need = r.min_book - 1
+    if (r.max_wild_run == KZ_WILD_ANY or r.max_wild_run >= r.min_run - 1) and r.min_run - 1 < need:
+        need = r.min_run - 1
+    for s in range(5):
+        m = suitmask[s]
+        while m:
+            k = kz_ctz16(m)
+            m &= m - 1
+            if rank_cnt[k] >= 2:
+                continue                # a card of the same rank (or the same card twice)
+            lo = k - w - 1
+            hi = k + w + 1
+            if lo < 0:
+                lo = 0
+            if hi > 15:
+                hi = 15
+            window = ((1u << (hi + 1)) - 1) & ~((1u << lo) - 1) & ~(1u << k)
+            if suitmask[s] & window:
+                continue
+            lone += 1
+            if need == 99 and lone > spare:
+                return 1
+            if (lone - spare) * need > w:
+                return 1
+    return 0
+
+
+cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcept nogil:
+    if n == 0:
+        return 1
+    if n < r.min_book and n < r.min_run:
+        return 0
+    if _lone_cards_exceed_wilds(r, hand, n, 0):
+        return 0
+    return 1 if _solve(r, hand, n, 1, -1, -1, NULL) == 0 else 0
+
+
+cdef int kz_meld_going_out(const kz_meld_rules *r, const uint8_t *hand, int n,
+                           uint8_t *out) noexcept nogil:
+    cdef uint8_t rest[KZ_MELD_MAX_HAND]
+    cdef uint8_t seen[256]
+    cdef int i, t, m, found = 0
+    if n < 1 or n > KZ_MELD_MAX_HAND:
+        return 0
+    # discarding one natural card frees at most that card; discarding a wild leaves fewer
+    if n > 1 and _lone_cards_exceed_wilds(r, hand, n, 1):
+        return 0
+    memset(seen, 0, sizeof(seen))
+    for i in range(n):
+        if seen[hand[i]]:
+            continue
+        seen[hand[i]] = 1
+        m = 0
+        for t in range(n):
+            if t != i:
+                rest[m] = hand[t]
+                m += 1
+        if kz_meld_all(r, rest, m):
+            seen[hand[i]] = 2
+    for i in range(256):
+        if seen[i] == 2:
+            out[found] = <uint8_t>i
+            found += 1
+    return found
+
+
+cdef int32_t kz_meld_contract(const kz_meld_rules *r, const uint8_t *hand, int n,
+                              int books, int runs, kz_arrangement *out) noexcept nogil:
+    if books < 0 or runs < 0 or books + runs > KZ_MELD_MAX_MELDS:
+        return -1
+    return _solve(r, hand, n, 0, books, runs, out)
+
+
+# --------------------------------------------------------------------------- Python faces
+
+cdef int _kings_rules(kz_meld_rules *r, wild_rank, wild_points, joker_points) except -1:
+    if isinstance(wild_rank, bool) or not isinstance(wild_rank, int) or not 3 <= wild_rank <= 13:
+        raise ValueError(f"wild_rank must be an int in 3..13 (the round's n, KR-3), got {wild_rank!r}")
+    for name, v in (("wild_points", wild_points), ("joker_points", joker_points)):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000:
+            raise ValueError(f"{name} must be an int in 0..1000, got {v!r}")
+    kz_rules_kings(r, wild_rank, wild_points, joker_points)
+    return 0
+
+
+def _parse_kings_cards(cards, what="hand"):
+    """Codes of Kings Rummy cards (KR-1: suits S H D C R, ranks 3..K, and JK)."""
+    if isinstance(cards, (bytes, bytearray)):
+        raise ValueError(f"{what} must be card texts or codes, got {cards!r}")
+    if isinstance(cards, str):
+        items = cards.replace(",", " ").split()
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise ValueError(f"{what} must be a list of cards, got {cards!r}") from None
+    codes = []
+    for c in items:
+        code = parse_card(c)
+        if code != 0x50 and ((code >> 4) > 4 or (code & 15) < 3):
+            raise ValueError(f"{c!r} is not a Kings Rummy card (suits S H D C R, ranks 3..K, JK; KR-1)")
+        codes.append(code)
+    if len(codes) > KZ_MELD_MAX_HAND:
+        raise ValueError(f"{what} has {len(codes)} cards; the solver takes at most {KZ_MELD_MAX_HAND}")
+    return codes
+
+
+cdef int _load(list codes, uint8_t *buf) except -1:
+    cdef int i
+    for i in range(len(codes)):
+        buf[i] = <uint8_t>codes[i]
+    return len(codes)
+
+
+def _fmt(int code):
+    return format_card(code, True)
+
+
+def is_book(cards, wild_rank, *, joker_points=50, wild_points=20):
+    """Whether ``cards`` together form one book (KR-5, KR-7): 3+ cards of one rank, any
+    suits, duplicates allowed, any number of wilds.  ``wild_rank`` 3..13 (KR-3).
+    Raises ``ValueError`` for a bad card or wild rank."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, wild_points, joker_points)
+    codes = _parse_kings_cards(cards, "cards")
+    cdef int n = _load(codes, buf)
+    return n > 0 and _is_book(&r, buf, n) == 1
+
+
+def is_run(cards, wild_rank, *, joker_points=50, wild_points=20):
+    """Whether ``cards`` together form one run (KR-6, KR-7): 3+ cards of one suit in
+    consecutive ranks 3..K (no wrap), wilds standing for any missing card.
+    Raises ``ValueError`` for a bad card or wild rank."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, wild_points, joker_points)
+    codes = _parse_kings_cards(cards, "cards")
+    cdef int n = _load(codes, buf)
+    return n > 0 and _is_run(&r, buf, n) == 1
+
+
+def is_meld(cards, wild_rank, *, joker_points=50, wild_points=20):
+    """Whether ``cards`` together form a book or a run (KR-5..KR-7)."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, wild_points, joker_points)
+    codes = _parse_kings_cards(cards, "cards")
+    cdef int n = _load(codes, buf)
+    return kz_meld_kind(&r, buf, n) != KZ_MELD_NONE
+
+
+def deadwood_points(hand, wild_rank, *, wild_points=20, joker_points=50):
+    """Fewest points the hand can leave over (KR-12, KR-14), an int."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, wild_points, joker_points)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    cdef int32_t pts
+    with nogil:
+        pts = kz_meld_deadwood(&r, buf, n, NULL)
+    return int(pts)
+
+
+cdef tuple _arrangement_lists(const kz_meld_rules *r, list codes, kz_arrangement *a, bint as_codes):
+    cdef int mi, i
+    melds = []
+    for mi in range(a.n_melds):
+        members = [(a.pos_of[i], codes[i]) for i in range(len(codes)) if a.meld_of[i] == mi]
+        if a.kind[mi] == KZ_MELD_RUN:
+            members.sort(key=lambda t: t[0])
+        else:
+            members.sort(key=lambda t: (t[1] == 0x50 or (t[1] & 15) == r.wild_rank, t[1]))
+        melds.append([c if as_codes else _fmt(c) for _, c in members])
+    left = sorted(codes[i] for i in range(len(codes)) if a.meld_of[i] < 0)
+    return melds, [c if as_codes else _fmt(c) for c in left], int(a.points)
+
+
+def best_arrangement(hand, wild_rank, *, wild_points=20, joker_points=50, as_codes=False):
+    """The arrangement of ``hand`` into books and runs leaving the fewest points (KR-12).
+
+    Returns ``(melds, leftover, points)``: ``melds`` a list of melds, each a list of cards
+    (runs in rank order, a wild at the place it stands for); ``leftover`` the cards left in
+    hand, ascending; ``points`` their value (KR-14: face value, J 11, Q 12, K 13, a wild
+    ``wild_points``, a Joker ``joker_points``).  Cards are ASCII strings (``"7H"``), or int
+    codes with ``as_codes=True``.  Raises ``ValueError`` for a bad card, wild rank, or more
+    than 32 cards.
+    """
+    cdef kz_meld_rules r
+    cdef kz_arrangement a
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, wild_points, joker_points)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    with nogil:
+        kz_meld_deadwood(&r, buf, n, &a)
+    return _arrangement_lists(&r, codes, &a, as_codes)
+
+
+def going_out_discards(hand, wild_rank, *, as_codes=False):
+    """The distinct cards the player could discard to go out (KR-10): those ``d`` such that
+    the hand without one ``d`` lays down completely in books and runs.  Ascending by code;
+    empty when the hand cannot go out.  Raises ``ValueError`` for a bad card or wild rank."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef uint8_t outb[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    cdef int k
+    with nogil:
+        k = kz_meld_going_out(&r, buf, n, outb)
+    return [outb[i] if as_codes else _fmt(outb[i]) for i in range(k)]
+
+
+def can_meld_all(hand, wild_rank):
+    """Whether every card of ``hand`` lays down in books and runs (KR-10 after the discard)."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    return kz_meld_all(&r, buf, n) == 1
+
+
+# --- Crazy Rummy rules (CR-2, CR-3, CR-5, CR-15), for the contract-rummy module and tests
+
+def _parse_crazy_cards(cards):
+    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    codes = [parse_card(c) for c in items]
+    for c, code in zip(items, codes):
+        if code != 0x50 and (code >> 4) > 3:
+            raise ValueError(f"{c!r} is not a Crazy Rummy card (suits S H D C, ranks A..K, JK; CR-1)")
+    if len(codes) > KZ_MELD_MAX_HAND:
+        raise ValueError(f"hand has {len(codes)} cards; the solver takes at most {KZ_MELD_MAX_HAND}")
+    return codes
+
+
+def crazy_meld_kind(cards, *, ace_wrap=False):
+    """``"book"``, ``"run"`` or ``None``: what ``cards`` form under Crazy Rummy's meld rules
+    (CR-2 2s and Jokers wild, a 2 in its natural place natural; CR-3 Ace low or high, wrap
+    only with ``ace_wrap``; CR-5 books 3+ with at most 1 wild, runs 4+ with at most 2)."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    codes = _parse_crazy_cards(cards)
+    cdef int n = _load(codes, buf)
+    return {KZ_MELD_BOOK: "book", KZ_MELD_RUN: "run"}.get(kz_meld_kind(&r, buf, n))
+
+
+def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=False):
+    """Crazy Rummy rules: ``(melds, leftover, points)`` leaving the fewest points (CR-15
+    values), melds free; or with ``contract=(books, runs)`` exactly that many books and runs,
+    each as long as wished (CR-10), ``None`` when the hand holds no such melds."""
+    cdef kz_meld_rules r
+    cdef kz_arrangement a
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef int32_t pts
+    cdef int nb = -1, nr = -1
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    codes = _parse_crazy_cards(hand)
+    cdef int n = _load(codes, buf)
+    if contract is None:
+        pts = kz_meld_deadwood(&r, buf, n, &a)
+    else:
+        nb, nr = contract
+        pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
+        if pts < 0:
+            return None
+    return _arrangement_lists(&r, codes, &a, as_codes)
+
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    cdef struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec *tp)
+    enum: CLOCK_MONOTONIC
+
+
+def _time_solver(hands, wild_ranks):
+    """Benchmark hook: nanoseconds of each ``kz_meld_deadwood`` call, timed in C around the
+    call (no Python overhead), for Kings Rummy hands (lists of codes) and their wild ranks."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef timespec t0, t1
+    cdef int n
+    out = []
+    for h, w in zip(hands, wild_ranks):
+        _kings_rules(&r, w, 20, 50)
+        n = _load(_parse_kings_cards(h), buf)
+        with nogil:
+            clock_gettime(CLOCK_MONOTONIC, &t0)
+            kz_meld_deadwood(&r, buf, n, NULL)
+            clock_gettime(CLOCK_MONOTONIC, &t1)
+        out.append((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec))
+    return out
+
+
+def _crazy_is(cards, kind, ace_wrap=False):
+    """Test hook: whether ``cards`` are a book (``kind`` 1) or a run (2) by Crazy Rummy rules."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    codes = _parse_crazy_cards(cards)
+    cdef int n = _load(codes, buf)
+    if n == 0:
+        return False
+    return bool(_is_book(&r, buf, n) if kind == 1 else _is_run(&r, buf, n))

@@ -1,0 +1,163 @@
+"""Terminal table for Crazy Rummy: the viewer's hand (sorted), the round's contract, every
+player's melds with their ids, the up-card on offer, who acts (a buyer out of turn too),
+and the scores per round."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from krazy_core.cards import format_card
+
+SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
+PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decline": "take the up-card or draw",
+               "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
+               "going_down": "going down", "over": "game over"}
+
+
+def card_text(code: int) -> Text:
+    return Text(format_card(code), style=SUIT_STYLE.get(code >> 4, "bold"))
+
+
+def cards_text(codes) -> Text:
+    t = Text()
+    for i, c in enumerate(codes):
+        if i:
+            t.append(" ")
+        t.append_text(card_text(c))
+    return t
+
+
+def contract_words(c) -> str:
+    parts = []
+    if c["books"]:
+        parts.append(f"{c['books']} book{'s' if c['books'] > 1 else ''}")
+    if c["runs"]:
+        parts.append(f"{c['runs']} run{'s' if c['runs'] > 1 else ''}")
+    return " + ".join(parts)
+
+
+def render(state, viewer):
+    """The table as seat ``viewer`` sees it (``None``: spectator, no hand shown)."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    head = Table.grid(padding=(0, 2))
+    head.add_column(justify="right", style="dim")
+    head.add_column()
+    head.add_row("Round", f"{obs['round']} of 7: {obs['cards_dealt']} cards, contract "
+                 f"[bold]{contract_words(obs['contract'])}[/bold]")
+    head.add_row("Dealer", f"seat {obs['dealer']}")
+    up = obs["up_card"]
+    pile = obs["discard_pile"]
+    if up is not None:
+        head.add_row("Up-card", card_text(up))
+    else:
+        head.add_row("Discard", card_text(pile[-1]) if pile else Text("(empty)", style="dim"))
+    head.add_row("Stock", f"{obs['stock_size']} cards")
+    if obs["terminal"]:
+        head.add_row("Result", "game over")
+    else:
+        cp = obs["current_player"]
+        who = f"seat {cp}"
+        if obs["turn_player"] is not None and cp != obs["turn_player"]:
+            who += f" (out of turn; seat {obs['turn_player']}'s turn)"
+        head.add_row("To act", f"{who}: {PHASE_WORDS.get(obs['phase'], obs['phase'])}")
+        head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']}")
+
+    seats = Table(title="Seats", show_edge=False)
+    seats.add_column("seat")
+    seats.add_column("cards", justify="right")
+    seats.add_column("down")
+    seats.add_column("buys", justify="right")
+    seats.add_column("total", justify="right")
+    for p in range(n):
+        mark = "▶ " if p == obs["current_player"] else "  "
+        seats.add_row(f"{mark}{p}" + (" (you)" if p == viewer else ""), str(obs["hand_sizes"][p]),
+                      "yes" if obs["down"][p] else "", str(obs["buys"][p]), str(obs["totals"][p]),
+                      style="bold yellow" if p == obs["current_player"] else None)
+
+    melds = Table(title="Melds on the table", show_edge=False)
+    melds.add_column("id", justify="right")
+    melds.add_column("seat", justify="right")
+    melds.add_column("kind")
+    melds.add_column("cards")
+    for m in obs["melds"]:
+        building = obs["building_meld"] == m["id"]
+        melds.add_row(str(m["id"]), str(m["owner"]), m["kind"] + (" (building)" if building else ""),
+                      cards_text(m["cards"]))
+    parts = [head, seats]
+    if obs["melds"]:
+        parts.append(melds)
+    if obs["scores"]:
+        sc = Table(title="Scores per round", show_edge=False)
+        sc.add_column("round")
+        for p in range(n):
+            sc.add_column(f"seat {p}", justify="right")
+        for rnd, row in obs["scores"]:
+            win = obs["round_results"][rnd - 1]
+            sc.add_row(str(rnd), *[str(x) + (" ★" if p == win else "") for p, x in enumerate(row)])
+        sc.add_row("total", *[str(x) for x in obs["totals"]], style="bold")
+        parts.append(sc)
+    if viewer is not None:
+        hand = Text("Your hand: ")
+        hand.append_text(cards_text(obs["hand"]))
+        parts.append(hand)
+    return Panel(Group(*parts), title="Crazy Rummy", border_style="green")
+
+
+def action_label(state, action):
+    return state.action_to_string(action)
+
+
+def describe_event(e, names):
+    """One line of play by play, or ``None`` for bookkeeping events."""
+    k = e["event"]
+    who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
+    if k in ("deal", "turn", "score", "run_start"):
+        return None
+    if k == "round_start":
+        return f"round {e['round']}: {who} deals {e['cards_dealt']} cards each"
+    if k == "shuffle":
+        return f"{who} shuffles {e['cards']} cards"
+    if k == "up_card":
+        return f"the up-card is {e['card_text']}"
+    if k == "take":
+        return f"{who} takes the up-card {e['card_text']}" + (" without discarding" if e.get("first_up_card") else "")
+    if k == "decline":
+        return f"{who} declines {e['card_text']}"
+    if k == "buy":
+        return f"{who} BUYS {e['card_text']} (and a penalty card)"
+    if k == "pass":
+        return None
+    if k == "draw":
+        what = e["card_text"] if e.get("card") is not None else "a card"
+        return f"{who} draws {what}" + (" (penalty)" if e.get("reason") == "penalty" else "")
+    if k == "go_down":
+        return f"{who} goes down"
+    if k == "lay":
+        return f"{who} lays {e['card_text']} in meld {e['meld']}"
+    if k == "meld":
+        return f"{who} completes meld {e['meld']} ({e['cards']} cards)"
+    if k == "down":
+        return f"{who} is down"
+    if k == "lay_off":
+        return f"{who} lays off {e['card_text']} on meld {e['meld']} ({e['end']})"
+    if k == "swap":
+        return f"{who} swaps {e['card_text']} into meld {e['meld']} and takes {e['wild_text']}"
+    if k == "discard":
+        return f"{who} discards {e['card_text']}"
+    if k == "keep":
+        return f"{who} keeps the last card"
+    if k == "go_out":
+        return f"{who} GOES OUT"
+    if k == "stock_rebuilt":
+        return f"the discard pile is shuffled into a new stock of {e['cards']}"
+    if k == "turn_limit":
+        return f"the turn limit ({e['turn']}) ends the round"
+    if k == "round_end":
+        return f"round {e['round']} ends: {e['reason']}"
+    if k == "game_over":
+        return "the game is over"
+    return f"{who} {k}"

@@ -1,0 +1,171 @@
+"""Terminal table for Kings Rummy: the viewer's hand grouped by suit with the round's wilds
+marked, the discard pile's top, the stock size, the round and its wild rank, a running
+score table, hands laid down this round, and the last round's melds and points."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from krazy_core.cards import format_card
+from krazy_core.games import melds
+
+SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs", "Stars")
+SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 4: "bold yellow",
+              5: "bold magenta"}
+RANK_TEXT = {11: "J", 12: "Q", 13: "K"}
+
+
+def _rank(r: int) -> str:
+    return RANK_TEXT.get(r, str(r))
+
+
+def is_wild(code: int, wild_rank: int) -> bool:
+    """A Joker or a card of the round's wild rank (KR-3)."""
+    return code == 0x50 or (code & 15) == wild_rank
+
+
+def card_text(code: int, wild_rank: int = 0) -> Text:
+    """One card, coloured by suit; a wild is shown reversed with a ✱."""
+    if wild_rank and is_wild(code, wild_rank):
+        return Text(format_card(code) + "✱", style="reverse " + SUIT_STYLE.get(code >> 4, "bold"))
+    return Text(format_card(code), style=SUIT_STYLE.get(code >> 4, "bold"))
+
+
+def cards_text(codes, wild_rank: int = 0, sep: str = " ") -> Text:
+    t = Text()
+    for i, c in enumerate(codes):
+        if i:
+            t.append(sep)
+        t.append_text(card_text(c, wild_rank))
+    return t
+
+
+def hand_by_suit(codes, wild_rank: int) -> Table:
+    """The hand in rows: one per suit (ascending), then the wilds."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(justify="right", style="dim")
+    grid.add_column()
+    wilds = [c for c in codes if is_wild(c, wild_rank)]
+    for s in range(5):
+        row = sorted((c for c in codes if c >> 4 == s and not is_wild(c, wild_rank)), key=lambda c: c & 15)
+        if row:
+            grid.add_row(SUIT_NAMES[s], cards_text(row, wild_rank))
+    if wilds:
+        grid.add_row("Wild", cards_text(sorted(wilds), wild_rank))
+    return grid
+
+
+def arrangement_text(codes, wild_rank: int) -> Text:
+    """``[3♥ 4♥ 5♥] [6♠ 6♥ 6♣]  left: 9♦ = 9`` -- the best arrangement (KR-12)."""
+    groups, left, points = melds.best_arrangement(codes, wild_rank, as_codes=True)
+    t = Text()
+    for g in groups:
+        t.append("[")
+        t.append_text(cards_text(g, wild_rank))
+        t.append("] ")
+    if left:
+        t.append(" left: ", style="dim")
+        t.append_text(cards_text(left, wild_rank))
+    t.append(f"  = {points}", style="bold")
+    return t
+
+
+def render(state, viewer):
+    """The table as seat ``viewer`` sees it (``None``: a spectator; no hand shown)."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    w = obs["wild_rank"]
+    head = Table.grid(padding=(0, 2))
+    head.add_column(justify="right", style="dim")
+    head.add_column()
+    head.add_row("Round", f"{obs['round']} of {obs['final_round']}: {obs['cards_dealt']} cards each, "
+                          f"dealer seat {obs['dealer']}")
+    head.add_row("Wilds", Text(f"{_rank(w)}s and Jokers", style="bold magenta"))
+    top = obs["top_card"]
+    head.add_row("Discard pile", (card_text(top, w) + Text(f"  ({len(obs['discard_pile'])} cards)", style="dim"))
+                 if top is not None else Text("(empty)", style="dim"))
+    head.add_row("Stock", f"{obs['stock_size']} cards")
+    cp = obs["current_player"]
+    if obs["terminal"]:
+        head.add_row("Result", "game over")
+    else:
+        head.add_row("To act", f"seat {cp}: {obs['phase']}" + (" (last turn)" if obs["went_out"] is not None else ""))
+    if obs["went_out"] is not None:
+        head.add_row("Went out", f"seat {obs['went_out']}; {obs['last_turns_left']} last turn(s) to go")
+    head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']} this round")
+
+    seats = Table(title="Scores", show_edge=False)
+    seats.add_column("seat")
+    seats.add_column("cards", justify="right")
+    seats.add_column("known / laid down")
+    seats.add_column("total", justify="right")
+    totals = obs["scores"]
+    best = min(totals) if totals else 0
+    for p in range(n):
+        mark = "▶ " if p == cp else "  "
+        who = f"{mark}{p}" + (" (you)" if p == viewer else "")
+        laid = obs["laid_down"][p]
+        if laid is not None:
+            info = arrangement_text(laid, w)
+        elif obs["known_cards"][p]:
+            info = Text("holds ") + cards_text(obs["known_cards"][p], w)
+        else:
+            info = Text("")
+        seats.add_row(who, str(obs["hand_sizes"][p]), info,
+                      Text(str(totals[p]), style="bold green" if totals[p] == best else ""),
+                      style="bold yellow" if p == cp else None)
+    parts = [head, seats]
+    if viewer is not None and obs["laid_down"][viewer] is None:
+        hand = obs["hand"]
+        parts.append(Panel(hand_by_suit(hand, w), title="Your hand", border_style="cyan"))
+        if hand:
+            parts.append(Text("Best arrangement now: ", style="dim") + arrangement_text(hand, w))
+    last = obs["last_round"]
+    if last:
+        t = Table(title=f"Round {last['round']} (wild {_rank(last['wild_rank'])}s)", show_edge=False)
+        t.add_column("seat")
+        t.add_column("melds and cards left")
+        t.add_column("points", justify="right")
+        for p in range(n):
+            who = f"{p}" + (" went out" if last["went_out"] == p else "")
+            t.add_row(who, arrangement_text(last["hands"][p], last["wild_rank"]), str(last["points"][p]))
+        parts.append(t)
+    return Panel(Group(*parts), title="Kings Rummy", border_style="green")
+
+
+def describe_event(e, names):
+    """One line of play by play, or ``None`` for bookkeeping events."""
+    k = e["event"]
+    who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
+    if k == "round":
+        return f"— Round {e['round']}: {e['cards']} cards each, {_rank(e['wild_rank'])}s are wild; {who} deals —"
+    if k in ("deal", "turn", "shuffle"):
+        return None
+    if k == "up_card":
+        return f"the up-card is {e['card_text']}"
+    if k == "draw":
+        return f"{who} draws {e['card_text']} from the stock" if e.get("card") is not None else f"{who} draws from the stock"
+    if k == "take_discard":
+        return f"{who} takes {e['card_text']} from the discard pile"
+    if k == "discard":
+        return None if e["going_out"] else f"{who} discards {e['card_text']}"
+    if k == "go_out":
+        return f"{who} GOES OUT, discarding {e['card_text']}!"
+    if k == "lay_down":
+        return None
+    if k == "round_score":
+        return f"{who} scores {e['points']} (total {e['total']})"
+    if k == "stock_rebuilt":
+        return f"the discard pile is shuffled into a new stock of {e['cards']}"
+    if k == "turn_limit":
+        return f"the turn limit ({e['turns']}) ends round {e['round']}: every hand is scored"
+    if k == "game_over":
+        return "the game is over"
+    return f"{who} {k}"
+
+
+def action_label(state, action):
+    return state.action_to_string(action)

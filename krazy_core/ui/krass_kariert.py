@@ -1,0 +1,204 @@
+"""Terminal table for KrassKariert: the viewer's hand in its fixed order with position
+numbers, the adjacent cards they can play now marked, everyone's face-up reserve cards,
+chips and hand sizes, and the current trick (KA-1 .. KA-15)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from krazy_core.cards import format_card
+
+X, DRAW, STOP = 0x70, 0x71, 0x72
+STYLE = {X: "bold magenta", DRAW: "bold cyan", STOP: "bold red"}
+
+
+def card_text(code, style=None) -> Text:
+    return Text(format_card(code), style=style or STYLE.get(code, "bold"))
+
+
+def combo_text(combo, x_values=()) -> str:
+    if combo is None:
+        return "-"
+    s = f"{combo['type']} {combo['value']}"
+    if x_values:
+        s += " (X=" + ",".join(str(v) for v in x_values) + ")"
+    return s
+
+
+def _chips(n, start):
+    return "●" * n + "○" * max(0, start - n)
+
+
+def _entry_text(e) -> Text:
+    t = Text()
+    if e["kind"] == "combination":
+        for c in e["cards"]:
+            t.append_text(card_text(c))
+            t.append(" ")
+        t.append("= " + combo_text(e["combination"], e.get("x_values")), style="bold yellow")
+    elif e["kind"] == "stop":
+        t.append("STOP — ends the trick (KA-11)", style=STYLE[STOP])
+    elif e["kind"] == "draw":
+        t.append("DRAW — the winner draws 3 (KA-12)", style=STYLE[DRAW])
+    else:
+        t.append("takes reserve ")
+        t.append_text(card_text(e["cards"][0]))
+    return t
+
+
+def hand_table(obs) -> Table:
+    """The viewer's hand: position numbers above the cards, playable cards underlined green."""
+    hand = obs["hand"]
+    marked = set()
+    for start, length in obs.get("playable", []):
+        marked.update(range(start, start + length))
+    t = Table(show_header=True, box=None, padding=(0, 1), header_style="dim")
+    for i in range(len(hand)):
+        t.add_column(str(i), justify="center")
+    if hand:
+        t.add_row(*[card_text(c, "bold green underline" if i in marked else None) for i, c in enumerate(hand)])
+    return t
+
+
+def playable_list(state, viewer) -> Text:
+    """The combinations the viewer can play now, by position (``0-1 pair 5``)."""
+    seen = []
+    for a in state.legal_actions(viewer):
+        s = state.action_to_string(a)
+        if s.startswith("play "):
+            seen.append(s[5:])
+    return Text("; ".join(seen) if seen else "none", style="green" if seen else "dim")
+
+
+def render(state, viewer):
+    """The table as seat ``viewer`` sees it (``None``: spectator, no hand shown)."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    cp = obs["current_player"]
+    head = Table.grid(padding=(0, 2))
+    head.add_column(justify="right", style="dim")
+    head.add_column()
+    head.add_row("Hand", f"{obs['hand_no']}, trick {obs['trick_no']}, led by seat {obs['leader']}")
+    head.add_row("Draw pile", f"{obs['pile_size']} cards")
+    if obs["terminal"]:
+        head.add_row("Result", Text(f"seat {obs['loser']} had to give a chip and had none: game over (KA-15)",
+                                    style="bold red"))
+    elif obs["phase"] == "insert":
+        head.add_row("To act", f"seat {cp} inserts {obs['pending_draws']} drawn card(s) (KA-12)")
+    else:
+        head.add_row("To act", f"seat {cp}" + (" (leads)" if obs["best"] is None else ""))
+    best = obs["best"]
+    if best is not None:
+        what = "STOP" if best["stop"] else combo_text(best["combination"])
+        head.add_row("To beat", Text(f"{what} by seat {best['player']}", style="bold yellow"))
+    if obs["draws_in_trick"]:
+        head.add_row("Draw cards", f"{obs['draws_in_trick']} in this trick: its winner draws "
+                                   f"{3 * obs['draws_in_trick']}")
+
+    trick = Table(title="Current trick", show_edge=False)
+    trick.add_column("seat")
+    trick.add_column("play")
+    for e in obs["trick"]:
+        trick.add_row(str(e["player"]), _entry_text(e))
+
+    seats = Table(title="Seats", show_edge=False)
+    seats.add_column("seat")
+    seats.add_column("cards", justify="right")
+    seats.add_column("reserve (face up)")
+    seats.add_column("chips")
+    seats.add_column("known in hand", style="dim")
+    for p in range(n):
+        mark = "▶ " if p == cp else "  "
+        who = f"{mark}{p}" + (" (you)" if p == viewer else "")
+        res = Text()
+        for c in obs["reserves"][p]:
+            if c is None:
+                res.append("·  ", style="dim")
+            else:
+                res.append_text(card_text(c))
+                res.append("  ")
+        size = obs["hand_sizes"][p]
+        seats.add_row(who, str(size) if size else "out", res, _chips(obs["chips"][p], obs["chips_start"]),
+                      " ".join(format_card(c) for c in obs["known_cards"][p]),
+                      style="bold yellow" if p == cp else None)
+    parts = [head, trick if obs["trick"] else Text("Current trick: (nothing played yet)", style="dim"), seats]
+    if viewer is not None:
+        parts.append(Text("Your hand (fixed order; green = playable now):"))
+        parts.append(hand_table(obs))
+        if cp == viewer and obs["phase"] == "play":
+            line = Text("You can play: ")
+            line.append_text(playable_list(state, viewer))
+            parts.append(line)
+        if obs["drawn_card"] is not None:
+            line = Text("Drawn card to insert: ")
+            line.append_text(card_text(obs["drawn_card"]))
+            parts.append(line)
+    return Panel(Group(*parts), title="KrassKariert", border_style="green")
+
+
+def action_label(state, a) -> str:
+    """The words of a numbered choice, with the cards it moves (``play 2-3 pair 5: 5 X``)."""
+    text = state.action_to_string(a)
+    p = state.current_player()
+    if p < 0:
+        return text
+    obs = state.observation(p)
+    hand = obs["hand"]
+    if text.startswith("play "):
+        where = text.split()[1]
+        lo, _, hi = where.partition("-")
+        lo, hi = int(lo), int(hi or lo)
+        return text + ": " + " ".join(format_card(c) for c in hand[lo:hi + 1])
+    if text.startswith("reserve "):
+        slot, pos = int(text.split()[1]), int(text.split()[3])
+        return f"take reserve {format_card(obs['reserves'][p][slot])} into position {pos}"
+    if text.startswith("insert at ") and obs["drawn_card"] is not None:
+        return f"insert the drawn {format_card(obs['drawn_card'])} at position {text.split()[2]}"
+    if text.startswith("stop "):
+        return f"play the STOP card (position {text.split()[1]}): win the trick now"
+    if text.startswith("draw "):
+        return f"play the DRAW card (position {text.split()[1]}): the trick's winner draws 3"
+    return text
+
+
+def describe_event(e, names):
+    """One line of play by play, or ``None`` for bookkeeping events."""
+    k = e["event"]
+    who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
+    if k == "hand_start":
+        return f"— hand {e['hand']}: cards dealt; {who} leads"
+    if k == "deal":
+        return None
+    if k == "reserve_dealt":
+        return f"{who} gets reserve {e['card_text']} (face up)"
+    if k == "trick_start":
+        return None if e["trick"] == 1 else f"{who} leads trick {e['trick']}"
+    if k == "play":
+        cards = " ".join(e["cards_text"])
+        return f"{who} plays {cards} as {combo_text(e['combination'], e['x_values'])}"
+    if k == "stop":
+        return f"{who} plays STOP and takes the trick"
+    if k == "draw_card":
+        return f"{who} plays a DRAW card"
+    if k == "take_reserve":
+        where = f" at position {e['position']}" if e.get("position") is not None else ""
+        return f"{who} takes reserve {e['card_text']} into their hand{where}"
+    if k == "trick_end":
+        won = "with STOP" if e["stop"] else f"with {combo_text(e['combination'])}"
+        return f"{who} wins the trick {won}" + (f" and must draw {e['draws']}" if e["draws"] else "")
+    if k == "drawn":
+        if e.get("card") is not None:
+            return f"{who} draws {e['card_text']} and inserts it at position {e['position']}"
+        return f"{who} draws a card"
+    if k == "out":
+        return f"{who} has played their last card"
+    if k == "hand_end":
+        return f"{who} loses the hand: {e['reason']}"
+    if k == "chip":
+        return f"{who} gives up a chip ({e['chips']} left)"
+    if k == "game_over":
+        return f"{who} must give a chip and has none: {who} LOSES the game"
+    return f"{who} {k}"

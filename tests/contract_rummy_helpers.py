@@ -1,0 +1,90 @@
+"""Scripted Crazy Rummy states: build a JSON body with chosen hands, up-card, stock top and
+melds; the rest of the deck goes to the stock, so the deck is conserved (CR-1)."""
+import json
+from collections import Counter
+
+import krazy_core
+from krazy_core.cards import parse_card
+
+DECK = [(s << 4) | r for s in range(4) for r in range(1, 14)] * 2
+
+
+def cards(text):
+    return [parse_card(c) for c in text.split()] if text else []
+
+
+def scripted(n=4, rnd=1, hands=None, up="", stock_top="", discard_below="", melds=None,
+             phase="first_up_card", cur=0, turn_player=None, up_live=True, discarder=-1,
+             turns=0, down=(), buys=None, building=(0, False, 0), **opts):
+    """A state of round ``rnd`` (the game's only round unless ``rounds`` is given) dealt by
+    seat 0.  ``hands``: {seat: "7H 7S ..."}; seats not given get the first cards left in
+    the deck.  ``stock_top``: cards drawn next, in order.  ``melds``: {meld id: (kind,
+    rank or suit, lo, "cards")}."""
+    opts.setdefault("first_round", rnd)
+    opts.setdefault("rounds", 8 - opts["first_round"])
+    game = krazy_core.make("contract-rummy", num_players=n, **opts)
+    left = Counter(DECK + [0x50] * game.options.jokers)
+    body_hands = [None] * n
+    hands = dict(hands or {})
+
+    def take(cs):
+        for c in cs:
+            if left[c] <= 0:
+                raise ValueError(f"card {c:#x} used too often")
+            left[c] -= 1
+        return cs
+
+    for p, text in hands.items():
+        body_hands[p] = take(cards(text))
+    md = [None] * (3 * n)
+    for m, (kind, a, lo, text) in (melds or {}).items():
+        cs = take(cards(text))
+        md[m] = {"kind": kind, "rank": a if kind == "book" else None,
+                 "suit": a if kind == "run" else None, "lo": lo if kind == "run" else None, "cards": cs}
+    discard = take(cards(discard_below)) + take(cards(up))
+    top = take(cards(stock_top))
+    rest = sorted(left.elements())
+    for p in range(n):
+        if body_hands[p] is None:
+            body_hands[p] = rest[:rnd + 6]
+            rest = rest[rnd + 6:]
+    stock = rest + list(reversed(top))
+    body = {
+        "rng": [1, 2, 3, 4], "round": rnd, "dealer": (rnd - game.options.first_round) % n,
+        "phase": phase, "current_player": cur,
+        "turn_player": cur if turn_player is None else turn_player, "up_live": up_live,
+        "discarder": discarder, "turns": turns, "total_turns": turns, "limit_rounds": 0,
+        "building": list(building), "hands": [sorted(h) for h in body_hands],
+        "known": [[] for _ in range(n)], "stock": stock, "discard": discard, "melds": md,
+        "down": [p in down for p in range(n)], "buys": list(buys or [0] * n),
+        "scores": [[0] * n for _ in range(7)],
+        "round_results": [-1 if game.options.first_round <= r + 1 < rnd else -2 for r in range(7)],
+    }
+    doc = {"format": 1, "game": "contract-rummy", "num_players": n,
+           "options": game.options_dict(), "state": body, "events": []}
+    return game.state_from_json(json.dumps(doc))
+
+
+def act(state, *texts):
+    """Apply actions named by their text (``action_to_string``)."""
+    for t in texts:
+        state.apply_action(state.string_to_action(norm(t)))
+    return state
+
+
+def texts(state):
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def norm(text):
+    """``"lay off 7H on meld 4 high"`` -> the engine's text (cards formatted)."""
+    from krazy_core.cards import format_card
+    out = []
+    for tok in text.split():
+        try:
+            if tok[0].isdigit() and not any(ch.isalpha() for ch in tok):
+                raise ValueError
+            out.append(format_card(parse_card(tok)))
+        except (ValueError, KeyError, IndexError):
+            out.append(tok)
+    return " ".join(out)

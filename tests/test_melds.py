@@ -1,0 +1,296 @@
+"""The meld solver (krazy_core/games/melds.pyx) against the rules and the pure-Python
+reference in tests/meld_reference.py (KR-5..KR-7, KR-10, KR-12, KR-14; CR-2, CR-3, CR-5)."""
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from krazy_core.cards import parse_cards
+from krazy_core.games import melds as M
+
+import importlib.util, pathlib
+_spec = importlib.util.spec_from_file_location("meld_reference", pathlib.Path(__file__).with_name("meld_reference.py"))
+REF = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(REF)
+
+
+# ---- the issue's must-hold cases
+
+def test_KR_6_KR_7_wild_stands_for_gap_in_run():
+    assert M.is_run("3H 4H 7H 6H", 7)           # 7H stands for 5H
+    assert M.is_meld("3H 4H 7H 6H", 7)
+
+
+def test_KR_5_book_with_duplicate_cards():
+    assert M.is_book("QH QH QD", 7)
+    assert M.is_book("KH KH KS", 7)
+    assert not M.is_run("QH QH QD", 7)
+
+
+def test_KR_6_run_gap_too_wide_for_one_wild():
+    assert not M.is_run("3H JK 6H", 7)
+    assert not M.is_meld("3H JK 6H", 7)
+
+
+def test_KR_7_all_wild_meld():
+    assert M.is_meld("5H 5S 5C", 5)
+    assert M.is_book("JK JK 9S", 9)
+    assert M.is_run("JK JK JK", 4)
+
+
+def test_KR_5_KR_6_not_a_meld_at_w3():
+    assert not M.is_meld("5H 5H 6H", 3)
+
+
+def test_KR_7_joker_extends_run():
+    assert M.is_run("JH QH KH JK", 7)
+
+
+def test_KR_14_unmelded_hand_scores_57():
+    melds, left, pts = M.best_arrangement("5H JS KC 4D 9R", 5)
+    assert melds == [] and pts == 57             # 20 + 11 + 13 + 4 + 9
+    assert M.deadwood_points("5H JS KC 4D 9R", 5) == 57
+
+
+def test_KR_12_exact_not_greedy():
+    melds, left, pts = M.best_arrangement("3H 4H 5H 6H 6S 6C 9D", 7)
+    assert pts == 9 and left == ["9D"]
+    assert sorted(map(sorted, melds)) == [["3H", "4H", "5H"], ["6C", "6H", "6S"]]
+
+
+# ---- more rule cases
+
+def test_KR_6_no_wrap_around():
+    assert not M.is_run("QH KH 3H", 9)
+    assert M.is_run("JH QH KH", 9)
+
+
+def test_KR_6_run_of_one_suit_only():
+    assert not M.is_run("3H 4S 5H", 9)
+    assert not M.is_run("3H 3H 4H 5H", 9)        # the same rank twice is no run
+
+
+def test_KR_6_run_may_hold_the_wild_rank_as_itself():
+    assert M.is_run("5H 6H 7H", 6)               # 6H wild, standing for itself (KR-7)
+
+
+def test_KR_5_book_minimum_three():
+    assert not M.is_book("QH QD", 7)
+    assert not M.is_meld("JK JK", 7)
+
+
+def test_KR_7_wilds_unlimited_in_a_meld():
+    assert M.is_book("QH JK JK JK 7S 7D", 7)
+    assert M.is_run("3H JK JK JK JK 8H", 7)
+    assert not M.is_run("3H JK JK JK JK JK JK JK JK JK JK 8H", 7)   # 12 cards: only 11 ranks
+
+
+def test_KR_12_extra_wilds_join_melds():
+    melds, left, pts = M.best_arrangement("3H 4H 5H JK 9S", 7)
+    assert pts == 9 and left == ["9S"]
+    assert melds == [["3H", "4H", "5H", "JK"]]
+    melds, left, pts = M.best_arrangement("3H 4H 5H 7C 9S 9D", 7)
+    assert pts == 0 and left == []               # 7C makes 9S 9D a book
+    assert sorted(map(sorted, melds)) == [["3H", "4H", "5H"], ["7C", "9D", "9S"]]
+
+
+def test_KR_14_wild_and_joker_points():
+    assert M.deadwood_points("JK", 7) == 50
+    assert M.deadwood_points("7S", 7) == 20
+    assert M.deadwood_points("7S JK", 7) == 70
+    assert M.deadwood_points("7S JK", 7, wild_points=25, joker_points=40) == 65
+    assert M.deadwood_points("JK JK JK", 7) == 0
+    assert M.deadwood_points("JK 7S 9D", 7) == 0
+    assert M.deadwood_points("JK 9D", 7) == 59
+
+
+def test_KR_10_going_out_discards():
+    assert M.going_out_discards("3H 4H 5H 6H 6S 6C 9D", 7) == ["9D"]
+    assert M.going_out_discards("3H 4H 5H 6H 6S 9C 9D", 7) == []
+    # four of a kind: any of them may go, and the wild too
+    assert M.going_out_discards("QH QS QD QC", 7) == ["QS", "QH", "QD", "QC"]
+    assert M.going_out_discards("QH QS QD JK", 7) == ["QS", "QH", "QD", "JK"]
+    assert M.going_out_discards("3H 4H 5H 6H", 9) == ["3H", "6H"]
+    assert M.can_meld_all("3H 4H 5H 6H", 9)
+    assert M.going_out_discards("3H 4H 5H 6H", 9, as_codes=True) == parse_cards("3H 6H")
+
+
+def test_arrangement_shape_and_order():
+    melds, left, pts = M.best_arrangement("9H JK 6H 8H", 3)
+    assert melds == [["6H", "JK", "8H", "9H"]] and pts == 0
+    melds, left, pts = M.best_arrangement(parse_cards("9H JK 6H 8H"), 3, as_codes=True)
+    assert melds == [parse_cards("6H JK 8H 9H")]
+
+
+def test_bad_input_raises_value_error():
+    with pytest.raises(ValueError, match="wild_rank"):
+        M.is_meld("3H 4H 5H", 2)
+    with pytest.raises(ValueError, match="wild_rank"):
+        M.best_arrangement("3H 4H 5H", 14)
+    with pytest.raises(ValueError, match="not a Kings Rummy card"):
+        M.is_meld("2H 3H 4H", 7)
+    with pytest.raises(ValueError, match="not a Kings Rummy card"):
+        M.best_arrangement(["AH"], 7)
+    with pytest.raises(ValueError):
+        M.best_arrangement("ZZ", 7)
+    with pytest.raises(ValueError, match="at most 32"):
+        M.best_arrangement(["3H"] * 33, 7)
+    with pytest.raises(ValueError):
+        M.going_out_discards(b"3H", 7)
+
+
+def test_empty_and_tiny_hands():
+    assert M.best_arrangement([], 7) == ([], [], 0)
+    assert M.going_out_discards(["QH"], 7) == ["QH"]
+    assert not M.is_meld([], 7)
+
+
+# ---- Crazy Rummy rules through the same core
+
+def test_CR_5_runs_of_four_with_two_wilds():
+    assert M.crazy_meld_kind("5H JK 2H 8H") == "run"       # the seed's example
+    assert M.crazy_meld_kind("5H 6H 7H") is None            # runs are 4+
+    assert M.crazy_meld_kind("5H JK JK 2S 9H") is None      # 3 wilds in a run
+    assert M.crazy_meld_kind("5H 5S 2C") == "book"
+    assert M.crazy_meld_kind("5H 5S 2C JK") is None         # 2 wilds in a book
+
+
+def test_CR_2_natural_two_and_CR_3_ace():
+    assert M.crazy_meld_kind("AH 2H 3H JK 2S") == "run"      # 2H natural, 2 wilds
+    assert M.crazy_meld_kind("2H 2S 2C") == "book"
+    assert M.crazy_meld_kind("QH KH AH JK") == "run"         # Ace high
+    assert M.crazy_meld_kind("KH AH 2H 3H") is None          # no wrap
+    assert M.crazy_meld_kind("KH AH 2H 3H", ace_wrap=True) == "run"
+
+
+def test_CR_10_contract_arrangement():
+    hand = "AH 2H 3H 4H 5H 6H 7H 8H 9S 9C 9D 2S"
+    melds, left, pts = M.crazy_best_arrangement(hand, contract=(1, 1))
+    assert pts == 0 and len(melds) == 2
+    assert M.crazy_best_arrangement(hand, contract=(2, 1)) is None
+    assert M.crazy_best_arrangement(hand, contract=(0, 2))[2] == 30
+
+
+# ---- the reference agrees
+
+def _deal(rng, n, k, w, suits=5):
+    naturals = [(s << 4) | r for s in range(suits) for r in range(3, 14) if r != w] * 2
+    wilds = [0x50] * 6 + [(s << 4) | w for s in range(5)] * 2
+    return rng.sample(naturals, n - k) + rng.sample(wilds, k)
+
+
+def _check(hand, w):
+    ref = REF.best_points(hand, w)
+    melds, left, pts = M.best_arrangement(hand, w, as_codes=True)
+    assert pts == ref, (w, M.best_arrangement(hand, w))
+    assert all(REF.is_meld(m, w) for m in melds)
+    assert sorted(sum(melds, []) + left) == sorted(hand)
+    assert sum(REF.points(c, w) for c in left) == pts
+
+
+@settings(max_examples=300, deadline=None)
+@given(w=st.integers(3, 13), n=st.integers(3, 14), k=st.integers(0, 6),
+       suits=st.sampled_from([1, 2, 5]), seed=st.integers(0, 2**32))
+def test_KR_12_solver_agrees_with_reference(w, n, k, suits, seed):
+    hand = _deal(random.Random(seed), n, min(k, n), w, suits)
+    _check(hand, w)
+
+
+@settings(max_examples=120, deadline=None)
+@given(w=st.integers(3, 13), n=st.integers(3, 14), k=st.integers(0, 6),
+       suits=st.sampled_from([1, 2, 5]), seed=st.integers(0, 2**32))
+def test_KR_10_going_out_agrees_with_reference(w, n, k, suits, seed):
+    hand = _deal(random.Random(seed), n, min(k, n), w, suits)
+    assert M.going_out_discards(hand, w, as_codes=True) == REF.going_out(hand, w)
+
+
+@settings(max_examples=200, deadline=None)
+@given(w=st.integers(3, 13), cards=st.lists(st.sampled_from(
+    [0x50] + [(s << 4) | r for s in range(5) for r in range(3, 14)]), min_size=1, max_size=8))
+def test_KR_5_KR_6_meld_tests_agree_with_reference(w, cards):
+    assert M.is_book(cards, w) == REF.is_book(cards, w)
+    assert M.is_run(cards, w) == REF.is_run(cards, w)
+    assert M.is_meld(cards, w) == REF.is_meld(cards, w)
+
+
+# ---- Crazy Rummy: the search against brute-force partitions (melds checked one by one)
+
+CR_POINTS = {1: 15, 2: 20, **{k: 5 for k in range(3, 9)}, **{k: 10 for k in range(9, 14)}}
+
+
+def _cr_points(c):
+    return 20 if c == 0x50 else CR_POINTS[c & 15]
+
+
+def _cr_brute(hand, contract=None, ace_wrap=False):
+    """Fewest points left: free melds (sizes 3..7 suffice, see meld_reference) or exactly
+    ``contract = (books, runs)`` melds of any size."""
+    from functools import lru_cache
+    from itertools import combinations
+
+    @lru_cache(maxsize=None)
+    def f(rest, nb, nr):
+        if not rest:
+            return 0 if contract is None or (nb, nr) == (0, 0) else None
+        c, others = rest[0], rest[1:]
+        best = f(others, nb, nr)
+        best = None if best is None else best + _cr_points(c)
+        top = len(others) if contract else 6
+        seen = set()
+        for k in range(2, top + 1):
+            for idx in combinations(range(len(others)), k):
+                combo = tuple(others[i] for i in idx)
+                if combo in seen:
+                    continue
+                seen.add(combo)
+                meld = (c,) + combo
+                left = tuple(x for i, x in enumerate(others) if i not in idx)
+                for kind in (1, 2):
+                    if contract is not None and (nb if kind == 1 else nr) == 0:
+                        continue
+                    if M._crazy_is(meld, kind, ace_wrap):
+                        v = f(left, nb - (kind == 1), nr - (kind == 2)) if contract else f(left, 0, 0)
+                        if v is not None and (best is None or v < best):
+                            best = v
+        return best
+
+    hand = tuple(sorted(hand))
+    if contract is None:
+        return f(hand, 0, 0)
+    # melds need a natural first card in this recursion: put wilds last
+    hand = tuple(sorted(hand, key=lambda c: (c == 0x50 or (c & 15) == 2, c)))
+    return f(hand, *contract)
+
+
+_CR_DECK = [(s << 4) | r for s in range(4) for r in range(1, 14)] * 2 + [0x50] * 4
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(3, 9), suits=st.sampled_from([1, 2, 4]),
+       wrap=st.booleans())
+def test_CR_5_solver_agrees_with_brute_force(seed, n, suits, wrap):
+    rng = random.Random(seed)
+    deck = [c for c in _CR_DECK if c == 0x50 or (c >> 4) < suits]
+    hand = rng.sample(deck, n)
+    melds, left, pts = M.crazy_best_arrangement(hand, ace_wrap=wrap, as_codes=True)
+    assert pts == _cr_brute(hand, ace_wrap=wrap), M.crazy_best_arrangement(hand, ace_wrap=wrap)
+    assert sorted(sum(melds, []) + left) == sorted(hand)
+    assert all(M.crazy_meld_kind(m, ace_wrap=wrap) for m in melds)
+    assert sum(_cr_points(c) for c in left) == pts
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(6, 9), suits=st.sampled_from([1, 2]),
+       contract=st.sampled_from([(2, 0), (1, 1), (0, 2)]))
+def test_CR_10_contract_agrees_with_brute_force(seed, n, suits, contract):
+    rng = random.Random(seed)
+    deck = [c for c in _CR_DECK if c == 0x50 or (c >> 4) < suits]
+    hand = rng.sample(deck, n)
+    got = M.crazy_best_arrangement(hand, contract=contract, as_codes=True)
+    want = _cr_brute(hand, contract=contract)
+    assert (got[2] if got else None) == want, (M.crazy_best_arrangement(hand, contract=contract), want)
+    if got:
+        melds, left, pts = got
+        kinds = sorted(M.crazy_meld_kind(m) for m in melds)
+        assert kinds == sorted(["book"] * contract[0] + ["run"] * contract[1])
+        assert sorted(sum(melds, []) + left) == sorted(hand)

@@ -1,0 +1,67 @@
+# cython: language_level=3
+"""Layout contract of the information-set MCTS (``ismcts.pyx``): one flat C node pool per
+tree and one worker struct per thread.  Nothing here holds a Python object, so a worker's
+iterations run without the GIL."""
+from libc.stdint cimport int32_t, int64_t
+from krazy_core._ops cimport kz_ops, kz_rng
+
+
+ctypedef struct kz_node:
+    int32_t action          # action that led here from `parent` (-1 at the root)
+    int32_t player          # seat that played `action` (-1 at the root)
+    int32_t parent          # index of the parent node in the pool (-1 at the root)
+    int32_t first_child     # index of the first child (-1: none); children form a list
+    int32_t next_sibling    # index of the next child of `parent` (-1: last)
+    int32_t visits          # iterations that went through this node
+    int32_t avail           # iterations in which `action` was legal for `player` at `parent`
+    int32_t _pad            # keeps `reward` 8-byte aligned (node = 40 bytes)
+    double reward           # sum over visits of `player`'s return (the player who acted)
+
+
+ctypedef struct kz_tree:
+    kz_node *nodes          # the pool: nodes[0] is the root; children are appended
+    int32_t n               # nodes in use
+    int32_t cap             # nodes allocated
+    int32_t max_nodes       # the pool never grows past this; the search then stops expanding
+
+
+ctypedef struct kz_worker:
+    const kz_ops *ops       # the game's C function table
+    const void *root        # the root state (read only, shared by all workers)
+    void *scratch           # ops.state_size bytes: the determinization being played out
+    int32_t *legal          # ops.max_legal actions: legal actions at the current state
+    int32_t *mark           # ops.num_distinct_actions generation stamps (one per action)
+    int32_t gen             # current generation of `mark` (always even)
+    kz_tree tree            # this worker's tree
+    kz_rng rng              # this worker's PRNG: determinizations, expansion, rollouts
+    int32_t searcher        # seat searching (to act at the root)
+    int32_t heuristic       # 1: roll out with ops.heuristic_action; 0: uniformly at random
+    int32_t max_rollout     # rollout length cap in actions; < 0: play out to the end
+    int32_t _pad
+    double exploration      # UCT constant c in mean + c * sqrt(ln(avail) / visits)
+    int32_t opp_heuristic   # 1: opponents play ops.heuristic_action in the tree too (no
+                            # opponent nodes: the tree branches on the searcher's moves only)
+    int32_t omniscient      # 1: no determinization (a "cheating" search that sees the
+                            # hidden cards and future dice: a diagnostic upper bound)
+    double prior            # progressive bias: the heuristic's move gets + prior / (visits + 1)
+                            # and is expanded first (0: off; needs ops.heuristic_action)
+    int64_t max_iterations  # stop after this many iterations (< 0: no cap)
+    double deadline         # stop at this CLOCK_MONOTONIC time in seconds (<= 0: none)
+    int64_t iterations      # iterations done (out)
+    int64_t rollout_actions # actions applied in rollouts (out)
+    int64_t tree_actions    # actions applied while descending the tree (out)
+    int32_t max_depth       # deepest node reached (out)
+    int32_t truncated       # rollouts cut by max_rollout (out)
+    # paired root ("common random numbers"): each determinization, with the same future
+    # dice and rollout draws, is played once after each root action in turn
+    int32_t paired          # 1: paired root rounds; 0: plain UCT at the root
+    int32_t round_n         # root actions in the current round
+    int32_t round_pos       # next root action of the round (round_n: start a new round)
+    int32_t _pad2
+    void *det               # ops.state_size bytes: the round's determinization
+    int32_t *round_actions  # ops.max_legal: the round's root actions
+    double *round_ret       # ops.max_legal: the searcher's return after each of them
+    double *best_share      # ops.num_distinct_actions: rounds in which the action did best
+                            # (ties shared); the paired policy
+    kz_rng round_rng        # draws each round's determinization and its rollout seed
+    kz_rng det_rng          # the round's rollout PRNG, restored before each root action

@@ -1,0 +1,35 @@
+"""Type stubs of krazy_core.search.ismcts (SO-ISMCTS over the GameOps table)."""
+from typing import Any, Dict, Optional, Tuple
+
+from krazy_core._state import State
+
+NODE_BYTES: int
+DEFAULT_EXPLORATION: float
+DEFAULT_PRIOR: float
+DEFAULT_MAX_NODES: int
+ROLLOUTS: Tuple[str, ...]
+OPPONENTS: Tuple[str, ...]
+OPTIONS: Tuple[str, ...]
+
+class SearchResult:
+    action: int
+    policy: Dict[int, float]
+    visits: Dict[int, int]
+    values: Dict[int, float]
+    iterations: int
+    nodes: int
+    elapsed: float
+    threads: int
+    bytes_per_iteration: float
+    tree_bytes: int
+    max_depth: int
+    rollout_actions: float
+    truncated: int
+    def iterations_per_second(self) -> float: ...
+
+def check_options(options: Dict[str, Any], *, defaults: Optional[Dict[str, Any]] = ...) -> Dict[str, Any]: ...
+
+def search(state: State, *, iterations: Optional[int] = ..., time_limit: Optional[float] = ...,
+           seed: Optional[int] = ..., exploration: float = ..., prior: float = ...,
+           paired: bool = ..., opponents: str = ..., omniscient: bool = ..., rollout: str = ...,
+           max_rollout: Optional[int] = ..., threads: int = ..., max_nodes: int = ...) -> SearchResult: ...

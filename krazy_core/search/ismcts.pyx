@@ -1,0 +1,553 @@
+# cython: language_level=3
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS) over the GameOps table.
+
+Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2),
+2012.  One tree is grown for the player to act at the root (the *searcher*).  Each iteration
+
+1. copies the root struct into a scratch buffer (``memcpy``) and **determinizes** it from the
+   searcher's view (``ops.determinize``: other hands, the stock order and the future dice are
+   sampled again), so the hidden parts of the root never matter;
+2. **descends** the tree: at a node, the children whose (player, action) is legal in this
+   determinization are *available*; each gets its availability count raised, and the one
+   with the highest UCT score ``mean + c * sqrt(ln(avail) / visits)`` is followed;
+3. **expands** one untried legal action (chosen uniformly) when the node has any;
+4. **rolls out** to the end of the game (or ``max_rollout`` actions): uniformly random legal
+   actions, or ``ops.heuristic_action`` with ``rollout="heuristic"`` when the game has one;
+5. **backs up** ``ops.returns``: each node adds the return of the player who acted into it.
+
+Children are keyed by (player to act, action), so one tree node never mixes the moves of two
+seats (in Krazy Kings the dice decide who acts next).  The tree is a flat C pool of 40-byte
+nodes; the loop touches no Python object and runs without the GIL.  Root parallelism:
+``threads=k`` grows k independent trees (each with its own seed drawn from ``seed``) in k
+threads and
+sums their root visit counts; the game's ops functions must therefore be reentrant (no
+mutable globals), as ops.h asks.
+
+The Python face is :func:`search`; the bot is ``krazy_core.search.bot.ISMCTSBot``.
+"""
+
+cimport cython
+from libc.math cimport log, sqrt, INFINITY
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
+from krazy_core._state cimport State
+
+import threading
+import time
+
+from krazy_core.errors import ConfigError, IllegalActionError
+
+DEF INITIAL_NODES = 4096
+DEF CLOCK_EVERY = 1            # iterations between two looks at the clock (vDSO: ~25 ns)
+
+NODE_BYTES = sizeof(kz_node)
+DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in [0, 1]
+DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0: off)
+DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
+ROLLOUTS = ("heuristic", "random")
+OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
+           "omniscient", "rollout", "max_rollout", "threads", "max_nodes")
+OPPONENTS = ("tree", "heuristic")
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + 1e-9 * <double>ts.tv_nsec
+
+
+# ------------------------------------------------------------------------- the tree
+cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t player) noexcept nogil:
+    """Append a node (linked first among its parent's children); -1 when the pool is full."""
+    cdef kz_node *grown
+    cdef int32_t cap, i
+    if t.n >= t.cap:
+        if t.cap >= t.max_nodes:
+            return -1
+        cap = t.cap * 2 if t.cap * 2 <= t.max_nodes else t.max_nodes
+        grown = <kz_node *>realloc(t.nodes, <size_t>cap * sizeof(kz_node))
+        if grown == NULL:
+            t.max_nodes = t.cap         # out of memory: stop growing, keep searching
+            return -1
+        t.nodes = grown
+        t.cap = cap
+    i = t.n
+    t.n += 1
+    t.nodes[i].action = action
+    t.nodes[i].player = player
+    t.nodes[i].parent = parent
+    t.nodes[i].first_child = -1
+    t.nodes[i].visits = 0
+    t.nodes[i].avail = 1
+    t.nodes[i]._pad = 0
+    t.nodes[i].reward = 0.0
+    if parent >= 0:
+        t.nodes[i].next_sibling = t.nodes[parent].first_child
+        t.nodes[parent].first_child = i
+    else:
+        t.nodes[i].next_sibling = -1
+    return i
+
+
+cdef int _tree_init(kz_tree *t, int32_t max_nodes) noexcept nogil:
+    t.cap = INITIAL_NODES if INITIAL_NODES <= max_nodes else max_nodes
+    t.max_nodes = max_nodes
+    t.n = 0
+    t.nodes = <kz_node *>malloc(<size_t>t.cap * sizeof(kz_node))
+    if t.nodes == NULL:
+        return -1
+    _new_node(t, -1, -1, -1)
+    return 0
+
+
+# ------------------------------------------------------------------------- one iteration
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef inline int32_t _rollout_action(kz_worker *w, void *st) noexcept nogil:
+    cdef int n
+    if w.heuristic:
+        return w.ops.heuristic_action(st, &w.rng)
+    n = w.ops.legal_actions(st, w.legal)
+    if n <= 0:
+        return -1
+    return w.legal[kz_bounded(&w.rng, <uint32_t>n)]
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef void _iterate(kz_worker *w) noexcept nogil:
+    """One iteration: determinize, select/expand, roll out, back up."""
+    cdef const kz_ops *ops = w.ops
+    cdef void *st = w.scratch
+    cdef kz_node *nodes
+    cdef int32_t node = 0, child, best, a, p, n, i, k, untried, depth = 0, steps = 0, h
+    cdef int32_t gen
+    cdef double score, best_score, lg
+    cdef double R[KZ_MAX_PLAYERS]
+
+    cdef int32_t forced = -1
+    cdef double top
+    if w.paired:
+        if w.round_pos >= w.round_n:            # a new round: one world for every root action
+            memcpy(w.det, w.root, <size_t>ops.state_size)
+            if not w.omniscient:
+                ops.determinize(w.det, w.searcher, &w.round_rng)
+            kz_rng_seed(&w.det_rng, kz_next(&w.round_rng))
+            w.round_n = ops.legal_actions(w.det, w.round_actions)
+            w.round_pos = 0
+        memcpy(st, w.det, <size_t>ops.state_size)
+        w.rng = w.det_rng
+        forced = w.round_actions[w.round_pos]
+    else:
+        memcpy(st, w.root, <size_t>ops.state_size)
+        if not w.omniscient:
+            ops.determinize(st, w.searcher, &w.rng)
+
+    # ---- selection and expansion
+    while not ops.is_terminal(st):
+        p = ops.current_player(st)
+        n = ops.legal_actions(st, w.legal)
+        if n <= 0:
+            break
+        if w.opp_heuristic and p != w.searcher:
+            a = ops.heuristic_action(st, &w.rng)  # modelled opponent: no tree node
+            ops.apply_action(st, a, NULL)
+            w.tree_actions += 1
+            continue
+        if node == 0 and forced >= 0:
+            w.legal[0] = forced                 # paired round: this iteration's root action
+            n = 1
+        if w.gen >= 0x7FFFFFF0:
+            memset(w.mark, 0, <size_t>ops.num_distinct_actions * sizeof(int32_t))
+            w.gen = 0
+        w.gen += 2
+        gen = w.gen                     # mark[a] == gen: legal, untried; gen + 1: legal, has a child
+        for i in range(n):
+            w.mark[w.legal[i]] = gen
+        nodes = w.tree.nodes
+        untried = n
+        child = nodes[node].first_child
+        while child >= 0:
+            if nodes[child].player == p and w.mark[nodes[child].action] == gen:
+                w.mark[nodes[child].action] = gen + 1
+                untried -= 1
+            child = nodes[child].next_sibling
+        h = -1
+        if w.prior > 0.0:
+            h = ops.heuristic_action(st, &w.rng)
+        if untried > 0:
+            a = -1
+            if h >= 0 and w.mark[h] == gen:
+                a = h                   # progressive bias: the heuristic's move first
+            else:
+                k = <int32_t>kz_bounded(&w.rng, <uint32_t>untried)
+                for i in range(n):
+                    if w.mark[w.legal[i]] == gen:
+                        if k == 0:
+                            a = w.legal[i]
+                            break
+                        k -= 1
+            child = _new_node(&w.tree, node, a, p)
+            if child >= 0:
+                ops.apply_action(st, a, NULL)
+                w.tree_actions += 1
+                node = child
+                depth += 1
+                break
+            if untried == n:            # pool full and nothing to select: roll out from here
+                break
+        # UCT over the available children, then raise their availability counts
+        nodes = w.tree.nodes
+        best = -1
+        best_score = -INFINITY
+        child = nodes[node].first_child
+        while child >= 0:
+            if nodes[child].player == p and w.mark[nodes[child].action] == gen + 1:
+                if nodes[child].visits == 0:
+                    score = INFINITY
+                else:
+                    lg = log(<double>nodes[child].avail)
+                    score = (nodes[child].reward / nodes[child].visits
+                             + w.exploration * sqrt(lg / nodes[child].visits))
+                    if nodes[child].action == h:
+                        score += w.prior / (nodes[child].visits + 1)
+                if score > best_score:
+                    best_score = score
+                    best = child
+                nodes[child].avail += 1
+            child = nodes[child].next_sibling
+        ops.apply_action(st, nodes[best].action, NULL)
+        w.tree_actions += 1
+        node = best
+        depth += 1
+
+    if depth > w.max_depth:
+        w.max_depth = depth
+
+    # ---- rollout
+    while not ops.is_terminal(st):
+        if w.max_rollout >= 0 and steps >= w.max_rollout:
+            w.truncated += 1
+            break
+        a = _rollout_action(w, st)
+        if a < 0:
+            break
+        ops.apply_action(st, a, NULL)
+        steps += 1
+    w.rollout_actions += steps
+
+    # ---- backup: each node scores the return of the player who acted into it
+    for i in range(KZ_MAX_PLAYERS):
+        R[i] = 0.0
+    ops.returns(st, R)
+    nodes = w.tree.nodes
+    while node > 0:
+        nodes[node].visits += 1
+        nodes[node].reward += R[nodes[node].player]
+        node = nodes[node].parent
+    nodes[0].visits += 1
+    w.iterations += 1
+    if forced >= 0:
+        w.round_ret[w.round_pos] = R[w.searcher]
+        w.round_pos += 1
+        if w.round_pos == w.round_n:            # score the round: who did best in this world
+            top = -INFINITY
+            for i in range(w.round_n):
+                if w.round_ret[i] > top:
+                    top = w.round_ret[i]
+            k = 0
+            for i in range(w.round_n):
+                if w.round_ret[i] == top:
+                    k += 1
+            for i in range(w.round_n):
+                if w.round_ret[i] == top:
+                    w.best_share[w.round_actions[i]] += 1.0 / k
+
+
+cdef void _run(kz_worker *w) noexcept nogil:
+    """Iterate until the iteration cap or the deadline (at least one iteration)."""
+    while True:
+        _iterate(w)
+        if w.max_iterations >= 0 and w.iterations >= w.max_iterations:
+            return
+        if w.deadline > 0.0 and w.iterations % CLOCK_EVERY == 0 and _now() >= w.deadline:
+            return
+
+
+# ------------------------------------------------------------------------- Python face
+@cython.final
+cdef class _Worker:
+    """One tree and its scratch buffers; ``run()`` iterates without the GIL."""
+    cdef kz_worker w
+    cdef State root_state           # keeps the root struct alive while workers read it
+
+    def __dealloc__(self):
+        free(self.w.scratch)
+        free(self.w.legal)
+        free(self.w.mark)
+        free(self.w.tree.nodes)
+        free(self.w.det)
+        free(self.w.round_actions)
+        free(self.w.round_ret)
+        free(self.w.best_share)
+
+    def run(self):
+        with nogil:
+            _run(&self.w)
+
+    def root_children(self):
+        """{action: (visits, reward sum)} of the root's children."""
+        cdef kz_node *nodes = self.w.tree.nodes
+        cdef int32_t c = nodes[0].first_child
+        out = {}
+        while c >= 0:
+            out[nodes[c].action] = (nodes[c].visits, nodes[c].reward,
+                                    self.w.best_share[nodes[c].action] if self.w.paired else 0.0)
+            c = nodes[c].next_sibling
+        return out
+
+
+cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
+                          bint heuristic, int32_t max_rollout, int64_t max_iterations,
+                          double deadline, int32_t max_nodes, bint paired, bint opp_heuristic,
+                          bint omniscient):
+    cdef const kz_ops *ops = state.ops
+    cdef _Worker wk = _Worker.__new__(_Worker)
+    memset(&wk.w, 0, sizeof(kz_worker))
+    wk.root_state = state
+    wk.w.ops = ops
+    wk.w.root = state.data
+    wk.w.scratch = malloc(<size_t>ops.state_size)
+    wk.w.legal = <int32_t *>malloc(<size_t>(ops.max_legal + 1) * sizeof(int32_t))
+    wk.w.mark = <int32_t *>malloc(<size_t>(ops.num_distinct_actions + 1) * sizeof(int32_t))
+    if wk.w.scratch == NULL or wk.w.legal == NULL or wk.w.mark == NULL:
+        raise MemoryError()
+    memset(wk.w.mark, 0, <size_t>(ops.num_distinct_actions + 1) * sizeof(int32_t))
+    if _tree_init(&wk.w.tree, max_nodes) != 0:
+        raise MemoryError()
+    kz_rng_seed(&wk.w.rng, seed)
+    wk.w.searcher = ops.current_player(state.data)
+    wk.w.heuristic = 1 if (heuristic and ops.heuristic_action != NULL) else 0
+    wk.w.max_rollout = max_rollout
+    wk.w.exploration = exploration
+    wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
+    wk.w.omniscient = 1 if omniscient else 0
+    wk.w.opp_heuristic = 1 if (opp_heuristic and ops.heuristic_action != NULL) else 0
+    wk.w.max_iterations = max_iterations
+    wk.w.deadline = deadline
+    if paired:
+        wk.w.paired = 1
+        wk.w.det = malloc(<size_t>ops.state_size)
+        wk.w.round_actions = <int32_t *>malloc(<size_t>(ops.max_legal + 1) * sizeof(int32_t))
+        wk.w.round_ret = <double *>malloc(<size_t>(ops.max_legal + 1) * sizeof(double))
+        wk.w.best_share = <double *>malloc(<size_t>(ops.num_distinct_actions + 1) * sizeof(double))
+        if (wk.w.det == NULL or wk.w.round_actions == NULL or wk.w.round_ret == NULL
+                or wk.w.best_share == NULL):
+            raise MemoryError()
+        memset(wk.w.best_share, 0, <size_t>(ops.num_distinct_actions + 1) * sizeof(double))
+        wk.w.round_rng = wk.w.rng
+        kz_next(&wk.w.rng)
+    return wk
+
+
+class SearchResult:
+    """What :func:`search` found.
+
+    ``action`` (int): the most visited root action (ties: higher mean return, then the
+    smaller action).  ``policy``: ``{action: visit fraction}`` over the root's legal actions
+    (sums to 1).  ``visits``: ``{action: visits}``; ``values``: ``{action: mean return of the
+    searcher}``.  ``iterations`` (all threads), ``nodes`` (tree nodes, all threads),
+    ``elapsed`` (seconds), ``threads``, ``bytes_per_iteration`` (tree node bytes used / iterations: about
+    one 40-byte node per iteration), ``tree_bytes`` (node pool bytes allocated, all trees), ``max_depth`` (deepest tree node reached), ``rollout_actions`` (mean actions
+    per rollout), ``truncated`` (rollouts cut by ``max_rollout``).
+    """
+
+    __slots__ = ("action", "policy", "visits", "values", "iterations", "nodes", "elapsed",
+                 "threads", "bytes_per_iteration", "tree_bytes", "max_depth", "rollout_actions", "truncated")
+
+    def __init__(self, **kw):
+        for k in self.__slots__:
+            setattr(self, k, kw[k])
+
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.elapsed if self.elapsed > 0 else float("inf")
+
+    def __repr__(self):
+        return (f"SearchResult(action={self.action}, iterations={self.iterations}, nodes={self.nodes}, "
+                f"elapsed={self.elapsed:.4f}, threads={self.threads})")
+
+
+def check_options(options, *, defaults=None):
+    """Validate search options (see :func:`search`); returns a complete dict.  Raises
+    ``ConfigError`` for an unknown option or a bad value."""
+    from krazy_core._state import check_seed
+    opts = {"iterations": None, "time_limit": None, "seed": None,
+            "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
+            "opponents": "tree", "omniscient": False, "rollout": "heuristic",
+            "max_rollout": None,
+            "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
+    if defaults:
+        opts.update(defaults)
+    for k, v in options.items():
+        if k not in opts:
+            raise ConfigError(f"unknown search option {k!r}; options: {', '.join(OPTIONS)}")
+        opts[k] = v
+    it, tl = opts["iterations"], opts["time_limit"]
+    if it is None and tl is None:
+        raise ConfigError("give a budget: iterations=N and/or time_limit=SECONDS")
+    if it is not None and (isinstance(it, bool) or not isinstance(it, int) or it <= 0):
+        raise ConfigError(f"iterations must be a positive int, got {it!r}")
+    if tl is not None:
+        if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not (tl > 0) or tl != tl \
+                or tl == float("inf"):
+            raise ConfigError(f"time_limit must be a positive number of seconds, got {tl!r}")
+    ex = opts["exploration"]
+    if isinstance(ex, bool) or not isinstance(ex, (int, float)) or not (0 <= ex < float("inf")):
+        raise ConfigError(f"exploration must be a finite number >= 0, got {ex!r}")
+    if opts["rollout"] not in ROLLOUTS:
+        raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
+    if not isinstance(opts["paired"], bool):
+        raise ConfigError(f"paired must be True or False, got {opts['paired']!r}")
+    if not isinstance(opts["omniscient"], bool):
+        raise ConfigError(f"omniscient must be True or False, got {opts['omniscient']!r}")
+    if opts["opponents"] not in OPPONENTS:
+        raise ConfigError(f"opponents must be one of {', '.join(map(repr, OPPONENTS))}, got {opts['opponents']!r}")
+    pr = opts["prior"]
+    if isinstance(pr, bool) or not isinstance(pr, (int, float)) or not (0 <= pr < float("inf")):
+        raise ConfigError(f"prior must be a finite number >= 0, got {pr!r}")
+    mr = opts["max_rollout"]
+    if mr is not None and (isinstance(mr, bool) or not isinstance(mr, int) or not 0 <= mr < 2**31):
+        raise ConfigError(f"max_rollout must be None or an int >= 0, got {mr!r}")
+    th = opts["threads"]
+    if isinstance(th, bool) or not isinstance(th, int) or not 1 <= th <= 256:
+        raise ConfigError(f"threads must be an int in 1..256, got {th!r}")
+    mn = opts["max_nodes"]
+    if isinstance(mn, bool) or not isinstance(mn, int) or not 1 <= mn < 2**31:
+        raise ConfigError(f"max_nodes must be an int in 1..2**31-1, got {mn!r}")
+    opts["seed"] = check_seed(opts["seed"])
+    return opts
+
+
+def search(state, **options):
+    """Search ``state`` for the player to act with SO-ISMCTS and return a :class:`SearchResult`.
+
+    Options (keyword only):
+
+    - ``iterations`` (int > 0) and/or ``time_limit`` (seconds > 0): the budget; the search
+      stops at whichever comes first.  With ``threads=k`` the iterations are split among the
+      k trees (the first ``iterations % k`` trees do one more) and each tree gets the whole
+      time limit.  At least one is required.
+    - ``seed`` (int; ``None`` draws one from the OS): with an iteration budget the result is
+      a function of the searcher's information set and the seed.
+    - ``exploration`` (float >= 0, default 0.7): UCT constant ``c``.
+    - ``prior`` (float >= 0, default 0 = off): progressive bias toward the game's heuristic
+      move: at each tree node it is expanded first and its UCT score gets
+      ``prior / (visits + 1)`` (ignored when the game has no heuristic).
+    - ``paired`` (bool, default False): common random numbers at the root.  Each
+      determinization (with its future dice and rollout draws) is played once after every
+      root action in turn, UCT below the root; the move is the best mean return, and
+      ``policy`` is how often each action did best in a world (ties shared).  In dice games
+      the luck of a world then cancels out of the comparison between root actions.
+    - ``opponents``: ``"tree"`` (default: opponents' moves are tree nodes chosen by UCT for
+      their own return) or ``"heuristic"`` (opponents play the game's heuristic in the tree
+      as in the rollouts; the tree branches on the searcher's moves only).
+    - ``omniscient`` (bool, default False): DIAGNOSTIC ONLY, never for play: skip the
+      determinization, so the search sees the hidden cards and the future dice of the state
+      it is given ("cheating UCT", Cowling et al. 2012): an upper bound for what better
+      information could buy.
+    - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
+      the game has none) or ``"random"`` (uniform over legal actions).
+    - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
+      ``ops.returns`` of the unfinished state.
+    - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
+    - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
+
+    Raises ``ConfigError`` for an unknown option or a bad value, ``IllegalActionError`` when
+    the game is over, ``TypeError`` when ``state`` is not a krazy_core ``State``.
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"search() needs a krazy_core State, got {type(state).__name__}")
+    opts = check_options(options)
+    return _search(state, opts)
+
+
+def _search(State state, dict opts):
+    cdef const kz_ops *ops = state.ops
+    cdef int k, threads = opts["threads"]
+    cdef int64_t iters, per, extra
+    cdef double deadline = 0.0, t0
+    cdef uint64_t seed = opts["seed"]
+    cdef _Worker wk
+    if ops.is_terminal(state.data):
+        raise IllegalActionError(f"the game is over; no move to search for in {state._compact()}")
+    legal = state.legal_actions()
+    if not legal:
+        raise IllegalActionError(f"no legal action to search in {state._compact()}")
+    root = state.clone()                # workers read this struct; the caller may mutate theirs
+    iters = -1 if opts["iterations"] is None else opts["iterations"]
+    t0 = _now()
+    if opts["time_limit"] is not None:
+        deadline = t0 + <double>opts["time_limit"]
+    max_rollout = -1 if opts["max_rollout"] is None else opts["max_rollout"]
+    if iters >= 0 and threads > iters:
+        threads = <int>iters
+    workers = []
+    for k in range(threads):
+        if iters >= 0:
+            per = iters // threads + (1 if k < iters % threads else 0)
+        else:
+            per = -1
+        workers.append(_make_worker(root, (seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL),
+                                    opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
+                                    max_rollout, per, deadline, opts["max_nodes"], opts["paired"],
+                                    opts["opponents"] == "heuristic", opts["omniscient"]))
+    if threads == 1:
+        (<_Worker>workers[0]).run()
+    else:
+        pool = [threading.Thread(target=w.run, daemon=True) for w in workers[1:]]
+        for t in pool:
+            t.start()
+        (<_Worker>workers[0]).run()
+        for t in pool:
+            t.join()
+    elapsed = _now() - t0
+
+    visits = {a: 0 for a in legal}
+    rewards = {a: 0.0 for a in legal}
+    shares = {a: 0.0 for a in legal}
+    total_iters = nodes = alloc = depth = trunc = 0
+    r_actions = 0
+    for w in workers:
+        wk = <_Worker>w
+        for a, (v, r, b) in wk.root_children().items():
+            if a in visits:
+                visits[a] += v
+                rewards[a] += r
+                shares[a] += b
+        total_iters += wk.w.iterations
+        nodes += wk.w.tree.n
+        alloc += wk.w.tree.cap * sizeof(kz_node)
+        depth = max(depth, wk.w.max_depth)
+        trunc += wk.w.truncated
+        r_actions += wk.w.rollout_actions
+    total_visits = sum(visits.values())
+    values = {a: (rewards[a] / visits[a] if visits[a] else 0.0) for a in legal}
+    total_shares = sum(shares.values())
+    if opts["paired"] and total_shares > 0:
+        # every root action got the same worlds: pick the best mean, report how often each
+        # action did best in a world
+        best = max(legal, key=lambda a: (values[a], shares[a], -a))
+        policy = {a: shares[a] / total_shares for a in legal}
+    else:
+        best = max(legal, key=lambda a: (visits[a], values[a], -a))
+        policy = {a: (visits[a] / total_visits if total_visits else 1.0 / len(legal)) for a in legal}
+    return SearchResult(action=best, policy=policy, visits=visits, values=values,
+                        iterations=total_iters, nodes=nodes, elapsed=elapsed, threads=threads,
+                        bytes_per_iteration=nodes * sizeof(kz_node) / total_iters if total_iters else 0.0,
+                        tree_bytes=alloc,
+                        max_depth=depth, rollout_actions=r_actions / total_iters if total_iters else 0.0,
+                        truncated=trunc)

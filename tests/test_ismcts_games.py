@@ -43,10 +43,7 @@ GAMES = krazy_core.available_games()
 
 
 # games whose determinize still depends on where the hidden cards lie (known leaks)
-LEAKY_DETERMINIZE = {
-    "kings-rummy": "kr_determinize shuffles the unseen pool in hand/stock order; sort the pool "
-                   "before kz_shuffle_u8 (as kk_determinize does)",
-}
+LEAKY_DETERMINIZE: dict = {}
 
 
 def tables(counts):

@@ -40,6 +40,7 @@ def midgame(game_id, players, seed, steps=None):
 
 
 GAMES = krazy_core.available_games()
+CAP = 120           # rollout cap (actions) keeping the rummy games' searches fast in tests
 
 
 # games whose determinize still depends on where the hidden cards lie (known leaks)
@@ -59,11 +60,11 @@ def tables(counts):
 @pytest.mark.parametrize("game_id, players", tables([2, 4]))
 def test_same_seed_same_move(game_id, players):
     st = midgame(game_id, players, seed=3)
-    a = search(st, iterations=600, seed=9)
-    b = search(st, iterations=600, seed=9)
+    a = search(st, iterations=600, seed=9, max_rollout=CAP)
+    b = search(st, iterations=600, seed=9, max_rollout=CAP)
     assert (a.action, a.visits, a.values) == (b.action, b.visits, b.values)
-    x = ISMCTSBot(iterations=300, seed=4).step_with_policy(st)
-    y = ISMCTSBot(iterations=300, seed=4).step_with_policy(st)
+    x = ISMCTSBot(iterations=300, seed=4, max_rollout=CAP).step_with_policy(st)
+    y = ISMCTSBot(iterations=300, seed=4, max_rollout=CAP).step_with_policy(st)
     assert x == y
 
 
@@ -80,14 +81,14 @@ def test_never_looks_at_hidden_cards(game_id, players, seed):
     p = st.current_player()
     det = st.determinize(p, seed=seed + 100)
     assert det != st and det.observation(p) == st.observation(p)
-    a = search(st, iterations=400, seed=seed, threads=2)
-    b = search(det, iterations=400, seed=seed, threads=2)
+    a = search(st, iterations=400, seed=seed, threads=2, max_rollout=CAP)
+    b = search(det, iterations=400, seed=seed, threads=2, max_rollout=CAP)
     assert a.visits == b.visits and a.values == b.values
-    a = search(st, iterations=400, seed=seed, paired=True)
-    b = search(det, iterations=400, seed=seed, paired=True)
+    a = search(st, iterations=400, seed=seed, paired=True, max_rollout=CAP)
+    b = search(det, iterations=400, seed=seed, paired=True, max_rollout=CAP)
     assert a.values == b.values and a.policy == b.policy
-    bot_a = ISMCTSBot(iterations=200, seed=seed, rollout="random")
-    bot_b = ISMCTSBot(iterations=200, seed=seed, rollout="random")
+    bot_a = ISMCTSBot(iterations=200, seed=seed, rollout="random", max_rollout=CAP)
+    bot_b = ISMCTSBot(iterations=200, seed=seed, rollout="random", max_rollout=CAP)
     assert bot_a.step_with_policy(st) == bot_b.step_with_policy(det)
 
 

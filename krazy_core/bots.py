@@ -91,9 +91,8 @@ def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
             raise ConfigError(f"bad bot {spec!r}: write ismcts, ismcts:ITERATIONS or ismcts:SECONDSs")
         budget = budget[1:]
         try:
-            if budget.endswith("s"):
-                return ISMCTSBot(time_limit=float(budget[:-1]), seed=seed)
-            return ISMCTSBot(iterations=int(budget), seed=seed)
+            kw = {"time_limit": float(budget[:-1])} if budget.endswith("s") else {"iterations": int(budget)}
         except ValueError:
             raise ConfigError(f"bad ISMCTS budget {budget!r}: an int of iterations or seconds like 0.5s") from None
+        return ISMCTSBot(seed=seed, **kw)
     raise ConfigError(f"unknown bot {spec!r}; choose from random, heuristic, ismcts[:ITERATIONS|:SECONDSs]")

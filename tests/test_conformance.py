@@ -218,9 +218,9 @@ def test_bad_config_raises_config_error(game_id):
 def test_determinize_keeps_own_view(game_id):
     game = krazy_core.make(game_id)
     rng = random.Random(8)
-    for seed in range(6):
+    for seed in range(30):
         state = game.new_initial_state(seed=seed)
-        random_playout(state, rng, max_steps=rng.randrange(1, 40))
+        random_playout(state, rng, max_steps=rng.randrange(1, 400))
         if state.is_terminal():
             continue
         p = state.current_player()
@@ -228,6 +228,12 @@ def test_determinize_keeps_own_view(game_id):
         assert d.observation(p) == state.observation(p)
         assert d.legal_actions() == state.legal_actions()
         random_playout(d, rng)          # a determinization is a playable state
+        for q in range(game.num_players):
+            # for any seat: the player to act is asked to act, which is public, so every
+            # sample lets them act
+            d = state.determinize(q, seed=seed + 7)
+            assert d.observation(q) == state.observation(q)
+            assert not d.is_terminal() and d.legal_actions()
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -40,10 +40,11 @@ def midgame(game_id, players, seed, steps=None):
 
 
 GAMES = krazy_core.available_games()
+CAP = 120           # rollout cap (actions) keeping the rummy games' searches fast in tests
 
 
 # games whose determinize still depends on where the hidden cards lie (known leaks)
-LEAKY_DETERMINIZE = {}     # every game's determinize sorts its unseen cards before the shuffle
+LEAKY_DETERMINIZE: dict = {}
 
 
 def tables(counts):
@@ -59,11 +60,11 @@ def tables(counts):
 @pytest.mark.parametrize("game_id, players", tables([2, 4]))
 def test_same_seed_same_move(game_id, players):
     st = midgame(game_id, players, seed=3)
-    a = search(st, iterations=600, seed=9)
-    b = search(st, iterations=600, seed=9)
+    a = search(st, iterations=600, seed=9, max_rollout=CAP)
+    b = search(st, iterations=600, seed=9, max_rollout=CAP)
     assert (a.action, a.visits, a.values) == (b.action, b.visits, b.values)
-    x = ISMCTSBot(iterations=300, seed=4).step_with_policy(st)
-    y = ISMCTSBot(iterations=300, seed=4).step_with_policy(st)
+    x = ISMCTSBot(iterations=300, seed=4, max_rollout=CAP).step_with_policy(st)
+    y = ISMCTSBot(iterations=300, seed=4, max_rollout=CAP).step_with_policy(st)
     assert x == y
 
 
@@ -80,14 +81,14 @@ def test_never_looks_at_hidden_cards(game_id, players, seed):
     p = st.current_player()
     det = st.determinize(p, seed=seed + 100)
     assert det != st and det.observation(p) == st.observation(p)
-    a = search(st, iterations=400, seed=seed, threads=2)
-    b = search(det, iterations=400, seed=seed, threads=2)
+    a = search(st, iterations=400, seed=seed, threads=2, max_rollout=CAP)
+    b = search(det, iterations=400, seed=seed, threads=2, max_rollout=CAP)
     assert a.visits == b.visits and a.values == b.values
-    a = search(st, iterations=400, seed=seed, paired=True)
-    b = search(det, iterations=400, seed=seed, paired=True)
+    a = search(st, iterations=400, seed=seed, paired=True, max_rollout=CAP)
+    b = search(det, iterations=400, seed=seed, paired=True, max_rollout=CAP)
     assert a.values == b.values and a.policy == b.policy
-    bot_a = ISMCTSBot(iterations=200, seed=seed, rollout="random")
-    bot_b = ISMCTSBot(iterations=200, seed=seed, rollout="random")
+    bot_a = ISMCTSBot(iterations=200, seed=seed, rollout="random", max_rollout=CAP)
+    bot_b = ISMCTSBot(iterations=200, seed=seed, rollout="random", max_rollout=CAP)
     assert bot_a.step_with_policy(st) == bot_b.step_with_policy(det)
 
 
@@ -137,3 +138,46 @@ def test_KK_19_announces_the_last_card():
     s = kk.scripted(n=2, hands=["5H 5S", "2C 3D 4S 8C 9D JC"], discard=["5C"])
     r = search(s, iterations=3000, seed=3)
     assert s.action_to_string(r.action).endswith("last card")
+
+
+# ---------------------------------------------------------------- every game: winning moves
+def _wins(state, a, p):
+    c = state.clone()
+    c.apply_action(a)
+    if not c.is_terminal():
+        return False
+    r = c.returns()
+    return r[p] == max(r) and r.count(r[p]) == 1
+
+
+def _winning_position(game_id, players, games=60):
+    """The first decision of seeded random games where some legal actions end the game with
+    the player to act the sole winner and others do not: (state, winning actions)."""
+    game = krazy_core.make(game_id, num_players=players)
+    rng = random.Random(1)
+    for seed in range(games):
+        st = game.new_initial_state(seed=seed)
+        while not st.is_terminal():
+            legal, p = st.legal_actions(), st.current_player()
+            if len(legal) > 1:
+                # a sure win: it wins in the state and in 8 determinizations for p (other
+                # hands, stock and dice resampled), so luck the player can't see plays no part
+                worlds = [st] + [st.determinize(p, seed=k) for k in range(8)]
+                win = [a for a in legal if all(_wins(w, a, p) for w in worlds)]
+                if win and len(win) < len(legal):
+                    return st, win
+            st.apply_action(rng.choice(legal))
+    return None, None
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_takes_a_winning_move_when_one_exists(game_id):
+    """Game-blind: a position of seeded random play where some moves win the game at once
+    (going out in the last round) and others don't: the search takes a winning one."""
+    from krazy_core.game import get_spec
+    st, win = _winning_position(game_id, max(2, get_spec(game_id).min_players))
+    if st is None:
+        pytest.skip(f"no sure immediate win beside non-winning moves in 60 random {game_id} games")
+    for rollout in ("heuristic", "random"):
+        r = search(st, iterations=1000, seed=1, rollout=rollout, max_rollout=CAP)
+        assert r.action in win, (st.action_to_string(r.action), [st.action_to_string(a) for a in win])

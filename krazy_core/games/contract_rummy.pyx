@@ -1226,6 +1226,22 @@ cdef void cr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
 
 include "contract_rummy_bot.pxi"
 
+cdef void cr_determinize_playable(void *vst, int player, kz_rng *rng) noexcept nogil:
+    """A determinization in which the player to act can act: a pending decision (a lay-down
+    under way, CR-10) is public evidence that their hidden cards complete it, so samples
+    that leave them stuck are drawn again (rejection sampling, at most 1024 draws)."""
+    cdef CRState saved
+    cdef int32_t acts[NUM_ACTIONS]
+    cdef int t
+    memcpy(&saved, vst, sizeof(CRState))
+    for t in range(1024):
+        cr_determinize(vst, player, rng)
+        if cr_is_terminal(vst) or cr_legal_actions(vst, acts) > 0:
+            return
+        memcpy(vst, &saved, sizeof(CRState))
+    cr_determinize(vst, player, rng)
+
+
 cdef kz_ops CR_OPS
 CR_OPS.game_id = "contract-rummy"
 CR_OPS.state_size = sizeof(CRState)
@@ -1238,7 +1254,7 @@ CR_OPS.apply_action = cr_apply
 CR_OPS.is_terminal = cr_is_terminal
 CR_OPS.returns = cr_returns
 CR_OPS.num_players = cr_num_players
-CR_OPS.determinize = cr_determinize
+CR_OPS.determinize = cr_determinize_playable
 CR_OPS.heuristic_action = cr_heuristic
 CR_OPS.new_game = cr_new_game
 

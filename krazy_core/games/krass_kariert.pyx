@@ -224,6 +224,18 @@ cdef void ka_returns(const void *vst, double *out) noexcept nogil:
             out[p] = 0.0 if p == s.loser else 1.0
 
 cdef void ka_determinize_op(void *vst, int player, kz_rng *rng) noexcept nogil:
+    """A determinization in which the player to act can act: that they are asked to act
+    is public (KA-14: a player who can't is out of the hand at once), so samples that leave
+    them stuck are drawn again (rejection sampling, at most 64 draws)."""
+    cdef ka_state saved
+    cdef int32_t acts[KA_NUM_ACTIONS]
+    cdef int t
+    memcpy(&saved, vst, sizeof(ka_state))
+    for t in range(64):
+        ka_determinize(<ka_state *>vst, player, rng)
+        if ka_is_terminal(vst) or ka_legal_actions(vst, acts) > 0:
+            return
+        memcpy(vst, &saved, sizeof(ka_state))
     ka_determinize(<ka_state *>vst, player, rng)
 
 cdef void ka_new_game_op(void *vst, uint64_t seed) noexcept nogil:

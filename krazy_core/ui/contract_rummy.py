@@ -46,7 +46,9 @@ def render(state, viewer):
     head = Table.grid(padding=(0, 2))
     head.add_column(justify="right", style="dim")
     head.add_column()
-    head.add_row("Round", f"{obs['round']} of 7: {obs['cards_dealt']} cards, contract "
+    opts = state.game.options
+    last = min(7, opts.first_round + opts.rounds - 1)
+    head.add_row("Round", f"{obs['round']} (rounds {opts.first_round}..{last} of 7): {obs['cards_dealt']} cards, contract "
                  f"[bold]{contract_words(obs['contract'])}[/bold]")
     head.add_row("Dealer", f"seat {obs['dealer']}")
     up = obs["up_card"]

@@ -275,35 +275,24 @@ def _clone_loop(state):
 
 
 def ours_ismcts(game_id: str, players: int = 4) -> Side:
+    """Iterations/s of krazy_core.search.ismcts.search (random rollouts, one thread) from a
+    seeded mid-game state where the player to act has at least two legal actions (the bot
+    answers a forced move without searching, so it is timed through search() itself)."""
     game = _our_game(game_id, players)
     if importlib.util.find_spec("krazy_core.search.ismcts") is None:
         raise Unavailable("krazy_core.search.ismcts not landed yet")
-    try:
-        bots = importlib.import_module("krazy_core.bots")
-        bot_cls = bots.ISMCTSBot
-    except (ImportError, AttributeError) as e:
-        raise Unavailable(f"krazy_core.bots.ISMCTSBot not there yet ({e})")
-    state = mid_game(lambda: game.new_initial_state(seed=12345), seed=1)
+    search = importlib.import_module("krazy_core.search.ismcts").search
+    seed = 12345
+    while True:
+        state = mid_game(lambda: game.new_initial_state(seed=seed), seed=1)
+        if not state.is_terminal() and len(state.legal_actions()) >= 2:
+            break
+        seed += 1
 
-    def make_bot(n, seed):
-        for kw in ({"rollout": "random"}, {"rollout_policy": "random"}, {}):
-            try:
-                return bot_cls(iterations=n, seed=seed, **kw)
-            except (TypeError, ValueError):
-                continue
-        raise Unavailable("cannot construct ISMCTSBot(iterations=..., seed=...)")
-
-    try:
-        make_bot(64, 0)
-    except ImportError as e:
-        raise Unavailable(f"ISMCTSBot does not import yet ({e})")
-
-    def run(n, seed):
-        bot = make_bot(n, seed)
-        t0 = time.perf_counter()
-        bot.step(state)
-        return n, time.perf_counter() - t0
-    return Side(f"{game_id} ({players}p) ISMCTS", "it/s", run, min_n=64)
+    def run(n, s):
+        r = search(state, iterations=n, seed=s, rollout="random", threads=1)
+        return r.iterations, r.elapsed
+    return Side(f"{game_id} ({players}p) ISMCTS search()", "it/s", run, min_n=64)
 
 
 # ---- peer side

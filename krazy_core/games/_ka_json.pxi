@@ -8,19 +8,11 @@ _FIELDS = {"rng", "phase", "current_player", "loser", "dealer", "leader", "best_
 _DECK = {**{0x60 | v: 4 for v in range(1, 13)}, CARD_X: 2, CARD_DRAW: 2, CARD_STOP: 2}
 
 
-def _int(body, key, lo, hi):
-    v = body[key]
-    if type(v) is not int or not lo <= v <= hi:
-        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
-    return v
 
 
-def _bool(body, key):
-    v = body[key]
-    if type(v) is not bool:
-        raise InvalidStateError(f"{key!r} must be true or false, got {v!r}")
-    return v
 
+
+from krazy_core._validate import json_int as _int, json_bool as _bool
 
 def _card(c, what):
     if type(c) is not int or c not in _DECK:

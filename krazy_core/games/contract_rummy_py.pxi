@@ -24,6 +24,8 @@ cdef dict _meld_dict(const CRState *st, int m):
     return {"kind": "run", "rank": None, "suit": md.suit, "lo": md.lo, "cards": cards}
 
 
+from krazy_core._validate import json_int as _int, json_bool as _bool
+
 def _meld_text(d):
     return " ".join(format_card(c) for c in d["cards"])
 
@@ -381,18 +383,8 @@ def new_state(game, seed=None):
     return s
 
 
-def _int(body, key, lo, hi):
-    v = body[key]
-    if type(v) is not int or not lo <= v <= hi:
-        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
-    return v
 
 
-def _bool(body, key):
-    v = body[key]
-    if type(v) is not bool:
-        raise InvalidStateError(f"{key!r} must be true or false, got {v!r}")
-    return v
 
 
 def _kinds(v, what, limit=NCARDS):

@@ -579,6 +579,8 @@ cdef long long _playouts(KRState *st, long long n_games, uint64_t seed, int heur
     return decisions
 
 
+from krazy_core._validate import json_int as _int, json_ints as _ints
+
 def simulate_random(game, long long n_games=1, seed=0, *, heuristic=False):
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
     single rounds) entirely in C without the GIL, every player choosing uniformly among
@@ -948,18 +950,8 @@ def new_state(game, seed=None):
     return s
 
 
-def _int(body, key, lo, hi):
-    v = body[key]
-    if type(v) is not int or not lo <= v <= hi:
-        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
-    return v
 
 
-def _ints(body, key, n, lo, hi):
-    v = body[key]
-    if not isinstance(v, list) or len(v) != n or any(type(x) is not int or not lo <= x <= hi for x in v):
-        raise InvalidStateError(f"{key!r} must be {n} ints in {lo}..{hi}, got {v!r}")
-    return v
 
 
 def _card_list(v, what, limit):

@@ -832,6 +832,8 @@ cdef inline KKState *S(State s):
     return <KKState *>s.data
 
 
+from krazy_core._validate import json_int as _int
+
 def _cards_of(uint64_t h):
     out = []
     while h:
@@ -1130,11 +1132,6 @@ def new_state(game, seed=None):
     return s
 
 
-def _int(body, key, lo, hi):
-    v = body[key]
-    if type(v) is not int or not lo <= v <= hi:
-        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
-    return v
 
 
 def _pair(body, key, lo, hi):

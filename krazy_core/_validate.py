@@ -1,0 +1,28 @@
+"""Field checks shared by every game's ``state_from_dict``: each raises
+``InvalidStateError`` naming the field, its expected type and range, and the bad value."""
+
+from krazy_core.errors import InvalidStateError
+
+
+def json_int(body, key, lo, hi):
+    """``body[key]``, an int (not a bool) in ``lo..hi``."""
+    v = body[key]
+    if type(v) is not int or not lo <= v <= hi:
+        raise InvalidStateError(f"{key!r} must be an int in {lo}..{hi}, got {v!r}")
+    return v
+
+
+def json_bool(body, key):
+    """``body[key]``, true or false."""
+    v = body[key]
+    if type(v) is not bool:
+        raise InvalidStateError(f"{key!r} must be true or false, got {v!r}")
+    return v
+
+
+def json_ints(body, key, n, lo, hi):
+    """``body[key]``, a list of ``n`` ints in ``lo..hi``."""
+    v = body[key]
+    if not isinstance(v, list) or len(v) != n or any(type(x) is not int or not lo <= x <= hi for x in v):
+        raise InvalidStateError(f"{key!r} must be {n} ints in {lo}..{hi}, got {v!r}")
+    return v

@@ -103,10 +103,27 @@ def render(state, viewer):
         sc.add_row("total", *[str(x) for x in obs["totals"]], style="bold")
         parts.append(sc)
     if viewer is not None:
-        hand = Text("Your hand: ")
-        hand.append_text(cards_text(obs["hand"]))
-        parts.append(hand)
+        parts.append(hand_text(obs["hand"]))
     return Panel(Group(*parts), title="Crazy Rummy", border_style="green")
+
+
+def hand_text(codes) -> Text:
+    """The hand grouped by suit, Aces high within a suit, wilds (2s and Jokers, CR-2) last
+    and marked with ✱."""
+    wild = [c for c in codes if (c & 15) == 2 or c >> 4 == 5]
+    t = Text("Your hand: ")
+    for suit in range(4):
+        group = sorted((c for c in codes if c >> 4 == suit and c not in wild),
+                       key=lambda c: 14 if (c & 15) == 1 else (c & 15))
+        if group:
+            t.append_text(cards_text(group))
+            t.append("   ")
+    if wild:
+        t.append("wild: ", style="dim")
+        for c in sorted(wild):
+            t.append_text(card_text(c))
+            t.append("✱ ", style="bold yellow")
+    return t
 
 
 def action_label(state, action):

@@ -90,7 +90,7 @@ from libc.string cimport memset, memcpy
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
-                              kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind,
@@ -595,17 +595,8 @@ cdef inline void remove_card(CRState *st, int p, int k) noexcept nogil:
 
 cdef void rebuild(CRState *st, kz_events *ev) noexcept nogil:
     """CR-14: the discard pile but its top card becomes the shuffled stock."""
-    cdef int k = st.n_discard - 1, i
-    if k <= 0:
+    if kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng) <= 0:
         return
-    for i in range(k):
-        st.stock[st.n_stock + i] = st.discard[i]
-    st.n_stock += k
-    st.discard[0] = st.discard[st.n_discard - 1]
-    for i in range(1, st.n_discard):
-        st.discard[i] = 0
-    st.n_discard = 1
-    kz_shuffle_u8(&st.rng, st.stock, st.n_stock)
     kz_ev_push(ev, EV_REBUILD, -1, st.n_stock, 0)
 
 cdef int draw_stock(CRState *st, int p, int reason, kz_events *ev) noexcept nogil:

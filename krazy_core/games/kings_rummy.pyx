@@ -64,7 +64,7 @@ import time
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
-                              kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
@@ -283,15 +283,7 @@ cdef void begin_turn(KRState *st, int p, kz_events *ev) noexcept nogil:
     st.phase = PH_DRAW
     kz_ev_push(ev, EV_TURN, p, st.turns, 1 if st.out_player >= 0 else 0)
     if st.n_stock == 0 and st.n_discard > 1:         # KR-13
-        k = st.n_discard - 1
-        for i in range(k):
-            st.stock[i] = st.discard[i]
-        st.n_stock = k
-        st.discard[0] = st.discard[k]
-        for i in range(1, st.n_discard):
-            st.discard[i] = 0
-        st.n_discard = 1
-        kz_shuffle_u8(&st.rng, st.stock, st.n_stock)
+        kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng)
         kz_ev_push(ev, EV_REBUILD, -1, st.n_stock, 0)
 
 # ------------------------------------------------------------------ legality
@@ -948,10 +940,6 @@ def new_state(game, seed=None):
     deal_round(st, s._writable_log())
     s.n_ev = s.log.ev.n
     return s
-
-
-
-
 
 
 def _card_list(v, what, limit):

@@ -49,7 +49,7 @@ from libc.string cimport memset, memcpy
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_d6,
-                              kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
@@ -217,17 +217,9 @@ cdef void everyone_round_one(KKState *st, int reason, kz_events *ev) noexcept no
 
 cdef int rebuild_stock(KKState *st, kz_events *ev) noexcept nogil:
     """KK-17/KK-18: the discard pile but its top becomes the shuffled stock."""
-    cdef int k = st.n_discard - 1, i
+    cdef int k = kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng)
     if k <= 0:
         return 0
-    for i in range(k):
-        st.stock[st.n_stock + i] = st.discard[i]
-    st.n_stock += k
-    st.discard[0] = st.discard[st.n_discard - 1]
-    for i in range(1, st.n_discard):
-        st.discard[i] = 0
-    st.n_discard = 1
-    kz_shuffle_u8(&st.rng, st.stock, st.n_stock)
     kz_ev_push(ev, EV_REBUILD, -1, st.n_stock, 0)
     everyone_round_one(st, 1, ev)
     return k

@@ -13,6 +13,10 @@ cdef extern from "krazy/rng.h" nogil:
     double kz_uniform(kz_rng *r) noexcept                  # [0, 1)
     void kz_shuffle_u8(kz_rng *r, uint8_t *a, int n) noexcept  # Fisher-Yates in place
 
+cdef extern from "krazy/bits.h" nogil:
+    int kz_popcount64(uint64_t x) noexcept                # set bits (POPCNT or inline SWAR)
+    int kz_single_bit(uint64_t x) noexcept                # 1 when exactly one bit is set
+
 cdef extern from "krazy/piles.h" nogil:
     # discard pile but its top -> under the stock, shuffle (KK-17, KR-13, CR-14); cards moved
     int kz_rebuild_stock(uint8_t *stock, int32_t *n_stock, uint8_t *discard,

@@ -49,7 +49,8 @@ from libc.string cimport memset, memcpy
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_d6,
-                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL)
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL,
+                              kz_popcount64, kz_single_bit)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
@@ -181,11 +182,10 @@ cdef void _init_tables():
 _init_tables()
 
 cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
-    return __builtin_popcountll(x)
+    return kz_popcount64(x)
 
 
 # ------------------------------------------------------------------ card movement
@@ -294,7 +294,7 @@ cdef uint64_t legal_cards(const KKState *st) noexcept nogil:
     else:   # PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN: dice values only
         allowed = ROLL_MASK[st.d1][st.d2]
     allowed &= h
-    if popcount(h) == 1:
+    if kz_single_bit(h):
         allowed &= ~KINGS                     # KK-13: a King is never the last card
     if (allowed >> 53) & 1:
         allowed = (allowed & ~(1ULL << 53)) | (1ULL << 52)   # the Jokers are one choice
@@ -302,8 +302,8 @@ cdef uint64_t legal_cards(const KKState *st) noexcept nogil:
 
 cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
     cdef const KKState *st = <const KKState *>vst
-    cdef int n = 0, i, k
-    cdef uint64_t m
+    cdef int n = 0, i
+    cdef uint64_t m, h
     if st.phase == PH_NONE:
         return 0
     if st.phase == PH_DIRECTION:
@@ -311,13 +311,13 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         out[1] = A_CCW
         return 2
     m = legal_cards(st)
-    k = popcount(st.hand[st.cur])
+    h = st.hand[st.cur]
     while m:
         i = __builtin_ctzll(m)
         out[n] = i
         n += 1
         m &= m - 1
-    if k == 2 and st.opt_last_card:
+    if st.opt_last_card and kz_single_bit(h & (h - 1)):     # two cards in hand
         for i in range(n):
             out[n + i] = out[i] + A_ANNOUNCE
         n *= 2
@@ -378,7 +378,7 @@ cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
             return -1
         draw_cards(st, p, d1 + d2, 3, ev)
         return end_turn(st, p, ev)
-    if popcount(h) == 1 and (h & KINGS):                     # KK-13
+    if kz_single_bit(h) and (h & KINGS):                     # KK-13
         kz_ev_push(ev, EV_KING_ONLY, p, 0, 0)
         return king_challenge(st, p, ev)
     if not st.round_two[p]:                                  # KK-6
@@ -483,7 +483,7 @@ cdef int play_card(KKState *st, int i, bint announce, kz_events *ev) noexcept no
     if h == 0:                                               # KK-20
         finish(st, p, ev)
         return -1
-    if popcount(h) == 1 and st.opt_last_card:                # KK-19
+    if kz_single_bit(h) and st.opt_last_card:                # KK-19
         if announce:
             kz_ev_push(ev, EV_ANNOUNCE, p, 0, 0)
         else:

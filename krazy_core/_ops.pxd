@@ -50,3 +50,5 @@ cdef extern from "krazy/ops.h" nogil:
         void (*determinize)(void *st, int player, kz_rng *rng) noexcept nogil
         int32_t (*heuristic_action)(const void *st, kz_rng *rng) noexcept nogil
         void (*new_game)(void *st, uint64_t seed) noexcept nogil
+        # OPTIONAL (NULL: use legal_actions): legal[kz_bounded(rng, n)] or -1, without the list
+        int32_t (*random_action)(const void *st, kz_rng *rng) noexcept nogil

@@ -43,7 +43,7 @@ Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NA
 """
 
 cimport cython
-from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 import numpy as np
@@ -325,6 +325,39 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         out[n] = A_ROLL
         n += 1
     return n
+
+cdef int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
+    """ops.random_action: ``kk_legal_actions(st, out)[kz_bounded(rng, n)]`` (-1 when there
+    is none) without writing the list: count the discards, draw once, pick the k-th."""
+    cdef const KKState *st = <const KKState *>vst
+    cdef uint64_t m, h
+    cdef int c, n, k, base = 0
+    cdef bint roll
+    if st.phase == PH_NONE:
+        return -1
+    if st.phase == PH_DIRECTION:
+        return A_CW + <int32_t>kz_bounded(rng, 2)
+    m = legal_cards(st)
+    h = st.hand[st.cur]
+    c = popcount(m)
+    n = c
+    if st.opt_last_card and kz_single_bit(h & (h - 1)):     # two cards: the announcing twins
+        n += c
+    roll = st.phase == PH_R2 and st.opt_may_roll             # and last, roll instead (KK-8)
+    if roll:
+        n += 1
+    if n <= 0:
+        return -1
+    k = <int>kz_bounded(rng, <uint32_t>n)
+    if roll and k == n - 1:
+        return A_ROLL
+    if k >= c:
+        k -= c
+        base = A_ANNOUNCE
+    while k > 0:                                             # the k-th lowest legal card
+        m &= m - 1
+        k -= 1
+    return base + __builtin_ctzll(m)
 
 # ------------------------------------------------------------------ turns
 cdef bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept nogil:
@@ -818,6 +851,7 @@ KK_OPS.num_players = kk_num_players
 KK_OPS.determinize = kk_determinize
 KK_OPS.heuristic_action = kk_heuristic
 KK_OPS.new_game = kk_new_game_dealt
+KK_OPS.random_action = kk_random_action
 
 # ------------------------------------------------------------------ Python face
 cdef inline KKState *S(State s):

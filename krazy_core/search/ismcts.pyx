@@ -111,6 +111,8 @@ cdef inline int32_t _rollout_action(kz_worker *w, void *st) noexcept nogil:
     cdef int n
     if w.heuristic:
         return w.ops.heuristic_action(st, &w.rng)
+    if w.ops.random_action != NULL:     # the same draw and pick, without the list
+        return w.ops.random_action(st, &w.rng)
     n = w.ops.legal_actions(st, w.legal)
     if n <= 0:
         return -1

@@ -245,14 +245,14 @@ cdef inline int counts_double(const KKState *st, bint challenge_roll) noexcept n
         return challenge_roll
     return 0
 
-cdef void roll(KKState *st, int p, int kind, bint challenge_roll, int32_t *d1, int32_t *d2, kz_events *ev) noexcept nogil:
+cdef inline void roll(KKState *st, int p, int kind, bint challenge_roll, int32_t *d1, int32_t *d2, kz_events *ev) noexcept nogil:
     d1[0] = kz_d6(&st.rng)
     d2[0] = kz_d6(&st.rng)
     kz_ev_push(ev, kind, p, d1[0], d2[0])
     if d1[0] == d2[0] and counts_double(st, challenge_roll):
         st.pending_reverse ^= 1
 
-cdef int end_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int end_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     """The play resolves: apply a pending reversal (KK-14); the next seat to begin."""
     if st.pending_reverse:
         st.direction = -st.direction
@@ -272,7 +272,7 @@ cdef void finish(KKState *st, int winner, kz_events *ev) noexcept nogil:
         kz_ev_push(ev, EV_WIN, winner, 0, 0)
 
 # ------------------------------------------------------------------ legality
-cdef uint64_t legal_cards(const KKState *st) noexcept nogil:
+cdef inline uint64_t legal_cards(const KKState *st) noexcept nogil:
     """Hand bits the player to act may discard in the current decision."""
     cdef int p = st.cur, t
     cdef uint64_t h, allowed = 0
@@ -360,7 +360,7 @@ cdef int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
     return base + __builtin_ctzll(m)
 
 # ------------------------------------------------------------------ turns
-cdef bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept nogil:
+cdef inline bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept nogil:
     """Roll up to `rolls` times (KK-6, KK-8 with free_reroll, KK-16's three), stopping at
     the first roll that gives the player to act a legal discard."""
     cdef int k
@@ -370,7 +370,7 @@ cdef bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept 
             return True
     return False
 
-cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     """Starts seat p's turn.  Returns -1 when a decision is pending or the game is over,
     else the next seat whose turn begins (this turn played itself out)."""
     cdef int32_t d1 = 0, d2 = 0
@@ -427,7 +427,7 @@ cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         return -1
     return forced_roll(st, p, ev)
 
-cdef int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
     """KK-8: roll, discard a match if any; else (free re-roll) draw s."""
     st.phase = PH_R2_ROLLED
     if roll_for_match(st, p, 1 + st.opt_free_reroll, ev):
@@ -435,7 +435,7 @@ cdef int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
     draw_cards(st, p, st.d1 + st.d2, 0, ev)
     return end_turn(st, p, ev)
 
-cdef int king_challenge(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int king_challenge(KKState *st, int p, kz_events *ev) noexcept nogil:
     """KK-11: p rolls at once and challenges the next seat."""
     cdef int32_t d1 = 0, d2 = 0
     roll(st, p, EV_CHALLENGE, True, &d1, &d2, ev)
@@ -501,7 +501,7 @@ cdef void end_by_turn_limit(KKState *st, kz_events *ev) noexcept nogil:
     kz_ev_push(ev, EV_TURN_LIMIT, -1, st.turns, 0)
     finish(st, -1, ev)
 
-cdef int play_card(KKState *st, int i, bint announce, kz_events *ev) noexcept nogil:
+cdef inline int play_card(KKState *st, int i, bint announce, kz_events *ev) noexcept nogil:
     """The player to act discards card index i (0..52).  Returns the next seat to begin,
     or -1 (decision pending / game over)."""
     cdef int p = st.cur, phase = st.phase, last, d1 = 0, d2 = 0, ch, v

@@ -7,7 +7,6 @@ on the real games are in tests/test_ismcts_games.py.
 import math
 import os
 import sys
-import tempfile
 
 import pytest
 
@@ -22,8 +21,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def nim():
     import pyximport
     src = os.path.join(os.path.dirname(HERE), "src")
+    # built inside this tree (not a shared /tmp dir: another checkout's kz_ops layout would
+    # be read through this one's), and rebuilt when the GameOps layout changes
+    # (tests/toy_nim.pyxdep lists krazy_core/_ops.pxd and src/krazy/*.h)
     hooks = pyximport.install(setup_args={"include_dirs": [src]}, language_level=3,
-                              build_dir=os.path.join(tempfile.gettempdir(), "krazy-pyxbld"))
+                              build_dir=os.path.join(os.path.dirname(HERE), "build", "pyxbld"))
     sys.path.insert(0, HERE)
     try:
         import toy_nim

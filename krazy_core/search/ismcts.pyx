@@ -44,7 +44,7 @@ from krazy_core.errors import ConfigError, IllegalActionError
 DEF INITIAL_NODES = 4096
 DEF CLOCK_EVERY = 1            # iterations between two looks at the clock (vDSO: ~25 ns)
 
-NODE_BYTES = sizeof(kz_node)
+NODE_BYTES = sizeof(kz_node) + sizeof(kz_link)   # 32 + 8: statistics and sibling link
 DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in [0, 1]
 DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0: off)
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
@@ -61,9 +61,13 @@ cdef inline double _now() noexcept nogil:
 
 
 # ------------------------------------------------------------------------- the tree
+DEF KEY_ACTION = 0xFFFFFF      # kz_link.key = action | player << 24 (actions < 2**24, seats < 128)
+
+
 cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t player) noexcept nogil:
     """Append a node (linked first among its parent's children); -1 when the pool is full."""
     cdef kz_node *grown
+    cdef kz_link *grown_links
     cdef int32_t cap, i
     if t.n >= t.cap:
         if t.cap >= t.max_nodes:
@@ -74,6 +78,11 @@ cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t playe
             t.max_nodes = t.cap         # out of memory: stop growing, keep searching
             return -1
         t.nodes = grown
+        grown_links = <kz_link *>realloc(t.links, <size_t>cap * sizeof(kz_link))
+        if grown_links == NULL:
+            t.max_nodes = t.cap
+            return -1
+        t.links = grown_links
         t.cap = cap
     i = t.n
     t.n += 1
@@ -83,13 +92,13 @@ cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t playe
     t.nodes[i].first_child = -1
     t.nodes[i].visits = 0
     t.nodes[i].avail = 1
-    t.nodes[i]._pad = 0
     t.nodes[i].reward = 0.0
+    t.links[i].key = action | (player << 24) if parent >= 0 else -1
     if parent >= 0:
-        t.nodes[i].next_sibling = t.nodes[parent].first_child
+        t.links[i].next_sibling = t.nodes[parent].first_child
         t.nodes[parent].first_child = i
     else:
-        t.nodes[i].next_sibling = -1
+        t.links[i].next_sibling = -1
     return i
 
 
@@ -98,7 +107,8 @@ cdef int _tree_init(kz_tree *t, int32_t max_nodes) noexcept nogil:
     t.max_nodes = max_nodes
     t.n = 0
     t.nodes = <kz_node *>malloc(<size_t>t.cap * sizeof(kz_node))
-    if t.nodes == NULL:
+    t.links = <kz_link *>malloc(<size_t>t.cap * sizeof(kz_link))
+    if t.nodes == NULL or t.links == NULL:
         return -1
     _new_node(t, -1, -1, -1)
     return 0
@@ -126,7 +136,9 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     cdef const kz_ops *ops = w.ops
     cdef void *st = w.scratch
     cdef kz_node *nodes
-    cdef int32_t node = 0, child, best, a, p, n, i, k, untried, depth = 0, steps = 0, h
+    cdef kz_link *links
+    cdef int32_t key, pk
+    cdef int32_t node = 0, child, best, a, p, n, i, k, m, untried, depth = 0, steps = 0, h
     cdef int32_t gen
     cdef double score, best_score, lg
     cdef double R[KZ_MAX_PLAYERS]
@@ -171,13 +183,19 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         for i in range(n):
             w.mark[w.legal[i]] = gen
         nodes = w.tree.nodes
+        links = w.tree.links
         untried = n
+        m = 0                           # available children, in list order: w.avail[0..m)
+        pk = p << 24
         child = nodes[node].first_child
         while child >= 0:
-            if nodes[child].player == p and w.mark[nodes[child].action] == gen:
-                w.mark[nodes[child].action] = gen + 1
+            key = links[child].key
+            if (key & ~KEY_ACTION) == pk and w.mark[key & KEY_ACTION] == gen:
+                w.mark[key & KEY_ACTION] = gen + 1
+                w.avail[m] = child
+                m += 1
                 untried -= 1
-            child = nodes[child].next_sibling
+            child = links[child].next_sibling
         h = -1
         if w.prior > 0.0:
             h = ops.heuristic_action(st, &w.rng)
@@ -203,25 +221,24 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
             if untried == n:            # pool full and nothing to select: roll out from here
                 break
         # UCT over the available children, then raise their availability counts
+        # (the walk above collected them: no second walk down the sibling list)
         nodes = w.tree.nodes
         best = -1
         best_score = -INFINITY
-        child = nodes[node].first_child
-        while child >= 0:
-            if nodes[child].player == p and w.mark[nodes[child].action] == gen + 1:
-                if nodes[child].visits == 0:
-                    score = INFINITY
-                else:
-                    lg = log(<double>nodes[child].avail)
-                    score = (nodes[child].reward / nodes[child].visits
-                             + w.exploration * sqrt(lg / nodes[child].visits))
-                    if nodes[child].action == h:
-                        score += w.prior / (nodes[child].visits + 1)
-                if score > best_score:
-                    best_score = score
-                    best = child
-                nodes[child].avail += 1
-            child = nodes[child].next_sibling
+        for i in range(m):
+            child = w.avail[i]
+            if nodes[child].visits == 0:
+                score = INFINITY
+            else:
+                lg = log(<double>nodes[child].avail)
+                score = (nodes[child].reward / nodes[child].visits
+                         + w.exploration * sqrt(lg / nodes[child].visits))
+                if nodes[child].action == h:
+                    score += w.prior / (nodes[child].visits + 1)
+            if score > best_score:
+                best_score = score
+                best = child
+            nodes[child].avail += 1
         ops.apply_action(st, nodes[best].action, NULL)
         w.tree_actions += 1
         node = best
@@ -291,7 +308,9 @@ cdef class _Worker:
         free(self.w.scratch)
         free(self.w.legal)
         free(self.w.mark)
+        free(self.w.avail)
         free(self.w.tree.nodes)
+        free(self.w.tree.links)
         free(self.w.det)
         free(self.w.round_actions)
         free(self.w.round_ret)
@@ -309,7 +328,7 @@ cdef class _Worker:
         while c >= 0:
             out[nodes[c].action] = (nodes[c].visits, nodes[c].reward,
                                     self.w.best_share[nodes[c].action] if self.w.paired else 0.0)
-            c = nodes[c].next_sibling
+            c = self.w.tree.links[c].next_sibling
         return out
 
 
@@ -319,6 +338,8 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
                           bint omniscient):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
+    if ops.num_distinct_actions > KEY_ACTION + 1:
+        raise ValueError(f"{ops.game_id.decode()}: ISMCTS keys tree nodes by actions < 2**24")
     memset(&wk.w, 0, sizeof(kz_worker))
     wk.root_state = state
     wk.w.ops = ops
@@ -326,7 +347,8 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.scratch = malloc(<size_t>ops.state_size)
     wk.w.legal = <int32_t *>malloc(<size_t>(ops.max_legal + 1) * sizeof(int32_t))
     wk.w.mark = <int32_t *>malloc(<size_t>(ops.num_distinct_actions + 1) * sizeof(int32_t))
-    if wk.w.scratch == NULL or wk.w.legal == NULL or wk.w.mark == NULL:
+    wk.w.avail = <int32_t *>malloc(<size_t>(ops.max_legal + 1) * sizeof(int32_t))
+    if wk.w.scratch == NULL or wk.w.legal == NULL or wk.w.mark == NULL or wk.w.avail == NULL:
         raise MemoryError()
     memset(wk.w.mark, 0, <size_t>(ops.num_distinct_actions + 1) * sizeof(int32_t))
     if _tree_init(&wk.w.tree, max_nodes) != 0:
@@ -532,7 +554,7 @@ def _search(State state, dict opts):
                 shares[a] += b
         total_iters += wk.w.iterations
         nodes += wk.w.tree.n
-        alloc += wk.w.tree.cap * sizeof(kz_node)
+        alloc += wk.w.tree.cap * NODE_BYTES
         depth = max(depth, wk.w.max_depth)
         trunc += wk.w.truncated
         r_actions += wk.w.rollout_actions
@@ -549,7 +571,7 @@ def _search(State state, dict opts):
         policy = {a: (visits[a] / total_visits if total_visits else 1.0 / len(legal)) for a in legal}
     return SearchResult(action=best, policy=policy, visits=visits, values=values,
                         iterations=total_iters, nodes=nodes, elapsed=elapsed, threads=threads,
-                        bytes_per_iteration=nodes * sizeof(kz_node) / total_iters if total_iters else 0.0,
+                        bytes_per_iteration=nodes * NODE_BYTES / total_iters if total_iters else 0.0,
                         tree_bytes=alloc,
                         max_depth=depth, rollout_actions=r_actions / total_iters if total_iters else 0.0,
                         truncated=trunc)

@@ -334,7 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
         p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
-        p.add_argument("--bots", default=bots_default, help="comma-separated: random, heuristic, ismcts[:N|:Ts]")
+        p.add_argument("--bots", default=bots_default, help="comma-separated: random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat")
     common(p)

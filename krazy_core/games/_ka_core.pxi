@@ -357,7 +357,7 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
 
 cdef int ka_any_action(const ka_state *s) noexcept nogil:
     """Whether s.to_act has a legal action (the same rules as ka_legal, answered cheaply)."""
-    cdef int p, hn, st, k1, k2, leading
+    cdef int p, hn, st, k1, k2
     cdef uint64_t allowed
     cdef const uint8_t *h
     if s.phase == KA_PH_OVER:
@@ -369,23 +369,25 @@ cdef int ka_any_action(const ka_state *s) noexcept nogil:
         return hn < KA_MAX_HAND
     if hn < KA_MAX_HAND and (s.reserve[p][0] != NO_CARD or s.reserve[p][1] != NO_CARD):
         return 1
-    leading = s.best_player < 0
-    for st in range(hn):
-        k1 = KIND[h[st]]
-        if k1 == KA_K_STOP or (k1 == KA_K_DRAW and not leading) or (leading and k1 < KA_K_DRAW):
-            return 1
-    if leading:
+    if s.best_player < 0:                       # a leader: any card but a Draw card
+        for st in range(hn):
+            if h[st] != CARD_DRAW:
+                return 1
         return 0
+    # a follower: a Stop or Draw card, or a combination that beats (one pass, first hit)
     allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(s.best_combo)
     for st in range(hn):
         k1 = KIND[h[st]]
         if k1 >= KA_K_DRAW:
-            continue
+            return 1
         if WIN1[k1] & allowed:
             return 1
-        if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
-            continue
-        k2 = k1 * 15 + KIND[h[st + 1]]
+        if st + 1 >= hn:
+            return 0
+        k2 = KIND[h[st + 1]]
+        if k2 >= KA_K_DRAW:
+            return 1
+        k2 += k1 * 15
         if WIN2[k2] & allowed:
             return 1
         if st + 2 < hn and WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed:

@@ -264,7 +264,7 @@ cdef int8_t _single(uint64_t m, bint has_x) noexcept nogil:
 _init_window_tables()
 
 
-cdef inline int emit_plays(int32_t *out, int cnt, int base, uint64_t m) noexcept nogil:
+cdef inline Py_ssize_t emit_plays(int32_t *out, Py_ssize_t cnt, int base, uint64_t m) noexcept nogil:
     """Appends base + c for every bit c of m.  The first store is branch-free (a window
     makes 0 or 1 combination unless it holds an X card): out[cnt] may be written past the
     list's end, which every caller's buffer (KA_NUM_ACTIONS) allows."""
@@ -281,7 +281,8 @@ cdef inline int emit_plays(int32_t *out, int cnt, int base, uint64_t m) noexcept
 cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
     """The legal actions of s.to_act, ascending, written to out (at most KA_NUM_ACTIONS);
     returns how many (KA-9, KA-11, KA-12, KA-14)."""
-    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0, base, above, c
+    cdef int p, hn, st, k1, k2, q, slot, leading, nsp = 0, base, above, c
+    cdef Py_ssize_t cnt = 0                     # 64-bit: no sign extension per store
     cdef uint64_t allowed
     cdef const int8_t *c2
     cdef const uint8_t *h
@@ -297,7 +298,7 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
                 break
             out[cnt] = KA_A_INSERT + q
             cnt += 1
-        return cnt
+        return <int>cnt
     leading = s.best_player < 0
     above = -1 if leading else s.best_combo
     allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(above)

@@ -18,6 +18,10 @@ cdef extern from "krazy/piles.h" nogil:
     int kz_rebuild_stock(uint8_t *stock, int32_t *n_stock, uint8_t *discard,
                          int32_t *n_discard, kz_rng *rng) noexcept
 
+cdef extern from "krazy/evaluate.h" nogil:
+    # each of n players' chance to end with the lowest value, a softmax with temperature tau
+    void kz_chance_lowest(const double *value, int n, double tau, double *out) noexcept
+
 cdef extern from "krazy/events.h" nogil:
     enum: KZ_EV_WIDTH
     ctypedef struct kz_events:
@@ -46,3 +50,5 @@ cdef extern from "krazy/ops.h" nogil:
         void (*determinize)(void *st, int player, kz_rng *rng) noexcept nogil
         int32_t (*heuristic_action)(const void *st, kz_rng *rng) noexcept nogil
         void (*new_game)(void *st, uint64_t seed) noexcept nogil
+        int32_t (*round_index)(const void *st) noexcept nogil
+        void (*evaluate)(const void *st, double *out) noexcept nogil

@@ -174,6 +174,23 @@ cdef class State:
         self.ops.returns(self.data, out)
         return [out[i] for i in range(np_)]
 
+    def evaluate(self) -> list:
+        """The game's estimate of the final returns, ``list[float]`` of length
+        ``num_players``, on the scale of ``returns()``: at a terminal state exactly
+        ``returns()``; before it, for games of many rounds (Kings Rummy, Crazy Rummy,
+        KrassKariert), each player's expected return from the scores or chips so far (a
+        softmax model; mid-round it also reads every hand in this state, so call it on a
+        ``determinize``d copy to respect a player's view).  Games without an estimate
+        (Krazy Kings) give ``returns()``: zeros while running.  This is what ISMCTS backs up
+        from a rollout cut at a round's end."""
+        cdef double out[KZ_MAX_PLAYERS]
+        cdef int np_ = self.ops.num_players(self.data)
+        if self.ops.evaluate != NULL:
+            self.ops.evaluate(self.data, out)
+        else:
+            self.ops.returns(self.data, out)
+        return [out[i] for i in range(np_)]
+
     def rewards(self) -> list:
         """Same as ``returns()`` at a terminal state, zeros before (rewards come at the end)."""
         if self.ops.is_terminal(self.data):

@@ -37,7 +37,7 @@ ctypedef struct kz_worker:
     int32_t searcher        # seat searching (to act at the root)
     int32_t heuristic       # 1: roll out with ops.heuristic_action; 0: uniformly at random
     int32_t max_rollout     # rollout length cap in actions; < 0: play out to the end
-    int32_t _pad
+    int32_t horizon_round   # 1: rollouts stop where ops.round_index changes (a round ends)
     double exploration      # UCT constant c in mean + c * sqrt(ln(avail) / visits)
     int32_t opp_heuristic   # 1: opponents play ops.heuristic_action in the tree too (no
                             # opponent nodes: the tree branches on the searcher's moves only)

@@ -11,9 +11,12 @@ Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TC
    determinization are *available*; each gets its availability count raised, and the one
    with the highest UCT score ``mean + c * sqrt(ln(avail) / visits)`` is followed;
 3. **expands** one untried legal action (chosen uniformly) when the node has any;
-4. **rolls out** to the end of the game (or ``max_rollout`` actions): uniformly random legal
+4. **rolls out** to the end of the game, or of the round with ``horizon="round"`` (the
+   default) in a game of many rounds, or ``max_rollout`` actions: uniformly random legal
    actions, or ``ops.heuristic_action`` with ``rollout="heuristic"`` when the game has one;
-5. **backs up** ``ops.returns``: each node adds the return of the player who acted into it.
+5. **backs up** ``ops.returns`` at the end of the game, else ``ops.evaluate`` (the game's
+   estimate of the returns from the scores so far): each node adds the return of the player
+   who acted into it.
 
 Children are keyed by (player to act, action), so one tree node never mixes the moves of two
 seats (in Krazy Kings the dice decide who acts next).  The tree is a flat C pool of 40-byte
@@ -50,8 +53,9 @@ DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0:
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
-           "omniscient", "rollout", "max_rollout", "threads", "max_nodes")
+           "omniscient", "rollout", "max_rollout", "horizon", "threads", "max_nodes")
 OPPONENTS = ("tree", "heuristic")
+HORIZONS = ("round", "game")
 
 
 cdef inline double _now() noexcept nogil:
@@ -125,7 +129,7 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     cdef void *st = w.scratch
     cdef kz_node *nodes
     cdef int32_t node = 0, child, best, a, p, n, i, k, untried, depth = 0, steps = 0, h
-    cdef int32_t gen
+    cdef int32_t gen, start_round = 0
     cdef double score, best_score, lg
     cdef double R[KZ_MAX_PLAYERS]
 
@@ -228,10 +232,14 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     if depth > w.max_depth:
         w.max_depth = depth
 
-    # ---- rollout
+    # ---- rollout (to the end, the end of the round with horizon "round", or max_rollout)
+    if w.horizon_round:
+        start_round = ops.round_index(st)
     while not ops.is_terminal(st):
         if w.max_rollout >= 0 and steps >= w.max_rollout:
             w.truncated += 1
+            break
+        if w.horizon_round and ops.round_index(st) != start_round:
             break
         a = _rollout_action(w, st)
         if a < 0:
@@ -243,7 +251,10 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     # ---- backup: each node scores the return of the player who acted into it
     for i in range(KZ_MAX_PLAYERS):
         R[i] = 0.0
-    ops.returns(st, R)
+    if ops.evaluate != NULL:
+        ops.evaluate(st, R)             # returns() when terminal, an estimate otherwise
+    else:
+        ops.returns(st, R)
     nodes = w.tree.nodes
     while node > 0:
         nodes[node].visits += 1
@@ -314,7 +325,7 @@ cdef class _Worker:
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
                           bint heuristic, int32_t max_rollout, int64_t max_iterations,
                           double deadline, int32_t max_nodes, bint paired, bint opp_heuristic,
-                          bint omniscient):
+                          bint omniscient, bint horizon_round):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
     memset(&wk.w, 0, sizeof(kz_worker))
@@ -333,6 +344,7 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.searcher = ops.current_player(state.data)
     wk.w.heuristic = 1 if (heuristic and ops.heuristic_action != NULL) else 0
     wk.w.max_rollout = max_rollout
+    wk.w.horizon_round = 1 if (horizon_round and ops.round_index != NULL) else 0
     wk.w.exploration = exploration
     wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
     wk.w.omniscient = 1 if omniscient else 0
@@ -388,7 +400,7 @@ def check_options(options, *, defaults=None):
     opts = {"iterations": None, "time_limit": None, "seed": None,
             "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
             "opponents": "tree", "omniscient": False, "rollout": "heuristic",
-            "max_rollout": None,
+            "max_rollout": None, "horizon": "round",
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
     if defaults:
         opts.update(defaults)
@@ -422,6 +434,8 @@ def check_options(options, *, defaults=None):
     mr = opts["max_rollout"]
     if mr is not None and (isinstance(mr, bool) or not isinstance(mr, int) or not 0 <= mr < 2**31):
         raise ConfigError(f"max_rollout must be None or an int >= 0, got {mr!r}")
+    if opts["horizon"] not in HORIZONS:
+        raise ConfigError(f"horizon must be one of {', '.join(map(repr, HORIZONS))}, got {opts['horizon']!r}")
     th = opts["threads"]
     if isinstance(th, bool) or not isinstance(th, int) or not 1 <= th <= 256:
         raise ConfigError(f"threads must be an int in 1..256, got {th!r}")
@@ -462,7 +476,13 @@ def search(state, **options):
     - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
       the game has none) or ``"random"`` (uniform over legal actions).
     - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
-      ``ops.returns`` of the unfinished state.
+      the game's evaluation of the unfinished state (``ops.evaluate``; ``ops.returns`` for a
+      game without one).
+    - ``horizon``: ``"round"`` (default) or ``"game"``.  In a game of many rounds (Kings
+      Rummy, Crazy Rummy, KrassKariert: ``ops.round_index``) a rollout stops when the round it
+      began in ends and backs up the game's evaluation (expected returns from the scores or
+      chips so far); ``"game"`` plays every later round out too.  Games of one episode
+      (Krazy Kings) are unaffected.
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
     - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
 
@@ -504,7 +524,8 @@ def _search(State state, dict opts):
         workers.append(_make_worker(root, (seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL),
                                     opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
                                     max_rollout, per, deadline, opts["max_nodes"], opts["paired"],
-                                    opts["opponents"] == "heuristic", opts["omniscient"]))
+                                    opts["opponents"] == "heuristic", opts["omniscient"],
+                                    opts["horizon"] == "round"))
     if threads == 1:
         (<_Worker>workers[0]).run()
     else:

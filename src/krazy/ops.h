@@ -41,6 +41,15 @@ typedef struct kz_ops {
      * the game's Python constructor), shuffled and dealt from seed.  Used by in-core
      * playout loops (simulate_random) and arenas. */
     void (*new_game)(void *st, uint64_t seed);
+    /* OPTIONAL (NULL: one long episode).  A number that changes whenever a round of a
+     * multi-round game ends (a rummy round, a KrassKariert hand): search rollouts with
+     * horizon "round" stop at the first change and back up evaluate(). */
+    int32_t (*round_index)(const void *st);
+    /* OPTIONAL (NULL: use returns()).  The game's estimate of the final returns of a state
+     * that is not terminal (same scale as returns(): expected returns from the public scores
+     * and, mid-round, the hands in st), for rollouts cut by a horizon or max_rollout.  On a
+     * terminal state it writes returns(). */
+    void (*evaluate)(const void *st, double *out);
 } kz_ops;
 
 #endif

@@ -92,6 +92,9 @@ class GameSpec:
     # check_options(num_players, options) raises ConfigError for combinations the ranges
     # of single options cannot express (a dealer seat beyond the table, ...)
     check_options: Optional[Callable[[int, Any], None]] = None
+    # search options this game's ISMCTS plays best with (measured: benches/strength_table.py);
+    # search() uses them for every option the caller leaves unset
+    search_defaults: Optional[Dict[str, Any]] = None
 
 
 _SPECS: Dict[str, GameSpec] = {}

@@ -44,13 +44,17 @@ class ISMCTSBot(Bot):
         if opts.get("iterations") is None and opts.get("time_limit") is None:
             opts["time_limit"] = DEFAULT_TIME_LIMIT
         self._options = check_options(opts)         # raises ConfigError
+        # only what the caller chose goes to search(): the game's defaults fill the rest
+        self._given = {k: v for k, v in opts.items() if k != "seed"}
         self.seed: Optional[int] = options.get("seed")
         self._rng = Rng(self._options["seed"])
         self.last_result = None
 
     @property
     def options(self) -> Dict:
-        """The validated search options (budget, exploration, rollout, threads, ...)."""
+        """The validated search options (budget, exploration, rollout, threads, ...), with
+        the generic defaults for those not given; a game's own defaults
+        (``krazy_core.search.ismcts.game_defaults``) replace those when it searches."""
         return {k: v for k, v in self._options.items() if k != "seed"}
 
     def step_with_policy(self, state) -> Tuple[int, Dict[int, float]]:
@@ -63,7 +67,7 @@ class ISMCTSBot(Bot):
             self._rng.next_u64()       # same PRNG stream whether or not we searched
             self.last_result = None
             return legal[0], {legal[0]: 1.0}
-        opts = dict(self._options)
+        opts = dict(self._given)
         opts["seed"] = self._rng.next_u64()
         result = search(state, **opts)
         self.last_result = result

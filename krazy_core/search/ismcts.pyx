@@ -481,6 +481,9 @@ def search(state, **options):
       time limit.  At least one is required.
     - ``seed`` (int; ``None`` draws one from the OS): with an iteration budget the result is
       a function of the searcher's information set and the seed.
+    Defaults below are the generic ones; a game may set its own for options the caller
+    leaves out (``GameSpec.search_defaults``, see :func:`game_defaults`).
+
     - ``exploration`` (float >= 0, default 0.7): UCT constant ``c``.
     - ``prior`` (float >= 0, default 0 = off): progressive bias toward the game's heuristic
       move: at each tree node it is expanded first and its UCT score gets
@@ -515,8 +518,15 @@ def search(state, **options):
     """
     if not isinstance(state, State):
         raise TypeError(f"search() needs a krazy_core State, got {type(state).__name__}")
-    opts = check_options(options)
+    opts = check_options(options, defaults=game_defaults(state))
     return _search(state, opts)
+
+
+def game_defaults(state):
+    """The search options the state's game plays best with (``GameSpec.search_defaults``,
+    e.g. ``{"paired": True}``): the defaults of :func:`search` for that game."""
+    spec = getattr(getattr(state, "game", None), "spec", None)
+    return dict(getattr(spec, "search_defaults", None) or {})
 
 
 def _search(State state, dict opts):

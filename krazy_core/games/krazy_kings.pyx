@@ -57,15 +57,19 @@ set S_p and a count n_p meaning "at least n_p of p's cards lie outside S_p":
 - KK-13: a lone King rolling and challenging reveals that the one card is a King; a player
   beginning a Round One or Two turn with one card that does not do so holds no King (and a
   lone King's failed roll proves nothing about Kings);
-- KK-19: a caught player's last card missed the roll.
+- KK-19: a caught player's last card missed the roll;
+- KK-17: a stock rebuilt from the discard pile holds only those public cards (kept as
+  ``stock_from``), and at that moment no hand holds one of them (a Joker only when both
+  Jokers were in the pile).
 
 A new whole-hand fact T sets S_p = S_p | T when n_p still covers the whole hand, else
 S_p = T, and n_p = the hand size.  Cards drawn later are unconstrained: drawing keeps n_p;
 discarding a card outside S_p lowers n_p by one (it may have been a constrained card), one
 inside S_p keeps it.  Play never reads these fields; ``determinize`` deals each constrained
-seat its n_p cards among the unseen cards outside S_p (most constrained seat first), the
-rest uniformly, resampling a deal that misses an inference (for 32 of its 64 tries) and
-relaxing inferences that cannot all hold (hostile JSON) rather than looping.
+seat its n_p cards among the unseen cards outside S_p and the stock its cards from
+``stock_from`` (most constrained first), the rest uniformly, resampling a deal that misses
+an inference (for 32 of its 64 tries) and relaxing inferences that cannot all hold (rare in
+play; always for contradictory hostile JSON) rather than looping.
 """
 
 cimport cython
@@ -157,6 +161,7 @@ ctypedef struct KKState:
     uint64_t inf_mask[MAXP]
     int32_t inf_n[MAXP]
     int32_t inf_pad
+    uint64_t stock_from          # KK-17: the public cards the stock was rebuilt from, 0 = unknown
 
 # ------------------------------------------------------------------ tables
 cdef uint8_t IDX_TO_CODE[NIDX]
@@ -248,9 +253,11 @@ cdef void everyone_round_one(KKState *st, int reason, kz_events *ev) noexcept no
 
 cdef int rebuild_stock(KKState *st, kz_events *ev) noexcept nogil:
     """KK-17/KK-18: the discard pile but its top becomes the shuffled stock."""
+    cdef uint64_t pile = _pile_mask(st) if st.n_stock == 0 else 0
     cdef int k = kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng)
     if k <= 0:
         return 0
+    infer_rebuild(st, pile)
     kz_ev_push(ev, EV_REBUILD, -1, st.n_stock, 0)
     everyone_round_one(st, 1, ev)
     return k
@@ -389,6 +396,32 @@ cdef inline void note_discard(KKState *st, int p, int i) noexcept nogil:
         st.inf_n[p] = h
     if st.inf_n[p] == 0:
         st.inf_mask[p] = 0
+
+cdef uint64_t _pile_mask(const KKState *st) noexcept nogil:
+    """The discard pile but its top as a card set (the Joker bits when it holds a Joker)."""
+    cdef uint64_t m = 0
+    cdef int i, j
+    for i in range(st.n_discard - 1):
+        j = CODE_TO_IDX[st.discard[i]]
+        m |= JOKERS if j >= 52 else (1ULL << j)
+    return m
+
+cdef void infer_rebuild(KKState *st, uint64_t pile) noexcept nogil:
+    """KK-17: the stock was rebuilt from public cards (the old discard pile), so it holds
+    only those, and no hand holds one of them at this moment (a Joker only when both were
+    in the pile: the Jokers are alike)."""
+    cdef int p, jokers = 0, i
+    cdef uint64_t none_of = pile & ~JOKERS
+    if pile == 0:
+        return
+    for i in range(st.n_stock):
+        if st.stock[i] == JOKER_CODE:
+            jokers += 1
+    if jokers == 2:
+        none_of |= JOKERS
+    st.stock_from = pile & deck_bits(st)
+    for p in range(st.num_players):
+        infer_none_of(st, p, none_of)
 
 cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
     cdef const KKState *st = <const KKState *>vst
@@ -671,6 +704,7 @@ cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
         st.inf_mask[p] = 0
         st.inf_n[p] = 0
     st.inf_pad = 0
+    st.stock_from = 0
     for i in range(52):
         st.stock[i] = IDX_TO_CODE[i]
     if st.opt_jokers:
@@ -774,38 +808,52 @@ cdef inline bint _card_in(uint64_t mask, uint8_t code) noexcept nogil:
     return (mask >> CODE_TO_IDX[code]) & 1
 
 cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, const int *cnt,
-                         kz_rng *rng, int force_seat, uint64_t force_mask) noexcept nogil:
+                         kz_rng *rng, int force_seat, uint64_t force_mask, bint reserve) noexcept nogil:
     """Deal the shuffled unseen cards honouring the public inferences: each constrained seat
-    (most constrained first: the least slack between the unseen cards outside its set and
-    the count it needs) takes its ``inf_n`` cards among the unseen cards outside
-    ``inf_mask``, in shuffled order; when too few remain, the rest of that count is dealt
-    freely (a hostile or contradictory inference is relaxed, never looped on).  The
-    leftover cards are shuffled again and fill the hands' free places, then the stock.
+    takes its ``inf_n`` cards among the unseen cards outside ``inf_mask``, and the stock,
+    when it was rebuilt from public cards (KK-17), takes its cards among ``stock_from``; most
+    constrained first (the least slack between the fitting unseen cards and the count
+    needed), each in shuffled order.  When too few fit, the rest of that count is dealt
+    freely (a hostile or contradictory inference is relaxed, never looped on).  The leftover
+    cards are shuffled again and fill the hands' free places, then the stock's.
     With ``force_seat >= 0`` that seat first takes the first card of ``force_mask`` (outside
     its inferred set if it can): the last resort giving the player to act a legal discard.
-    Returns whether every inference was met."""
+    With ``reserve``, each takes first the fitting cards no later one could use (for tight
+    tables, after the plain deal failed).  Returns whether every inference was met."""
     cdef uint8_t used[NIDX]
     cdef uint8_t rest[NIDX]
-    cdef int order[MAXP]
-    cdef int slack[MAXP]
-    cdef int got[MAXP]
+    cdef int order[MAXP + 1]
+    cdef int slack[MAXP + 1]
+    cdef int got[MAXP + 1]      # got[MAXP]: the stock
     cdef int cons[MAXP]
     cdef int n_order = 0, p, q, i, j, k, need, m
+    cdef uint64_t excl, later, ok_mask
+    cdef uint64_t fits[MAXP + 1]     # the cards each consumer may take
+    cdef int r
     cdef bint met = True
     for i in range(total):
         used[i] = 0
-    for p in range(st.num_players):
-        got[p] = 0
-        cons[p] = 0
-        if p == player:
-            continue
-        st.hand[p] = 0
-        need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
+    got[MAXP] = 0
+    for p in range(MAXP + 1):
+        if p < MAXP:
+            if p >= st.num_players:
+                continue
+            got[p] = 0
+            cons[p] = 0
+            if p == player:
+                continue
+            st.hand[p] = 0
+            need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
+            excl = st.inf_mask[p]
+        else:
+            need = st.n_stock if st.stock_from else 0
+            excl = ~st.stock_from
         if need <= 0:
             continue
+        fits[p] = ~excl
         k = 0
         for i in range(total):
-            if not _card_in(st.inf_mask[p], pool[i]):
+            if not _card_in(excl, pool[i]):
                 k += 1
         slack[p] = k - need
         # insertion by slack, then seat (a public order: no hidden information in it)
@@ -828,17 +876,36 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
                 break
     for q in range(n_order):
         p = order[q]
-        need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
-        for i in range(total):
-            if cons[p] >= need or got[p] >= cnt[p]:
-                break
-            if used[i] or _card_in(st.inf_mask[p], pool[i]):
+        later = 0
+        if reserve:
+            for j in range(q + 1, n_order):
+                later |= fits[order[j]]
+        for r in range(2 if reserve else 1):
+            ok_mask = fits[p] & ~later if (reserve and r == 0) else fits[p]
+            if p == MAXP:
+                for i in range(total):
+                    if got[MAXP] >= st.n_stock:
+                        break
+                    if used[i] or not _card_in(ok_mask, pool[i]):
+                        continue
+                    used[i] = 1
+                    st.stock[got[MAXP]] = pool[i]
+                    got[MAXP] += 1
                 continue
-            used[i] = 1
-            add_card(st, p, pool[i])
-            got[p] += 1
-            cons[p] += 1
-        if cons[p] < need:
+            need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
+            for i in range(total):
+                if cons[p] >= need or got[p] >= cnt[p]:
+                    break
+                if used[i] or not _card_in(ok_mask, pool[i]):
+                    continue
+                used[i] = 1
+                add_card(st, p, pool[i])
+                got[p] += 1
+                cons[p] += 1
+        if p == MAXP:
+            if got[MAXP] < st.n_stock:
+                met = False
+        elif cons[p] < (st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]):
             met = False
     m = 0
     for i in range(total):
@@ -854,8 +921,9 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
             add_card(st, p, rest[k])
             got[p] += 1
             k += 1
-    for i in range(st.n_stock):
-        st.stock[i] = rest[k + i] if k + i < m else 0
+    for i in range(got[MAXP], st.n_stock):
+        st.stock[i] = rest[k] if k < m else 0
+        k += 1
     return met
 
 
@@ -945,21 +1013,22 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     # The player to act holds a card matching the pending roll if a decision is pending
     # (the table saw them roll and not draw): a sample must agree, so resample until it does,
     # then, if need be, swap a fitting unseen card into their hand.  Seats with a public
-    # inference (inf_n > 0) get their constrained cards first (_deal_inferred); a deal that
-    # could not meet every inference is resampled too, for the first 32 tries.
-    constrained = _has_inference(st, player, cnt)
+    # inference (inf_n > 0), and a stock rebuilt from public cards, get their constrained
+    # cards first (_deal_inferred); a deal that could not meet every inference is resampled
+    # too, for the first 32 tries (from the 16th on, reserving cards for later seats).
+    constrained = _has_inference(st, player, cnt) or st.stock_from != 0
     for tries in range(64):
         kz_shuffle_u8(rng, pool, n + st.n_stock)
         met = True
         if constrained:
-            met = _deal_inferred(st, player, pool, n + st.n_stock, cnt, rng, -1, 0)
+            met = _deal_inferred(st, player, pool, n + st.n_stock, cnt, rng, -1, 0, tries >= 16)
         else:
             _deal_pool(st, player, pool, cnt)
         if _consistent(st, player) and (met or tries >= 32):
             break
     if not _consistent(st, player) and constrained:
         kz_shuffle_u8(rng, pool, n + st.n_stock)
-        _deal_inferred(st, player, pool, n + st.n_stock, cnt, rng, st.cur, force)
+        _deal_inferred(st, player, pool, n + st.n_stock, cnt, rng, st.cur, force, True)
     if not _consistent(st, player):
         _repair(st, player, rng)
     st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
@@ -1184,6 +1253,7 @@ cdef class KrazyKingsState(State):
             "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
             "inference_cards": [_mask_cards(st.inf_mask[p]) for p in range(st.num_players)],
             "inference_count": [st.inf_n[p] for p in range(st.num_players)],
+            "stock_from": _mask_cards(st.stock_from),
             "direction": st.direction,
             "dealer": st.dealer,
             "turn": st.turns,
@@ -1320,6 +1390,7 @@ cdef class KrazyKingsState(State):
             "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
             "inference_cards": [_mask_cards(st.inf_mask[p]) for p in range(st.num_players)],
             "inference_count": [st.inf_n[p] for p in range(st.num_players)],
+            "stock_from": _mask_cards(st.stock_from),
         }
 
 
@@ -1378,19 +1449,26 @@ cdef _load_inference(KKState *st, cards, counts, int n):
     if not isinstance(counts, list) or len(counts) != n or any(type(x) is not int for x in counts):
         raise InvalidStateError(f"'inference_count' must be {n} ints")
     for p in range(n):
-        m = 0
-        for c in _card_list(cards[p], f"'inference_cards' of seat {p}", 53):
-            i = CODE_TO_IDX[c]
-            if i == 52 and not st.opt_jokers:
-                raise InvalidStateError(f"'inference_cards' of seat {p} names a Joker; this deck has none")
-            if (m >> i) & 1:
-                raise InvalidStateError(f"'inference_cards' of seat {p} names {c!r} twice")
-            m |= (JOKERS if i == 52 else (1ULL << i))
+        m = _load_mask(st, cards[p], f"'inference_cards' of seat {p}")
         if not 0 <= counts[p] <= popcount(st.hand[p]):
             raise InvalidStateError(f"'inference_count' of seat {p} must be 0..{popcount(st.hand[p])} "
                                     f"(the hand size), got {counts[p]!r}")
         st.inf_mask[p] = m
         st.inf_n[p] = counts[p]
+
+
+cdef uint64_t _load_mask(KKState *st, v, what) except? 0:
+    """A card set as distinct card codes of this deck, the Joker at most once (both bits)."""
+    cdef uint64_t m = 0
+    cdef int i
+    for c in _card_list(v, what, 53):
+        i = CODE_TO_IDX[c]
+        if i == 52 and not st.opt_jokers:
+            raise InvalidStateError(f"{what} names a Joker; this deck has none")
+        if (m >> i) & 1:
+            raise InvalidStateError(f"{what} names {c!r} twice")
+        m |= (JOKERS if i == 52 else (1ULL << i))
+    return m
 
 
 def state_from_dict(game, body, events):
@@ -1406,9 +1484,9 @@ def state_from_dict(game, body, events):
     want = {"rng", "hands", "stock", "discard", "dealer", "current_player", "phase", "direction",
             "roll", "open_roll", "challenger", "challenge_roll", "rolloff_rolls",
             "pending_reverse", "turns", "winner", "turn_limit", "round_two"}
-    optional = {"inference_cards", "inference_count"}     # absent in older saves: no inference
+    optional = {"inference_cards", "inference_count", "stock_from"}   # absent in older saves
     if expected & optional and not optional <= expected:
-        raise InvalidStateError("'inference_cards' and 'inference_count' come together")
+        raise InvalidStateError("'inference_cards', 'inference_count' and 'stock_from' come together")
     expected -= optional
     if expected != want:
         raise InvalidStateError(f"state fields differ: missing {sorted(want - expected)}, unknown {sorted(expected - want)}")
@@ -1474,6 +1552,7 @@ def state_from_dict(game, body, events):
         st.round_two[p] = r2[p]
     if "inference_cards" in body:
         _load_inference(st, body["inference_cards"], body["inference_count"], n)
+        st.stock_from = _load_mask(st, body["stock_from"], "'stock_from'")
     if st.phase == PH_NONE:
         st.cur = _int(body, "current_player", KZ_TERMINAL, KZ_TERMINAL)
         if (st.winner >= 0) == bool(st.turn_limit):

@@ -13,10 +13,18 @@ cdef extern from "krazy/rng.h" nogil:
     double kz_uniform(kz_rng *r) noexcept                  # [0, 1)
     void kz_shuffle_u8(kz_rng *r, uint8_t *a, int n) noexcept  # Fisher-Yates in place
 
+cdef extern from "krazy/bits.h" nogil:
+    int kz_popcount64(uint64_t x) noexcept                # set bits (POPCNT or inline SWAR)
+    int kz_single_bit(uint64_t x) noexcept                # 1 when exactly one bit is set
+
 cdef extern from "krazy/piles.h" nogil:
     # discard pile but its top -> under the stock, shuffle (KK-17, KR-13, CR-14); cards moved
     int kz_rebuild_stock(uint8_t *stock, int32_t *n_stock, uint8_t *discard,
                          int32_t *n_discard, kz_rng *rng) noexcept
+
+cdef extern from "krazy/evaluate.h" nogil:
+    # each of n players' chance to end with the lowest value, a softmax with temperature tau
+    void kz_chance_lowest(const double *value, int n, double tau, double *out) noexcept
 
 cdef extern from "krazy/events.h" nogil:
     enum: KZ_EV_WIDTH
@@ -46,3 +54,7 @@ cdef extern from "krazy/ops.h" nogil:
         void (*determinize)(void *st, int player, kz_rng *rng) noexcept nogil
         int32_t (*heuristic_action)(const void *st, kz_rng *rng) noexcept nogil
         void (*new_game)(void *st, uint64_t seed) noexcept nogil
+        int32_t (*round_index)(const void *st) noexcept nogil
+        void (*evaluate)(const void *st, double *out) noexcept nogil
+        # OPTIONAL (NULL: use legal_actions): legal[kz_bounded(rng, n)] or -1, without the list
+        int32_t (*random_action)(const void *st, kz_rng *rng) noexcept nogil

@@ -174,6 +174,23 @@ cdef class State:
         self.ops.returns(self.data, out)
         return [out[i] for i in range(np_)]
 
+    def evaluate(self) -> list:
+        """The game's estimate of the final returns, ``list[float]`` of length
+        ``num_players``, on the scale of ``returns()``: at a terminal state exactly
+        ``returns()``; before it, for games of many rounds (Kings Rummy, Crazy Rummy,
+        KrassKariert), each player's expected return from the scores or chips so far (a
+        softmax model; mid-round it also reads every hand in this state, so call it on a
+        ``determinize``d copy to respect a player's view).  Games without an estimate
+        (Krazy Kings) give ``returns()``: zeros while running.  This is what ISMCTS backs up
+        from a rollout cut at a round's end."""
+        cdef double out[KZ_MAX_PLAYERS]
+        cdef int np_ = self.ops.num_players(self.data)
+        if self.ops.evaluate != NULL:
+            self.ops.evaluate(self.data, out)
+        else:
+            self.ops.returns(self.data, out)
+        return [out[i] for i in range(np_)]
+
     def rewards(self) -> list:
         """Same as ``returns()`` at a terminal state, zeros before (rewards come at the end)."""
         if self.ops.is_terminal(self.data):
@@ -222,6 +239,25 @@ cdef class State:
             raise IllegalActionError(f"the game is over; no move to choose in {self._compact()}")
         kz_rng_seed(&rng, <uint64_t>check_seed(seed))
         return self.ops.heuristic_action(self.data, &rng)
+
+    def random_action(self, seed=None) -> int:
+        """A uniformly random legal action drawn as search rollouts and in-core playouts draw
+        it: ``legal_actions()[Rng(seed).bounded(len(legal_actions()))]``, through the game's
+        ``ops.random_action`` when it has one (the same draw, without the list).  Returns -1
+        when the game is over."""
+        cdef kz_rng rng
+        cdef int32_t n
+        cdef int32_t *buf
+        kz_rng_seed(&rng, <uint64_t>check_seed(seed))
+        if self.ops.random_action != NULL:
+            return self.ops.random_action(self.data, &rng)
+        buf = <int32_t *>malloc(<size_t>(self.ops.max_legal + 1) * sizeof(int32_t))
+        if buf == NULL:
+            raise MemoryError()
+        n = self.ops.legal_actions(self.data, buf)
+        a = buf[kz_bounded(&rng, <uint32_t>n)] if n > 0 else -1
+        free(buf)
+        return a
 
     # ---------------------------------------------------------------- events
     def raw_events(self) -> list:
@@ -388,14 +424,21 @@ cdef long long _random_playouts(const kz_ops *ops, void *st, long long n_games, 
     cdef kz_rng rng
     cdef long long g, decisions = 0
     cdef int n
+    cdef int32_t a
     kz_rng_seed(&rng, seed ^ 0xA5A5A5A5DEADBEEFULL)
     for g in range(n_games):
         ops.new_game(st, seed + <uint64_t>g)
         while not ops.is_terminal(st):
-            n = ops.legal_actions(st, acts)
-            if n <= 0:
-                break
-            ops.apply_action(st, acts[kz_bounded(&rng, <uint32_t>n)], NULL)
+            if ops.random_action != NULL:        # the same draw and pick, without the list
+                a = ops.random_action(st, &rng)
+                if a < 0:
+                    break
+            else:
+                n = ops.legal_actions(st, acts)
+                if n <= 0:
+                    break
+                a = acts[kz_bounded(&rng, <uint32_t>n)]
+            ops.apply_action(st, a, NULL)
             decisions += 1
         terminal_games[0] += 1
     return decisions

@@ -75,24 +75,55 @@ def ISMCTSBot(**kwargs):
 BOT_KINDS = ("random", "heuristic", "ismcts")
 
 
+def _option_value(text: str):
+    """``"40"`` -> 40, ``"0.5"`` -> 0.5, ``"true"``/``"false"`` -> bool, else the string."""
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(low)
+        except ValueError:
+            pass
+    return text.strip()
+
+
 def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
     """A bot from a word: ``random``, ``heuristic``, ``ismcts``, ``ismcts:ITERATIONS`` or
-    ``ismcts:SECONDSs`` (e.g. ``ismcts:0.5s``).  Raises ``ConfigError`` naming the choices."""
-    word = spec.strip().lower()
-    if word == "random":
+    ``ismcts:SECONDSs`` (e.g. ``ismcts:0.5s``), optionally followed by search options as
+    ``:NAME=VALUE`` (e.g. ``ismcts:2000:rollout=random:exploration=1.0``; the options of
+    :func:`krazy_core.search.ismcts.search`).  Raises ``ConfigError`` naming the choices."""
+    word = spec.strip()
+    if word.lower() == "random":
         return RandomBot(seed=seed)
-    if word == "heuristic":
+    if word.lower() == "heuristic":
         return HeuristicBot(seed=seed)
-    if word.startswith("ismcts"):
-        budget = word[6:]
-        if budget in ("", ":"):
-            return ISMCTSBot(seed=seed)
-        if not budget.startswith(":"):
+    if word.lower().startswith("ismcts"):
+        parts = word[6:].split(":")
+        if parts[0] != "":
             raise ConfigError(f"bad bot {spec!r}: write ismcts, ismcts:ITERATIONS or ismcts:SECONDSs")
-        budget = budget[1:]
-        try:
-            kw = {"time_limit": float(budget[:-1])} if budget.endswith("s") else {"iterations": int(budget)}
-        except ValueError:
-            raise ConfigError(f"bad ISMCTS budget {budget!r}: an int of iterations or seconds like 0.5s") from None
+        kw = {}
+        for part in parts[1:]:
+            if "=" in part:
+                name, _, value = part.partition("=")
+                kw[name.strip()] = _option_value(value)
+            elif part == "":
+                continue
+            elif "iterations" in kw or "time_limit" in kw:
+                raise ConfigError(f"bad bot {spec!r}: one budget only (ITERATIONS or SECONDSs)")
+            else:
+                budget = part.lower()
+                try:
+                    if budget.endswith("s"):
+                        kw["time_limit"] = float(budget[:-1])
+                    else:
+                        kw["iterations"] = int(budget)
+                except ValueError:
+                    raise ConfigError(f"bad ISMCTS budget {part!r}: an int of iterations or seconds "
+                                      f"like 0.5s; options as NAME=VALUE") from None
+        if "seed" in kw:
+            raise ConfigError(f"bad bot {spec!r}: the bot's seed is not a search option here "
+                              f"(krazy takes --seed)")
         return ISMCTSBot(seed=seed, **kw)
-    raise ConfigError(f"unknown bot {spec!r}; choose from random, heuristic, ismcts[:ITERATIONS|:SECONDSs]")
+    raise ConfigError(f"unknown bot {spec!r}; choose from random, heuristic, "
+                      f"ismcts[:ITERATIONS|:SECONDSs][:NAME=VALUE...]")

@@ -157,6 +157,8 @@ def cmd_play(args, console: Console) -> int:
     viewer_for_log = 0 if humans == 1 else None
     shown = 0
     last_seated = None
+    queue: list = []                        # the rest of a comma-separated line of moves
+    queue_player = None
     console.rule(f"[bold]{game.name}[/] — {', '.join(names)}" + (f" — seed {args.seed}" if args.seed is not None else ""))
     while True:
         events = state.events_for(viewer_for_log)
@@ -172,6 +174,7 @@ def cmd_play(args, console: Console) -> int:
             if args.delay:
                 time.sleep(args.delay)
             state.apply_action(bots[p].step(state))
+            queue.clear()                   # chained moves end with the player's turn
             continue
         if hot_seat and last_seated != p:
             console.clear()
@@ -185,7 +188,10 @@ def cmd_play(args, console: Console) -> int:
                 line = ui.describe_event(e, names)
                 if line:
                     console.print("  " + line)
-        action = _human_turn(console, state, p, ui, names, args)
+        if queue and queue_player != p:
+            queue.clear()                   # chained moves end with the player's turn
+        action = _human_turn(console, state, p, ui, names, args, queue)
+        queue_player = p
         if action is None:
             console.print("Bye.")
             return 0
@@ -202,42 +208,71 @@ def _ask(console, prompt):
         return "q"
 
 
-def _human_turn(console, state, p, ui, names, args):
-    console.print(ui.render(state, p))
+def _resolve_name(state, raw, legal, labels):
+    """The legal action named ``raw`` (a label as listed, or an action string), else
+    ``(None, error message)``."""
+    for a, lab in zip(legal, labels):
+        if raw == lab.lower():
+            return a, None
+    try:
+        a = state.string_to_action(raw)
+    except KrazyError:
+        a = None
+    if a is not None and a in legal:
+        return a, None
+    if a is not None:
+        why = state._explain_illegal(a) if 0 <= a < state.game.num_distinct_actions else "out of range"
+        return None, f"{escape(state.action_to_string(a))} is not allowed now: {escape(why)}."
+    return None, (f"{escape(repr(raw))} is not one of your moves. Type its number (1-{len(legal)}) "
+                  "or its name as listed; h for a hint, q to quit.")
+
+
+def _human_turn(console, state, p, ui, names, args, queue=None):
+    """The human's move: a number or a name from the list.  Several names separated by
+    commas (``lay 7H, lay 8H, lay 9H, finish meld``) play one after another while it stays
+    this player's turn: the rest wait in ``queue``."""
     legal = ui.action_order(state, state.legal_actions())
     labels = [ui.action_label(state, a) for a in legal]
+    if queue:
+        raw = queue.pop(0)
+        a, err = _resolve_name(state, raw, legal, labels)
+        if a is not None:
+            return a                        # the event log line shows the move
+        console.print(f"[red]{err} (the rest of your moves, {escape(', '.join([raw] + queue))}, were not played)[/]")
+        queue.clear()
+    console.print(ui.render(state, p))
     table = Table(show_header=False, box=None, padding=(0, 2))
     for i, lab in enumerate(labels, 1):
         table.add_row(f"[bold cyan]{i}[/]", lab)
     console.print(table)
     while True:
-        raw = _ask(console, f"[bold]{names[p]}[/], your move [1-{len(legal)}, or a name like '{labels[0]}'; h = hint, q = quit]: ")
+        raw = _ask(console, f"[bold]{names[p]}[/], your move [1-{len(legal)}, or a name like '{labels[0]}'"
+                            f" (several: name, name, ...); h = hint, q = quit]: ")
         if raw in ("q", "quit", "exit"):
             return None
         if raw in ("h", "hint", "?"):
             _hint(console, state, labels, legal, args)
             continue
+        rest = []
+        if "," in raw and queue is not None:
+            parts = [x.strip() for x in raw.split(",") if x.strip()]
+            if not parts:
+                continue
+            raw, rest = parts[0], parts[1:]
         if raw.isdigit():
             k = int(raw)
             if 1 <= k <= len(legal):
+                if queue is not None:
+                    queue.extend(rest)
                 return legal[k - 1]
             console.print(f"[red]{k} is not a choice: type a number from 1 to {len(legal)}.[/]")
             continue
-        for a, lab in zip(legal, labels):
-            if raw == lab.lower():
-                return a
-        try:
-            a = state.string_to_action(raw)
-        except KrazyError:
-            a = None
-        if a is not None and a in legal:
-            return a
+        a, err = _resolve_name(state, raw, legal, labels)
         if a is not None:
-            why = state._explain_illegal(a) if 0 <= a < state.game.num_distinct_actions else "out of range"
-            console.print(f"[red]{escape(state.action_to_string(a))} is not allowed now: {escape(why)}.[/]")
-        else:
-            console.print(f"[red]{escape(repr(raw))} is not one of your moves. Type its number (1-{len(legal)}) "
-                          "or its name as listed; h for a hint, q to quit.[/]")
+            if queue is not None:
+                queue.extend(rest)
+            return a
+        console.print(f"[red]{err}[/]")
 
 
 def _hint(console, state, labels, legal, args):
@@ -334,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
         p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
-        p.add_argument("--bots", default=bots_default, help="comma-separated: random, heuristic, ismcts[:N|:Ts]")
+        p.add_argument("--bots", default=bots_default, help="comma-separated: random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat")
     common(p)

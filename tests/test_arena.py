@@ -51,3 +51,20 @@ def test_bots_share_one_protocol_and_fail_clearly():
         RandomBot(seed=1).step(done)
     with pytest.raises(IllegalActionError):
         HeuristicBot(seed=1).step(done)
+
+
+def test_make_bot_ismcts_options():
+    """``ismcts:BUDGET:NAME=VALUE...`` passes search options through, checked."""
+    b = make_bot("ismcts:200:rollout=random:max_rollout=40:exploration=0.3:horizon=game", seed=3)
+    opts = b.options
+    assert (opts["iterations"], opts["rollout"], opts["max_rollout"], opts["exploration"],
+            opts["horizon"]) == (200, "random", 40, 0.3, "game")
+    assert make_bot("ismcts:0.5s", seed=1).options["time_limit"] == 0.5
+    assert make_bot("ismcts:paired=true:100", seed=1).options["paired"] is True
+    for bad, words in [("ismcts:100:foo=1", "unknown search option 'foo'"),
+                       ("ismcts:100:200", "one budget"),
+                       ("ismcts:100:seed=4", "seed"),
+                       ("ismcts:100:rollout=smart", "rollout must be one of"),
+                       ("ismcts-100", "bad bot")]:
+        with pytest.raises(ConfigError, match=words):
+            make_bot(bad, seed=1)

@@ -72,6 +72,24 @@ def test_play_illegal_move_by_name_explains_and_asks_again():
     assert "must match the roll 2+3" in out
 
 
+def test_play_several_moves_on_one_line():
+    # seed 1, Kings Rummy 2p: the up-card is K♦; take it and discard it again in one line
+    code, out = krazy("play", "kings-rummy", "--players", "2", "--seed", "1", "--delay", "0",
+                      input="take K♦, discard K♦\nq\n")
+    assert code == 0 and "Bye." in out
+    assert out.index("seat 0 (you) takes K♦") < out.index("seat 0 (you) discards K♦")
+    assert out.count("your move [") == 2           # one prompt for both moves, then the next turn
+
+
+def test_play_several_moves_stop_at_a_bad_one():
+    code, out = krazy("play", "kings-rummy", "--players", "2", "--seed", "1", "--delay", "0",
+                      input="draw, discard 9Z, discard K♦\nq\n")
+    assert code == 0 and "Bye." in out
+    assert "seat 0 (you) draws" in out
+    assert "'discard 9z' is not one of your moves" in out
+    assert "were not played" in out and "discards" not in out.split("were not played")[1].split("Bye.")[0]
+
+
 def test_play_quit_and_end_of_input():
     code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="q\n")
     assert code == 0 and "Bye." in out

@@ -236,6 +236,23 @@ def test_determinize_keeps_own_view(game_id):
             assert not d.is_terminal() and d.legal_actions()
 
 
+@pytest.mark.parametrize("game_id,n", CASES)
+def test_random_action_is_the_uniform_pick_of_legal_actions(game_id, n):
+    """ops.random_action (optional) must be exactly legal[kz_bounded(rng, len(legal))]."""
+    from krazy_core.rng import Rng
+    game = krazy_core.make(game_id, num_players=n)
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for k in range(3):
+                sd = seed * 7919 + k + len(legal)
+                assert state.random_action(sd) == legal[Rng(sd).bounded(len(legal))]
+            state.apply_action(rng.choice(legal))
+        assert state.random_action(1) == -1
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_in_core_random_playouts(game_id):
     game = krazy_core.make(game_id)

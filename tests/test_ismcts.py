@@ -5,6 +5,8 @@ a tiny GameOps game with secret cards and dice whose winning moves are known.  T
 on the real games are in tests/test_ismcts_games.py.
 """
 import math
+import glob
+import hashlib
 import os
 import sys
 import tempfile
@@ -22,8 +24,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def nim():
     import pyximport
     src = os.path.join(os.path.dirname(HERE), "src")
+    # the build cache is keyed by what the toy compiles against, so a changed ops table
+    # layout (src/krazy/*.h, krazy_core/_ops.pxd) never meets a stale toy_nim binary
+    digest = hashlib.sha1()
+    for path in sorted(glob.glob(os.path.join(src, "krazy", "*.h"))) + [
+            os.path.join(os.path.dirname(HERE), "krazy_core", "_ops.pxd"),
+            os.path.join(HERE, "toy_nim.pyx")]:
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    build_dir = os.path.join(tempfile.gettempdir(), "krazy-pyxbld-" + digest.hexdigest()[:16])
     hooks = pyximport.install(setup_args={"include_dirs": [src]}, language_level=3,
-                              build_dir=os.path.join(tempfile.gettempdir(), "krazy-pyxbld"))
+                              build_dir=build_dir)
     sys.path.insert(0, HERE)
     try:
         import toy_nim

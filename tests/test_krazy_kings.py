@@ -442,3 +442,27 @@ def test_event_log_replays_every_card_movement():
         assert discard == s.observation(0)["discard_pile"]
         assert stock == s.observation(0)["stock_size"]
         assert rolls >= 4
+
+
+@pytest.mark.parametrize("opts", [dict(may_roll_when_able=True), dict(last_card_call=False),
+                                  dict(may_roll_when_able=True, jokers="none", num_players=2)])
+def test_random_action_matches_legal_actions_under_options(opts):
+    """ops.random_action (search rollouts) picks legal[bounded(n)] with the roll action (KK-8)
+    and the announcing twins (KK-19) in the list as legal_actions orders them."""
+    opts = dict(opts)
+    game = krazy_core.make("krazy-kings", num_players=opts.pop("num_players", 4), **opts)
+    seen_roll = seen_announce = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for k in range(4):
+                sd = 1000 * seed + k
+                a = state.random_action(sd)
+                assert a == legal[Rng(sd).bounded(len(legal))]
+                seen_roll += a == A_ROLL
+                seen_announce += A_ANNOUNCE <= a < A_ROLL
+            state.apply_action(rng.choice(legal))
+    assert seen_roll > 0 if game.options.may_roll_when_able else seen_roll == 0
+    assert seen_announce > 0 if game.options.last_card_call else seen_announce == 0

@@ -264,7 +264,7 @@ cdef int8_t _single(uint64_t m, bint has_x) noexcept nogil:
 _init_window_tables()
 
 
-cdef inline int emit_plays(int32_t *out, int cnt, int base, uint64_t m) noexcept nogil:
+cdef inline Py_ssize_t emit_plays(int32_t *out, Py_ssize_t cnt, int base, uint64_t m) noexcept nogil:
     """Appends base + c for every bit c of m.  The first store is branch-free (a window
     makes 0 or 1 combination unless it holds an X card): out[cnt] may be written past the
     list's end, which every caller's buffer (KA_NUM_ACTIONS) allows."""
@@ -281,7 +281,8 @@ cdef inline int emit_plays(int32_t *out, int cnt, int base, uint64_t m) noexcept
 cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
     """The legal actions of s.to_act, ascending, written to out (at most KA_NUM_ACTIONS);
     returns how many (KA-9, KA-11, KA-12, KA-14)."""
-    cdef int cnt = 0, p, hn, st, k1, k2, q, slot, leading, nsp = 0, base, above, c
+    cdef int p, hn, st, k1, k2, q, slot, leading, nsp = 0, base, above, c
+    cdef Py_ssize_t cnt = 0                     # 64-bit: no sign extension per store
     cdef uint64_t allowed
     cdef const int8_t *c2
     cdef const uint8_t *h
@@ -297,7 +298,7 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
                 break
             out[cnt] = KA_A_INSERT + q
             cnt += 1
-        return cnt
+        return <int>cnt
     leading = s.best_player < 0
     above = -1 if leading else s.best_combo
     allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(above)
@@ -357,7 +358,7 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
 
 cdef int ka_any_action(const ka_state *s) noexcept nogil:
     """Whether s.to_act has a legal action (the same rules as ka_legal, answered cheaply)."""
-    cdef int p, hn, st, k1, k2, leading
+    cdef int p, hn, st, k1, k2
     cdef uint64_t allowed
     cdef const uint8_t *h
     if s.phase == KA_PH_OVER:
@@ -369,23 +370,25 @@ cdef int ka_any_action(const ka_state *s) noexcept nogil:
         return hn < KA_MAX_HAND
     if hn < KA_MAX_HAND and (s.reserve[p][0] != NO_CARD or s.reserve[p][1] != NO_CARD):
         return 1
-    leading = s.best_player < 0
-    for st in range(hn):
-        k1 = KIND[h[st]]
-        if k1 == KA_K_STOP or (k1 == KA_K_DRAW and not leading) or (leading and k1 < KA_K_DRAW):
-            return 1
-    if leading:
+    if s.best_player < 0:                       # a leader: any card but a Draw card
+        for st in range(hn):
+            if h[st] != CARD_DRAW:
+                return 1
         return 0
+    # a follower: a Stop or Draw card, or a combination that beats (one pass, first hit)
     allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(s.best_combo)
     for st in range(hn):
         k1 = KIND[h[st]]
         if k1 >= KA_K_DRAW:
-            continue
+            return 1
         if WIN1[k1] & allowed:
             return 1
-        if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
-            continue
-        k2 = k1 * 15 + KIND[h[st + 1]]
+        if st + 1 >= hn:
+            return 0
+        k2 = KIND[h[st + 1]]
+        if k2 >= KA_K_DRAW:
+            return 1
+        k2 += k1 * 15
         if WIN2[k2] & allowed:
             return 1
         if st + 2 < hn and WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed:
@@ -549,30 +552,81 @@ cdef void ka_advance(ka_state *s, kz_events *ev) noexcept nogil:
         ka_end_hand(s, q, 1, ev)
 
 
+# A hand row (18 bytes, NO_CARD past hand_n) is shifted as three 64-bit words, without a
+# loop whose length depends on the position (the random playouts mispredict those).
+# MLO[pos]: the words' bits of bytes 0..pos-1.
+cdef uint64_t MLO[KA_MAX_HAND + 2][3]
+
+
+cdef void _init_masks() noexcept nogil:
+    cdef int pos, w, b
+    for pos in range(KA_MAX_HAND + 2):
+        for w in range(3):
+            b = pos - 8 * w                 # bytes of word w below pos
+            if b <= 0:
+                MLO[pos][w] = 0
+            elif b >= 8:
+                MLO[pos][w] = ~(<uint64_t>0)
+            else:
+                MLO[pos][w] = ((<uint64_t>1) << (8 * b)) - 1
+
+_init_masks()
+cdef uint16_t _ONE = 1
+if (<uint8_t *>&_ONE)[0] != 1:
+    raise ImportError("krass_kariert's hand shifts assume a little-endian machine")
+
+
+cdef inline void row_load(const uint8_t *row, uint64_t *w) noexcept nogil:
+    """w[0..3) = the row's 18 bytes, then NO_CARD."""
+    cdef uint16_t t
+    memcpy(&w[0], row, 8)
+    memcpy(&w[1], row + 8, 8)
+    memcpy(&t, row + 16, 2)
+    w[2] = <uint64_t>t | 0xFFFFFFFFFFFF0000ULL
+
+
+cdef inline void row_store(uint8_t *row, const uint64_t *w) noexcept nogil:
+    cdef uint16_t t = <uint16_t>w[2]
+    memcpy(row, &w[0], 8)
+    memcpy(row + 8, &w[1], 8)
+    memcpy(row + 16, &t, 2)
+
+
 cdef inline void take_out(ka_state *s, int p, int pos, int ln, uint8_t *cards) noexcept nogil:
-    """Removes hand cards pos..pos+ln of p into cards; they join the played cards."""
-    cdef int i, k, hn = s.hand_n[p]
+    """Removes hand cards pos..pos+ln of p into cards (NO_CARD-padded to 3); they join the
+    played cards."""
+    cdef uint64_t w[3]
+    cdef uint64_t r[3]
+    cdef int i, k, sh = 8 * ln
+    cdef uint8_t c
+    row_load(s.hand[p], w)
+    for i in range(3):                          # cards = bytes pos..pos+2, NO_CARD from ln
+        c = <uint8_t>(w[(pos + i) >> 3] >> (8 * ((pos + i) & 7)))
+        cards[i] = c if i < ln else NO_CARD
     for i in range(ln):
-        cards[i] = s.hand[p][pos + i]
         k = KIND[cards[i]]
         s.known[p][k] -= s.known[p][k] > 0
         s.played[s.played_n] = cards[i]
         s.played_n += 1
-    for i in range(pos, hn - ln):
-        s.hand[p][i] = s.hand[p][i + ln]
-    for i in range(hn - ln, hn):
-        s.hand[p][i] = NO_CARD
-    s.hand_n[p] = <uint8_t>(hn - ln)
+    # bytes below pos stay, the others come from ln bytes further (1 <= ln <= 3)
+    r[0] = (w[0] & MLO[pos][0]) | (((w[0] >> sh) | (w[1] << (64 - sh))) & ~MLO[pos][0])
+    r[1] = (w[1] & MLO[pos][1]) | (((w[1] >> sh) | (w[2] << (64 - sh))) & ~MLO[pos][1])
+    r[2] = (w[2] & MLO[pos][2]) | ((w[2] >> sh) & ~MLO[pos][2])
+    row_store(s.hand[p], r)
+    s.hand_n[p] -= ln
 
 
 cdef inline void put_in(ka_state *s, int p, int pos, uint8_t card) noexcept nogil:
-    cdef int i, hn = s.hand_n[p]
-    i = hn
-    while i > pos:
-        s.hand[p][i] = s.hand[p][i - 1]
-        i -= 1
+    """Inserts card at position pos of p's hand (the hand has at most 17 cards)."""
+    cdef uint64_t w[3]
+    cdef uint64_t r[3]
+    row_load(s.hand[p], w)
+    r[0] = (w[0] & MLO[pos][0]) | ((w[0] << 8) & ~MLO[pos][0])
+    r[1] = (w[1] & MLO[pos][1]) | (((w[1] << 8) | (w[0] >> 56)) & ~MLO[pos][1])
+    r[2] = (w[2] & MLO[pos][2]) | (((w[2] << 8) | (w[1] >> 56)) & ~MLO[pos][2])
+    row_store(s.hand[p], r)
     s.hand[p][pos] = card
-    s.hand_n[p] = <uint8_t>(hn + 1)
+    s.hand_n[p] += 1
 
 
 cdef inline void trick_entry(ka_state *s, int p, int kind, int combo, const uint8_t *cards,
@@ -583,8 +637,8 @@ cdef inline void trick_entry(ka_state *s, int p, int kind, int combo, const uint
     s.trick_player[t] = <int8_t>p
     s.trick_kind[t] = <uint8_t>kind
     s.trick_combo[t] = <int8_t>combo
-    for i in range(3):
-        s.trick_cards[t][i] = cards[i] if i < n else NO_CARD
+    for i in range(3):                          # cards is NO_CARD-padded to 3
+        s.trick_cards[t][i] = cards[i]
     s.trick_n = <uint8_t>(t + 1)
 
 
@@ -614,6 +668,8 @@ cdef int ka_apply(ka_state *s, int32_t a, kz_events *ev) noexcept nogil:
         s.known[p][card_kind(card)] += 1
         kz_ev_push(ev, EV_TAKE_RESERVE, p, card, slot | (pos << 8))
         cards[0] = card
+        cards[1] = NO_CARD
+        cards[2] = NO_CARD
         trick_entry(s, p, KA_T_RESERVE, -1, cards, 1)
         if s.best_player < 0:                               # a leader with only Draw cards
             if not has_action(s):

@@ -86,11 +86,13 @@ Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NA
 cimport cython
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
+from libc.math cimport sqrt
 
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
-                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL)
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest,
+                              KZ_TERMINAL)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind,
@@ -1167,6 +1169,35 @@ cdef void cr_returns(const void *vst, double *out) noexcept nogil:
         if total_score(st, p) == best:
             out[p] = 1.0 / k
 
+DEF ROUND_SPREAD = 40.0     # points: logistic scale of one round's score difference
+                            # (heuristic play, 4 players: a round's points average 40,
+                            # standard deviation 48)
+
+cdef int32_t cr_round_index(const void *vst) noexcept nogil:
+    return (<const CRState *>vst).round
+
+cdef void cr_evaluate(const void *vst, double *out) noexcept nogil:
+    """Expected returns (CR-15) of an unfinished game, for search rollouts cut at a round's
+    end: each player's chance to finish with the lowest total, a softmax of the projected
+    totals with temperature ``ROUND_SPREAD * sqrt(rounds still to play)``.  Mid-round, a
+    projected total adds half the CR-15 points of the cards in hand.  Terminal:
+    ``cr_returns``."""
+    cdef const CRState *st = <const CRState *>vst
+    cdef double proj[MAXP]
+    cdef double left
+    cdef int p, k, mid, last = st.opt_first_round + st.opt_rounds - 1
+    if st.phase == PH_OVER:
+        cr_returns(vst, out)
+        return
+    mid = 0 if (st.turns <= 1 and (st.phase == PH_FIRST or st.phase == PH_TAKE)) else 1
+    left = last - st.round + (0.5 if mid else 1.0)
+    for p in range(st.num_players):
+        proj[p] = total_score(st, p)
+        if mid:
+            for k in range(NK):
+                proj[p] += 0.5 * st.hand[p][k] * POINTS[k]
+    kz_chance_lowest(proj, st.num_players, ROUND_SPREAD * sqrt(left if left > 0.5 else 0.5), out)
+
 cdef void cr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     """Deal again, at random, the cards `player` has not seen: the stock and the unknown
     part of every other hand (cards seen taken stay where they are); hand sizes kept.
@@ -1248,5 +1279,7 @@ CR_OPS.num_players = cr_num_players
 CR_OPS.determinize = cr_determinize_playable
 CR_OPS.heuristic_action = cr_heuristic
 CR_OPS.new_game = cr_new_game
+CR_OPS.round_index = cr_round_index
+CR_OPS.evaluate = cr_evaluate
 
 include "contract_rummy_py.pxi"

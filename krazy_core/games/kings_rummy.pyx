@@ -58,13 +58,15 @@ k   name            player  a                   b
 cimport cython
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
+from libc.math cimport sqrt
 
 import time
 
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
-                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL)
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest,
+                              KZ_TERMINAL)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
@@ -408,6 +410,37 @@ cdef void kr_returns(const void *vst, double *out) noexcept nogil:
         if st.score[p] == best:
             out[p] = 1.0 / k
 
+DEF ROUND_SPREAD = 12.0     # points: logistic scale of one round's score difference
+                            # (heuristic play, 4 players: a round's points average 12.6,
+                            # standard deviation 15)
+
+cdef int32_t kr_round_index(const void *vst) noexcept nogil:
+    return (<const KRState *>vst).round
+
+cdef void kr_evaluate(const void *vst, double *out) noexcept nogil:
+    """Expected returns (KR-15) of an unfinished game, for search rollouts cut at a round's
+    end: each player's chance to finish with the lowest total, a softmax of the projected
+    totals with temperature ``ROUND_SPREAD * sqrt(rounds still to play)``.  Mid-round, a
+    projected total adds the round's points already laid down, else half the hand's
+    deadwood (KR-12; hands still improve).  Terminal: ``kr_returns``."""
+    cdef const KRState *st = <const KRState *>vst
+    cdef double proj[MAXP]
+    cdef double left
+    cdef int p, mid
+    if st.phase == PH_NONE:
+        kr_returns(vst, out)
+        return
+    mid = 0 if (st.turns <= 1 and st.phase == PH_DRAW) else 1   # 0: a round just dealt
+    left = final_round(st) - st.round + (0.5 if mid else 1.0)
+    for p in range(st.num_players):
+        proj[p] = st.score[p]
+        if mid:
+            if st.round_points[p] >= 0:
+                proj[p] += st.round_points[p]
+            else:
+                proj[p] += 0.5 * kz_meld_deadwood(&st.rules, st.hand[p], st.n_hand[p], NULL)
+    kz_chance_lowest(proj, st.num_players, ROUND_SPREAD * sqrt(left), out)
+
 cdef void sort_u8(uint8_t *a, int n) noexcept nogil:
     """Counting sort of card codes (< 128) in place."""
     cdef int count[128]
@@ -549,6 +582,8 @@ KR_OPS.num_players = kr_num_players
 KR_OPS.determinize = kr_determinize
 KR_OPS.heuristic_action = kr_heuristic
 KR_OPS.new_game = kr_new_game
+KR_OPS.round_index = kr_round_index
+KR_OPS.evaluate = kr_evaluate
 
 
 cdef long long _playouts(KRState *st, long long n_games, uint64_t seed, int heuristic) noexcept nogil:

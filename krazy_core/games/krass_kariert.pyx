@@ -75,6 +75,7 @@ import time
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_next, kz_bounded,
+                              kz_chance_lowest,
                               kz_uniform, kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
 from krazy_core._cards cimport SUIT_NUMBER, CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
 from krazy_core._state cimport State
@@ -223,6 +224,29 @@ cdef void ka_returns(const void *vst, double *out) noexcept nogil:
         for p in range(s.num_players):
             out[p] = 0.0 if p == s.loser else 1.0
 
+DEF CHIP_SPREAD = 0.8      # chips: logistic scale of the chip counts in ka_evaluate
+
+cdef int32_t ka_round_index(const void *vst) noexcept nogil:
+    return (<const ka_state *>vst).hand_no
+
+cdef void ka_evaluate(const void *vst, double *out) noexcept nogil:
+    """Expected returns (KA-15) of an unfinished game, for search rollouts cut at the end of
+    a hand: 1 - each player's chance to be the one who runs out of chips, taken as a softmax
+    of the chip counts (KA-2, KA-14) with temperature ``CHIP_SPREAD`` (fewest chips: most
+    likely to lose).  Terminal: ``ka_returns``."""
+    cdef const ka_state *s = <const ka_state *>vst
+    cdef double chips[KA_MAX_PLAYERS]
+    cdef double lose[KA_MAX_PLAYERS]
+    cdef int p
+    if s.phase == KA_PH_OVER:
+        ka_returns(vst, out)
+        return
+    for p in range(s.num_players):
+        chips[p] = s.chips[p]
+    kz_chance_lowest(chips, s.num_players, CHIP_SPREAD, lose)
+    for p in range(s.num_players):
+        out[p] = 1.0 - lose[p]
+
 cdef void ka_determinize_op(void *vst, int player, kz_rng *rng) noexcept nogil:
     """A determinization in which the player to act can act: that they are asked to act
     is public (KA-14: a player who can't is out of the hand at once), so samples that leave
@@ -256,6 +280,8 @@ KA_OPS.num_players = ka_num_players
 KA_OPS.determinize = ka_determinize_op
 KA_OPS.heuristic_action = ka_heuristic
 KA_OPS.new_game = ka_new_game_op
+KA_OPS.round_index = ka_round_index
+KA_OPS.evaluate = ka_evaluate
 
 
 # ------------------------------------------------------------------ public faces (frontends)

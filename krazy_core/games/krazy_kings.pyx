@@ -73,13 +73,14 @@ play; always for contradictory hostile JSON) rather than looping.
 """
 
 cimport cython
-from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_d6,
-                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL)
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL,
+                              kz_popcount64, kz_single_bit)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
@@ -217,11 +218,10 @@ cdef void _init_tables():
 _init_tables()
 
 cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
-    return __builtin_popcountll(x)
+    return kz_popcount64(x)
 
 
 # ------------------------------------------------------------------ card movement
@@ -283,14 +283,14 @@ cdef inline int counts_double(const KKState *st, bint challenge_roll) noexcept n
         return challenge_roll
     return 0
 
-cdef void roll(KKState *st, int p, int kind, bint challenge_roll, int32_t *d1, int32_t *d2, kz_events *ev) noexcept nogil:
+cdef inline void roll(KKState *st, int p, int kind, bint challenge_roll, int32_t *d1, int32_t *d2, kz_events *ev) noexcept nogil:
     d1[0] = kz_d6(&st.rng)
     d2[0] = kz_d6(&st.rng)
     kz_ev_push(ev, kind, p, d1[0], d2[0])
     if d1[0] == d2[0] and counts_double(st, challenge_roll):
         st.pending_reverse ^= 1
 
-cdef int end_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int end_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     """The play resolves: apply a pending reversal (KK-14); the next seat to begin."""
     if st.pending_reverse:
         st.direction = -st.direction
@@ -310,7 +310,7 @@ cdef void finish(KKState *st, int winner, kz_events *ev) noexcept nogil:
         kz_ev_push(ev, EV_WIN, winner, 0, 0)
 
 # ------------------------------------------------------------------ legality
-cdef uint64_t legal_cards(const KKState *st) noexcept nogil:
+cdef inline uint64_t legal_cards(const KKState *st) noexcept nogil:
     """Hand bits the player to act may discard in the current decision."""
     cdef int p = st.cur, t
     cdef uint64_t h, allowed = 0
@@ -332,7 +332,7 @@ cdef uint64_t legal_cards(const KKState *st) noexcept nogil:
     else:   # PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN: dice values only
         allowed = ROLL_MASK[st.d1][st.d2]
     allowed &= h
-    if popcount(h) == 1:
+    if kz_single_bit(h):
         allowed &= ~KINGS                     # KK-13: a King is never the last card
     if (allowed >> 53) & 1:
         allowed = (allowed & ~(1ULL << 53)) | (1ULL << 52)   # the Jokers are one choice
@@ -425,8 +425,8 @@ cdef void infer_rebuild(KKState *st, uint64_t pile) noexcept nogil:
 
 cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
     cdef const KKState *st = <const KKState *>vst
-    cdef int n = 0, i, k
-    cdef uint64_t m
+    cdef int n = 0, i
+    cdef uint64_t m, h
     if st.phase == PH_NONE:
         return 0
     if st.phase == PH_DIRECTION:
@@ -434,13 +434,13 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         out[1] = A_CCW
         return 2
     m = legal_cards(st)
-    k = popcount(st.hand[st.cur])
+    h = st.hand[st.cur]
     while m:
         i = __builtin_ctzll(m)
         out[n] = i
         n += 1
         m &= m - 1
-    if k == 2 and st.opt_last_card:
+    if st.opt_last_card and kz_single_bit(h & (h - 1)):     # two cards in hand
         for i in range(n):
             out[n + i] = out[i] + A_ANNOUNCE
         n *= 2
@@ -449,8 +449,41 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         n += 1
     return n
 
+cdef int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
+    """ops.random_action: ``kk_legal_actions(st, out)[kz_bounded(rng, n)]`` (-1 when there
+    is none) without writing the list: count the discards, draw once, pick the k-th."""
+    cdef const KKState *st = <const KKState *>vst
+    cdef uint64_t m, h
+    cdef int c, n, k, base = 0
+    cdef bint roll
+    if st.phase == PH_NONE:
+        return -1
+    if st.phase == PH_DIRECTION:
+        return A_CW + <int32_t>kz_bounded(rng, 2)
+    m = legal_cards(st)
+    h = st.hand[st.cur]
+    c = popcount(m)
+    n = c
+    if st.opt_last_card and kz_single_bit(h & (h - 1)):     # two cards: the announcing twins
+        n += c
+    roll = st.phase == PH_R2 and st.opt_may_roll             # and last, roll instead (KK-8)
+    if roll:
+        n += 1
+    if n <= 0:
+        return -1
+    k = <int>kz_bounded(rng, <uint32_t>n)
+    if roll and k == n - 1:
+        return A_ROLL
+    if k >= c:
+        k -= c
+        base = A_ANNOUNCE
+    while k > 0:                                             # the k-th lowest legal card
+        m &= m - 1
+        k -= 1
+    return base + __builtin_ctzll(m)
+
 # ------------------------------------------------------------------ turns
-cdef bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept nogil:
+cdef inline bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept nogil:
     """Roll up to `rolls` times (KK-6, KK-8 with free_reroll, KK-16's three), stopping at
     the first roll that gives the player to act a legal discard."""
     cdef int k
@@ -461,7 +494,7 @@ cdef bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept 
         infer_refused(st)                    # KK-6/KK-8/KK-16: nothing matched this roll
     return False
 
-cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     """Starts seat p's turn.  Returns -1 when a decision is pending or the game is over,
     else the next seat whose turn begins (this turn played itself out)."""
     cdef int32_t d1 = 0, d2 = 0
@@ -505,7 +538,7 @@ cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         infer_refused(st)                                    # KK-12: the new roll
         draw_cards(st, p, d1 + d2, 3, ev)
         return end_turn(st, p, ev)
-    if popcount(h) == 1 and (h & KINGS):                     # KK-13
+    if kz_single_bit(h) and (h & KINGS):                     # KK-13
         kz_ev_push(ev, EV_KING_ONLY, p, 0, 0)
         infer_none_of(st, p, ~KINGS)                         # the last card is a King
         return king_challenge(st, p, ev)
@@ -526,7 +559,7 @@ cdef int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         infer_refused(st)                                    # KK-8: could not play (KK-7)
     return forced_roll(st, p, ev)
 
-cdef int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
     """KK-8: roll, discard a match if any; else (free re-roll) draw s."""
     st.phase = PH_R2_ROLLED
     if roll_for_match(st, p, 1 + st.opt_free_reroll, ev):
@@ -534,7 +567,7 @@ cdef int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
     draw_cards(st, p, st.d1 + st.d2, 0, ev)
     return end_turn(st, p, ev)
 
-cdef int king_challenge(KKState *st, int p, kz_events *ev) noexcept nogil:
+cdef inline int king_challenge(KKState *st, int p, kz_events *ev) noexcept nogil:
     """KK-11: p rolls at once and challenges the next seat."""
     cdef int32_t d1 = 0, d2 = 0
     roll(st, p, EV_CHALLENGE, True, &d1, &d2, ev)
@@ -600,7 +633,7 @@ cdef void end_by_turn_limit(KKState *st, kz_events *ev) noexcept nogil:
     kz_ev_push(ev, EV_TURN_LIMIT, -1, st.turns, 0)
     finish(st, -1, ev)
 
-cdef int play_card(KKState *st, int i, bint announce, kz_events *ev) noexcept nogil:
+cdef inline int play_card(KKState *st, int i, bint announce, kz_events *ev) noexcept nogil:
     """The player to act discards card index i (0..52).  Returns the next seat to begin,
     or -1 (decision pending / game over)."""
     cdef int p = st.cur, phase = st.phase, last, d1 = 0, d2 = 0, ch, v
@@ -616,7 +649,7 @@ cdef int play_card(KKState *st, int i, bint announce, kz_events *ev) noexcept no
     if h == 0:                                               # KK-20
         finish(st, p, ev)
         return -1
-    if popcount(h) == 1 and st.opt_last_card:                # KK-19
+    if kz_single_bit(h) and st.opt_last_card:                # KK-19
         if announce:
             kz_ev_push(ev, EV_ANNOUNCE, p, 0, 0)
         else:
@@ -1102,6 +1135,7 @@ KK_OPS.num_players = kk_num_players
 KK_OPS.determinize = kk_determinize
 KK_OPS.heuristic_action = kk_heuristic
 KK_OPS.new_game = kk_new_game_dealt
+KK_OPS.random_action = kk_random_action
 
 # ------------------------------------------------------------------ Python face
 cdef inline KKState *S(State s):

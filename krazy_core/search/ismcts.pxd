@@ -11,15 +11,21 @@ ctypedef struct kz_node:
     int32_t player          # seat that played `action` (-1 at the root)
     int32_t parent          # index of the parent node in the pool (-1 at the root)
     int32_t first_child     # index of the first child (-1: none); children form a list
-    int32_t next_sibling    # index of the next child of `parent` (-1: last)
     int32_t visits          # iterations that went through this node
     int32_t avail           # iterations in which `action` was legal for `player` at `parent`
-    int32_t _pad            # keeps `reward` 8-byte aligned (node = 40 bytes)
     double reward           # sum over visits of `player`'s return (the player who acted)
+
+
+ctypedef struct kz_link:
+    # the sibling list, kept apart from the statistics (links[i] belongs to nodes[i]): the
+    # walk over a node's children reads 8 bytes a child, a pool small enough to stay cached
+    int32_t key             # action | player << 24 of the node (KZ_LINK_* below)
+    int32_t next_sibling    # index of the next child of `parent` (-1: last)
 
 
 ctypedef struct kz_tree:
     kz_node *nodes          # the pool: nodes[0] is the root; children are appended
+    kz_link *links          # links[i]: node i's key and next sibling (same length as nodes)
     int32_t n               # nodes in use
     int32_t cap             # nodes allocated
     int32_t max_nodes       # the pool never grows past this; the search then stops expanding
@@ -31,13 +37,14 @@ ctypedef struct kz_worker:
     void *scratch           # ops.state_size bytes: the determinization being played out
     int32_t *legal          # ops.max_legal actions: legal actions at the current state
     int32_t *mark           # ops.num_distinct_actions generation stamps (one per action)
+    int32_t *avail          # ops.max_legal: the available children of the node being left
     int32_t gen             # current generation of `mark` (always even)
     kz_tree tree            # this worker's tree
     kz_rng rng              # this worker's PRNG: determinizations, expansion, rollouts
     int32_t searcher        # seat searching (to act at the root)
     int32_t heuristic       # 1: roll out with ops.heuristic_action; 0: uniformly at random
     int32_t max_rollout     # rollout length cap in actions; < 0: play out to the end
-    int32_t _pad
+    int32_t horizon_round   # 1: rollouts stop where ops.round_index changes (a round ends)
     double exploration      # UCT constant c in mean + c * sqrt(ln(avail) / visits)
     int32_t opp_heuristic   # 1: opponents play ops.heuristic_action in the tree too (no
                             # opponent nodes: the tree branches on the searcher's moves only)

@@ -32,4 +32,5 @@ def check_options(options: Dict[str, Any], *, defaults: Optional[Dict[str, Any]]
 def search(state: State, *, iterations: Optional[int] = ..., time_limit: Optional[float] = ...,
            seed: Optional[int] = ..., exploration: float = ..., prior: float = ...,
            paired: bool = ..., opponents: str = ..., omniscient: bool = ..., rollout: str = ...,
-           max_rollout: Optional[int] = ..., threads: int = ..., max_nodes: int = ...) -> SearchResult: ...
+           max_rollout: Optional[int] = ..., horizon: str = ..., threads: int = ...,
+           max_nodes: int = ...) -> SearchResult: ...

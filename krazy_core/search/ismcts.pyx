@@ -11,9 +11,12 @@ Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TC
    determinization are *available*; each gets its availability count raised, and the one
    with the highest UCT score ``mean + c * sqrt(ln(avail) / visits)`` is followed;
 3. **expands** one untried legal action (chosen uniformly) when the node has any;
-4. **rolls out** to the end of the game (or ``max_rollout`` actions): uniformly random legal
+4. **rolls out** to the end of the game, or of the round with ``horizon="round"`` (the
+   default) in a game of many rounds, or ``max_rollout`` actions: uniformly random legal
    actions, or ``ops.heuristic_action`` with ``rollout="heuristic"`` when the game has one;
-5. **backs up** ``ops.returns``: each node adds the return of the player who acted into it.
+5. **backs up** ``ops.returns`` at the end of the game, else ``ops.evaluate`` (the game's
+   estimate of the returns from the scores so far): each node adds the return of the player
+   who acted into it.
 
 Children are keyed by (player to act, action), so one tree node never mixes the moves of two
 seats (in Krazy Kings the dice decide who acts next).  The tree is a flat C pool of 40-byte
@@ -44,14 +47,15 @@ from krazy_core.errors import ConfigError, IllegalActionError
 DEF INITIAL_NODES = 4096
 DEF CLOCK_EVERY = 1            # iterations between two looks at the clock (vDSO: ~25 ns)
 
-NODE_BYTES = sizeof(kz_node)
+NODE_BYTES = sizeof(kz_node) + sizeof(kz_link)   # 32 + 8: statistics and sibling link
 DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in [0, 1]
 DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0: off)
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
-           "omniscient", "rollout", "max_rollout", "threads", "max_nodes")
+           "omniscient", "rollout", "max_rollout", "horizon", "threads", "max_nodes")
 OPPONENTS = ("tree", "heuristic")
+HORIZONS = ("round", "game")
 
 
 cdef inline double _now() noexcept nogil:
@@ -61,9 +65,13 @@ cdef inline double _now() noexcept nogil:
 
 
 # ------------------------------------------------------------------------- the tree
+DEF KEY_ACTION = 0xFFFFFF      # kz_link.key = action | player << 24 (actions < 2**24, seats < 128)
+
+
 cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t player) noexcept nogil:
     """Append a node (linked first among its parent's children); -1 when the pool is full."""
     cdef kz_node *grown
+    cdef kz_link *grown_links
     cdef int32_t cap, i
     if t.n >= t.cap:
         if t.cap >= t.max_nodes:
@@ -74,6 +82,11 @@ cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t playe
             t.max_nodes = t.cap         # out of memory: stop growing, keep searching
             return -1
         t.nodes = grown
+        grown_links = <kz_link *>realloc(t.links, <size_t>cap * sizeof(kz_link))
+        if grown_links == NULL:
+            t.max_nodes = t.cap
+            return -1
+        t.links = grown_links
         t.cap = cap
     i = t.n
     t.n += 1
@@ -83,13 +96,13 @@ cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t playe
     t.nodes[i].first_child = -1
     t.nodes[i].visits = 0
     t.nodes[i].avail = 1
-    t.nodes[i]._pad = 0
     t.nodes[i].reward = 0.0
+    t.links[i].key = action | (player << 24) if parent >= 0 else -1
     if parent >= 0:
-        t.nodes[i].next_sibling = t.nodes[parent].first_child
+        t.links[i].next_sibling = t.nodes[parent].first_child
         t.nodes[parent].first_child = i
     else:
-        t.nodes[i].next_sibling = -1
+        t.links[i].next_sibling = -1
     return i
 
 
@@ -98,7 +111,8 @@ cdef int _tree_init(kz_tree *t, int32_t max_nodes) noexcept nogil:
     t.max_nodes = max_nodes
     t.n = 0
     t.nodes = <kz_node *>malloc(<size_t>t.cap * sizeof(kz_node))
-    if t.nodes == NULL:
+    t.links = <kz_link *>malloc(<size_t>t.cap * sizeof(kz_link))
+    if t.nodes == NULL or t.links == NULL:
         return -1
     _new_node(t, -1, -1, -1)
     return 0
@@ -111,6 +125,8 @@ cdef inline int32_t _rollout_action(kz_worker *w, void *st) noexcept nogil:
     cdef int n
     if w.heuristic:
         return w.ops.heuristic_action(st, &w.rng)
+    if w.ops.random_action != NULL:     # the same draw and pick, without the list
+        return w.ops.random_action(st, &w.rng)
     n = w.ops.legal_actions(st, w.legal)
     if n <= 0:
         return -1
@@ -124,8 +140,10 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     cdef const kz_ops *ops = w.ops
     cdef void *st = w.scratch
     cdef kz_node *nodes
-    cdef int32_t node = 0, child, best, a, p, n, i, k, untried, depth = 0, steps = 0, h
-    cdef int32_t gen
+    cdef kz_link *links
+    cdef int32_t key, pk
+    cdef int32_t node = 0, child, best, a, p, n, i, k, m, untried, depth = 0, steps = 0, h
+    cdef int32_t gen, start_round = 0
     cdef double score, best_score, lg
     cdef double R[KZ_MAX_PLAYERS]
 
@@ -169,13 +187,19 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         for i in range(n):
             w.mark[w.legal[i]] = gen
         nodes = w.tree.nodes
+        links = w.tree.links
         untried = n
+        m = 0                           # available children, in list order: w.avail[0..m)
+        pk = p << 24
         child = nodes[node].first_child
         while child >= 0:
-            if nodes[child].player == p and w.mark[nodes[child].action] == gen:
-                w.mark[nodes[child].action] = gen + 1
+            key = links[child].key
+            if (key & ~KEY_ACTION) == pk and w.mark[key & KEY_ACTION] == gen:
+                w.mark[key & KEY_ACTION] = gen + 1
+                w.avail[m] = child
+                m += 1
                 untried -= 1
-            child = nodes[child].next_sibling
+            child = links[child].next_sibling
         h = -1
         if w.prior > 0.0:
             h = ops.heuristic_action(st, &w.rng)
@@ -201,25 +225,24 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
             if untried == n:            # pool full and nothing to select: roll out from here
                 break
         # UCT over the available children, then raise their availability counts
+        # (the walk above collected them: no second walk down the sibling list)
         nodes = w.tree.nodes
         best = -1
         best_score = -INFINITY
-        child = nodes[node].first_child
-        while child >= 0:
-            if nodes[child].player == p and w.mark[nodes[child].action] == gen + 1:
-                if nodes[child].visits == 0:
-                    score = INFINITY
-                else:
-                    lg = log(<double>nodes[child].avail)
-                    score = (nodes[child].reward / nodes[child].visits
-                             + w.exploration * sqrt(lg / nodes[child].visits))
-                    if nodes[child].action == h:
-                        score += w.prior / (nodes[child].visits + 1)
-                if score > best_score:
-                    best_score = score
-                    best = child
-                nodes[child].avail += 1
-            child = nodes[child].next_sibling
+        for i in range(m):
+            child = w.avail[i]
+            if nodes[child].visits == 0:
+                score = INFINITY
+            else:
+                lg = log(<double>nodes[child].avail)
+                score = (nodes[child].reward / nodes[child].visits
+                         + w.exploration * sqrt(lg / nodes[child].visits))
+                if nodes[child].action == h:
+                    score += w.prior / (nodes[child].visits + 1)
+            if score > best_score:
+                best_score = score
+                best = child
+            nodes[child].avail += 1
         ops.apply_action(st, nodes[best].action, NULL)
         w.tree_actions += 1
         node = best
@@ -228,10 +251,14 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     if depth > w.max_depth:
         w.max_depth = depth
 
-    # ---- rollout
+    # ---- rollout (to the end, the end of the round with horizon "round", or max_rollout)
+    if w.horizon_round:
+        start_round = ops.round_index(st)
     while not ops.is_terminal(st):
         if w.max_rollout >= 0 and steps >= w.max_rollout:
             w.truncated += 1
+            break
+        if w.horizon_round and ops.round_index(st) != start_round:
             break
         a = _rollout_action(w, st)
         if a < 0:
@@ -243,7 +270,10 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     # ---- backup: each node scores the return of the player who acted into it
     for i in range(KZ_MAX_PLAYERS):
         R[i] = 0.0
-    ops.returns(st, R)
+    if ops.evaluate != NULL:
+        ops.evaluate(st, R)             # returns() when terminal, an estimate otherwise
+    else:
+        ops.returns(st, R)
     nodes = w.tree.nodes
     while node > 0:
         nodes[node].visits += 1
@@ -289,7 +319,9 @@ cdef class _Worker:
         free(self.w.scratch)
         free(self.w.legal)
         free(self.w.mark)
+        free(self.w.avail)
         free(self.w.tree.nodes)
+        free(self.w.tree.links)
         free(self.w.det)
         free(self.w.round_actions)
         free(self.w.round_ret)
@@ -307,16 +339,18 @@ cdef class _Worker:
         while c >= 0:
             out[nodes[c].action] = (nodes[c].visits, nodes[c].reward,
                                     self.w.best_share[nodes[c].action] if self.w.paired else 0.0)
-            c = nodes[c].next_sibling
+            c = self.w.tree.links[c].next_sibling
         return out
 
 
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
                           bint heuristic, int32_t max_rollout, int64_t max_iterations,
                           double deadline, int32_t max_nodes, bint paired, bint opp_heuristic,
-                          bint omniscient):
+                          bint omniscient, bint horizon_round):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
+    if ops.num_distinct_actions > KEY_ACTION + 1:
+        raise ValueError(f"{ops.game_id.decode()}: ISMCTS keys tree nodes by actions < 2**24")
     memset(&wk.w, 0, sizeof(kz_worker))
     wk.root_state = state
     wk.w.ops = ops
@@ -324,7 +358,8 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.scratch = malloc(<size_t>ops.state_size)
     wk.w.legal = <int32_t *>malloc(<size_t>(ops.max_legal + 1) * sizeof(int32_t))
     wk.w.mark = <int32_t *>malloc(<size_t>(ops.num_distinct_actions + 1) * sizeof(int32_t))
-    if wk.w.scratch == NULL or wk.w.legal == NULL or wk.w.mark == NULL:
+    wk.w.avail = <int32_t *>malloc(<size_t>(ops.max_legal + 1) * sizeof(int32_t))
+    if wk.w.scratch == NULL or wk.w.legal == NULL or wk.w.mark == NULL or wk.w.avail == NULL:
         raise MemoryError()
     memset(wk.w.mark, 0, <size_t>(ops.num_distinct_actions + 1) * sizeof(int32_t))
     if _tree_init(&wk.w.tree, max_nodes) != 0:
@@ -333,6 +368,7 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.searcher = ops.current_player(state.data)
     wk.w.heuristic = 1 if (heuristic and ops.heuristic_action != NULL) else 0
     wk.w.max_rollout = max_rollout
+    wk.w.horizon_round = 1 if (horizon_round and ops.round_index != NULL) else 0
     wk.w.exploration = exploration
     wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
     wk.w.omniscient = 1 if omniscient else 0
@@ -388,7 +424,7 @@ def check_options(options, *, defaults=None):
     opts = {"iterations": None, "time_limit": None, "seed": None,
             "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
             "opponents": "tree", "omniscient": False, "rollout": "heuristic",
-            "max_rollout": None,
+            "max_rollout": None, "horizon": "round",
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
     if defaults:
         opts.update(defaults)
@@ -422,6 +458,8 @@ def check_options(options, *, defaults=None):
     mr = opts["max_rollout"]
     if mr is not None and (isinstance(mr, bool) or not isinstance(mr, int) or not 0 <= mr < 2**31):
         raise ConfigError(f"max_rollout must be None or an int >= 0, got {mr!r}")
+    if opts["horizon"] not in HORIZONS:
+        raise ConfigError(f"horizon must be one of {', '.join(map(repr, HORIZONS))}, got {opts['horizon']!r}")
     th = opts["threads"]
     if isinstance(th, bool) or not isinstance(th, int) or not 1 <= th <= 256:
         raise ConfigError(f"threads must be an int in 1..256, got {th!r}")
@@ -462,7 +500,13 @@ def search(state, **options):
     - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
       the game has none) or ``"random"`` (uniform over legal actions).
     - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
-      ``ops.returns`` of the unfinished state.
+      the game's evaluation of the unfinished state (``ops.evaluate``; ``ops.returns`` for a
+      game without one).
+    - ``horizon``: ``"round"`` (default) or ``"game"``.  In a game of many rounds (Kings
+      Rummy, Crazy Rummy, KrassKariert: ``ops.round_index``) a rollout stops when the round it
+      began in ends and backs up the game's evaluation (expected returns from the scores or
+      chips so far); ``"game"`` plays every later round out too.  Games of one episode
+      (Krazy Kings) are unaffected.
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
     - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
 
@@ -504,7 +548,8 @@ def _search(State state, dict opts):
         workers.append(_make_worker(root, (seed + <uint64_t>k * 0x9E3779B97F4A7C15ULL),
                                     opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
                                     max_rollout, per, deadline, opts["max_nodes"], opts["paired"],
-                                    opts["opponents"] == "heuristic", opts["omniscient"]))
+                                    opts["opponents"] == "heuristic", opts["omniscient"],
+                                    opts["horizon"] == "round"))
     if threads == 1:
         (<_Worker>workers[0]).run()
     else:
@@ -530,7 +575,7 @@ def _search(State state, dict opts):
                 shares[a] += b
         total_iters += wk.w.iterations
         nodes += wk.w.tree.n
-        alloc += wk.w.tree.cap * sizeof(kz_node)
+        alloc += wk.w.tree.cap * NODE_BYTES
         depth = max(depth, wk.w.max_depth)
         trunc += wk.w.truncated
         r_actions += wk.w.rollout_actions
@@ -547,7 +592,7 @@ def _search(State state, dict opts):
         policy = {a: (visits[a] / total_visits if total_visits else 1.0 / len(legal)) for a in legal}
     return SearchResult(action=best, policy=policy, visits=visits, values=values,
                         iterations=total_iters, nodes=nodes, elapsed=elapsed, threads=threads,
-                        bytes_per_iteration=nodes * sizeof(kz_node) / total_iters if total_iters else 0.0,
+                        bytes_per_iteration=nodes * NODE_BYTES / total_iters if total_iters else 0.0,
                         tree_bytes=alloc,
                         max_depth=depth, rollout_actions=r_actions / total_iters if total_iters else 0.0,
                         truncated=trunc)

@@ -41,6 +41,22 @@ typedef struct kz_ops {
      * the game's Python constructor), shuffled and dealt from seed.  Used by in-core
      * playout loops (simulate_random) and arenas. */
     void (*new_game)(void *st, uint64_t seed);
+    /* OPTIONAL (NULL: one long episode).  A number that changes whenever a round of a
+     * multi-round game ends (a rummy round, a KrassKariert hand): search rollouts with
+     * horizon "round" stop at the first change and back up evaluate(). */
+    int32_t (*round_index)(const void *st);
+    /* OPTIONAL (NULL: use returns()).  The game's estimate of the final returns of a state
+     * that is not terminal (same scale as returns(): expected returns from the public scores
+     * and, mid-round, the hands in st), for rollouts cut by a horizon or max_rollout.  On a
+     * terminal state it writes returns(). */
+    void (*evaluate)(const void *st, double *out);
+    /* OPTIONAL (NULL: callers use legal_actions).  A uniformly random legal action for the
+     * player to act, or -1 when there is none (terminal): exactly
+     *     n = legal_actions(st, out); return n > 0 ? out[kz_bounded(rng, n)] : -1;
+     * (the same single draw from rng, the same pick), only faster: the game may count and
+     * pick from its own representation without writing the list.  Search rollouts and
+     * in-core playouts use it; tests/test_conformance.py checks the equivalence. */
+    int32_t (*random_action)(const void *st, kz_rng *rng);
 } kz_ops;
 
 #endif

@@ -64,6 +64,7 @@ def scripted(n=4, hands=(), discard=(), stock_top=(), phase="round_two", cur=0, 
         "challenge_roll": list(challenge_roll), "rolloff_rolls": 0, "pending_reverse": 0,
         "turns": turns, "winner": -1, "turn_limit": False,
         "round_two": round_two if round_two is not None else [phase != "round_one"] * n,
+        "inference_cards": [[] for _ in range(n)], "inference_count": [0] * n, "stock_from": [],
     })
     doc["events"] = []
     return game.state_from_json(json.dumps(doc))

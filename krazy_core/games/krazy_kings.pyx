@@ -40,6 +40,36 @@ Decisions the rules leave open, settled here (tested in tests/test_krazy_kings.p
   begins (answering a challenge is a whole turn, KK-11).
 
 Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``.
+
+Public inference (``inference_cards`` / ``inference_count`` in ``to_json()`` and in every
+seat's ``observation``): whenever the engine finds that the player to act has no legal
+discard, it rolls, passes or draws for them in public, so the whole table learns that their
+hand holds none of the cards that would have been legal.  Per seat p the state keeps a card
+set S_p and a count n_p meaning "at least n_p of p's cards lie outside S_p":
+
+- KK-6 (and KK-16's roll-off turn): each missed roll -- no card matching it, no King when a
+  King could go on the top card (KK-10), no Joker when a Joker could (KK-15);
+- KK-8: a Round Two player made to roll held no card of the top card's rank or suit, no
+  King, no Joker (KK-7; not with ``may_roll_when_able``, where the roll may be a choice);
+  each missed roll, chosen or not: no card matching it;
+- KK-11: a failed challenge: no card matching the challenge roll; KK-12: no card matching
+  the open roll, then none matching the new roll;
+- KK-13: a lone King rolling and challenging reveals that the one card is a King; a player
+  beginning a Round One or Two turn with one card that does not do so holds no King (and a
+  lone King's failed roll proves nothing about Kings);
+- KK-19: a caught player's last card missed the roll;
+- KK-17: a stock rebuilt from the discard pile holds only those public cards (kept as
+  ``stock_from``), and at that moment no hand holds one of them (a Joker only when both
+  Jokers were in the pile).
+
+A new whole-hand fact T sets S_p = S_p | T when n_p still covers the whole hand, else
+S_p = T, and n_p = the hand size.  Cards drawn later are unconstrained: drawing keeps n_p;
+discarding a card outside S_p lowers n_p by one (it may have been a constrained card), one
+inside S_p keeps it.  Play never reads these fields; ``determinize`` deals each constrained
+seat its n_p cards among the unseen cards outside S_p and the stock its cards from
+``stock_from`` (most constrained first), the rest uniformly, resampling a deal that misses
+an inference (for 32 of its 64 tries) and relaxing inferences that cannot all hold (rare in
+play; always for contradictory hostile JSON) rather than looping.
 """
 
 cimport cython
@@ -127,6 +157,12 @@ ctypedef struct KKState:
     int32_t turn_limit          # 1 when max_turns ended the game
     uint8_t round_two[MAXP]     # 1 while the seat plays under Round Two rules (KK-5)
     uint8_t pad[3]
+    # public negative inference (see the module docstring): at least inf_n[p] of seat p's
+    # cards lie outside the card set inf_mask[p] (the two Joker bits are set together)
+    uint64_t inf_mask[MAXP]
+    int32_t inf_n[MAXP]
+    int32_t inf_pad
+    uint64_t stock_from          # KK-17: the public cards the stock was rebuilt from, 0 = unknown
 
 # ------------------------------------------------------------------ tables
 cdef uint8_t IDX_TO_CODE[NIDX]
@@ -217,9 +253,11 @@ cdef void everyone_round_one(KKState *st, int reason, kz_events *ev) noexcept no
 
 cdef int rebuild_stock(KKState *st, kz_events *ev) noexcept nogil:
     """KK-17/KK-18: the discard pile but its top becomes the shuffled stock."""
+    cdef uint64_t pile = _pile_mask(st) if st.n_stock == 0 else 0
     cdef int k = kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng)
     if k <= 0:
         return 0
+    infer_rebuild(st, pile)
     kz_ev_push(ev, EV_REBUILD, -1, st.n_stock, 0)
     everyone_round_one(st, 1, ev)
     return k
@@ -300,6 +338,91 @@ cdef inline uint64_t legal_cards(const KKState *st) noexcept nogil:
         allowed = (allowed & ~(1ULL << 53)) | (1ULL << 52)   # the Jokers are one choice
     return allowed
 
+# ------------------------------------------------------------------ public inference
+cdef inline uint64_t deck_bits(const KKState *st) noexcept nogil:
+    return ((1ULL << 52) - 1) | (JOKERS if st.opt_jokers else 0)
+
+cdef uint64_t allowed_mask(const KKState *st) noexcept nogil:
+    """The cards the player to act could discard in the current decision if they held
+    them: ``legal_cards`` before the hand is looked at (KK-6/7/8/10/11/12/13/15).  When
+    ``legal_cards`` finds nothing, the whole hand lies outside this set, and everyone at the
+    table knows it (the engine rolls, passes or draws in public)."""
+    cdef int p = st.cur, t
+    cdef uint64_t allowed = 0
+    if st.phase == PH_NONE or st.phase == PH_DIRECTION or p < 0:
+        return 0
+    t = top_idx(st)
+    if st.phase == PH_R1:
+        allowed = ROLL_MASK[st.d1][st.d2]
+        if t < 0 or (t < 52 and (KINGS >> t) & 1 == 0):
+            allowed |= KINGS
+        if t < 0 or t >= 52 or (KINGS >> t) & 1 == 0:
+            allowed |= JOKERS
+    elif st.phase == PH_R2:
+        if t >= 0 and t < 52 and (KINGS >> t) & 1 == 0:
+            allowed = SUIT_MASK[t // 13] | RANK_MASK[t % 13 + 1] | KINGS | JOKERS
+        elif t >= 52:
+            allowed = JOKERS
+    else:
+        allowed = ROLL_MASK[st.d1][st.d2]
+    if popcount(st.hand[p]) == 1:
+        allowed &= ~KINGS                     # KK-13: a lone King proves nothing here
+    return allowed & deck_bits(st)
+
+cdef void infer_none_of(KKState *st, int p, uint64_t t) noexcept nogil:
+    """Public fact: none of seat p's cards is in t.  Joins the seat's earlier inference
+    when all of its cards are still constrained, else replaces it."""
+    cdef int h = popcount(st.hand[p])
+    t &= deck_bits(st)
+    if t == 0 or h == 0:
+        return
+    if st.inf_n[p] == h:
+        st.inf_mask[p] |= t
+    else:
+        st.inf_mask[p] = t
+        st.inf_n[p] = h
+
+cdef inline void infer_refused(KKState *st) noexcept nogil:
+    """The player to act had no legal discard (legal_cards == 0) in public."""
+    infer_none_of(st, st.cur, allowed_mask(st))
+
+cdef inline void note_discard(KKState *st, int p, int i) noexcept nogil:
+    """Seat p discarded card index i: a card outside the inferred set may have been one
+    of the constrained cards; one inside it was drawn after the inference."""
+    cdef int h = popcount(st.hand[p])
+    if (st.inf_mask[p] >> i) & 1 == 0 and st.inf_n[p] > 0:
+        st.inf_n[p] -= 1
+    if st.inf_n[p] > h:
+        st.inf_n[p] = h
+    if st.inf_n[p] == 0:
+        st.inf_mask[p] = 0
+
+cdef uint64_t _pile_mask(const KKState *st) noexcept nogil:
+    """The discard pile but its top as a card set (the Joker bits when it holds a Joker)."""
+    cdef uint64_t m = 0
+    cdef int i, j
+    for i in range(st.n_discard - 1):
+        j = CODE_TO_IDX[st.discard[i]]
+        m |= JOKERS if j >= 52 else (1ULL << j)
+    return m
+
+cdef void infer_rebuild(KKState *st, uint64_t pile) noexcept nogil:
+    """KK-17: the stock was rebuilt from public cards (the old discard pile), so it holds
+    only those, and no hand holds one of them at this moment (a Joker only when both were
+    in the pile: the Jokers are alike)."""
+    cdef int p, jokers = 0, i
+    cdef uint64_t none_of = pile & ~JOKERS
+    if pile == 0:
+        return
+    for i in range(st.n_stock):
+        if st.stock[i] == JOKER_CODE:
+            jokers += 1
+    if jokers == 2:
+        none_of |= JOKERS
+    st.stock_from = pile & deck_bits(st)
+    for p in range(st.num_players):
+        infer_none_of(st, p, none_of)
+
 cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
     cdef const KKState *st = <const KKState *>vst
     cdef int n = 0, i
@@ -368,6 +491,7 @@ cdef inline bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) no
         roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
         if legal_cards(st):
             return True
+        infer_refused(st)                    # KK-6/KK-8/KK-16: nothing matched this roll
     return False
 
 cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
@@ -389,6 +513,7 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         st.d2 = st.ch_d2
         if legal_cards(st):
             return -1
+        infer_refused(st)                                    # KK-11: nothing matched
         ch = st.challenger
         kz_ev_push(ev, EV_CHALLENGE_FAILED, p, st.ch_d1 + st.ch_d2, ch)
         draw_cards(st, p, st.ch_d1 + st.ch_d2, 2, ev)
@@ -402,6 +527,7 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         st.d2 = st.open_d2
         if legal_cards(st):
             return -1
+        infer_refused(st)                                    # KK-12: the open roll
         roll(st, p, EV_OPEN_ROLL, True, &d1, &d2, ev)
         st.open_d1 = d1
         st.open_d2 = d2
@@ -409,11 +535,15 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         st.d2 = d2
         if legal_cards(st):
             return -1
+        infer_refused(st)                                    # KK-12: the new roll
         draw_cards(st, p, d1 + d2, 3, ev)
         return end_turn(st, p, ev)
     if kz_single_bit(h) and (h & KINGS):                     # KK-13
         kz_ev_push(ev, EV_KING_ONLY, p, 0, 0)
+        infer_none_of(st, p, ~KINGS)                         # the last card is a King
         return king_challenge(st, p, ev)
+    if popcount(h) == 1:
+        infer_none_of(st, p, KINGS)                          # KK-13 did not apply: no King
     if not st.round_two[p]:                                  # KK-6
         st.phase = PH_R1
         if roll_for_match(st, p, 1 + st.opt_free_reroll, ev):
@@ -425,6 +555,8 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     st.d2 = 0
     if legal_cards(st):
         return -1
+    if not st.opt_may_roll:
+        infer_refused(st)                                    # KK-8: could not play (KK-7)
     return forced_roll(st, p, ev)
 
 cdef inline int forced_roll(KKState *st, int p, kz_events *ev) noexcept nogil:
@@ -508,6 +640,7 @@ cdef inline int play_card(KKState *st, int i, bint announce, kz_events *ev) noex
     cdef uint8_t code = IDX_TO_CODE[i]
     cdef uint64_t h
     remove_idx(st, p, i)
+    note_discard(st, p, i)
     st.discard[st.n_discard] = code
     st.n_discard += 1
     st.round_two[p] = 1                                      # KK-5
@@ -525,12 +658,15 @@ cdef inline int play_card(KKState *st, int i, bint announce, kz_events *ev) noex
             kz_ev_push(ev, EV_CAUGHT, p, d1, d2)
             last = __builtin_ctzll(h)
             if ROLL_MASK[d1][d2] & h:
+                st.inf_n[p] = 0
+                st.inf_mask[p] = 0
                 st.hand[p] = 0
                 st.discard[st.n_discard] = IDX_TO_CODE[last]
                 st.n_discard += 1
                 kz_ev_push(ev, EV_PLAY, p, IDX_TO_CODE[last], 0)
                 finish(st, p, ev)
                 return -1
+            infer_none_of(st, p, ROLL_MASK[d1][d2])          # KK-19: the last card missed
             draw_cards(st, p, d1 + d2, 5, ev)
     if phase == PH_CHALLENGED:                               # KK-11: challenge met
         ch = st.challenger
@@ -598,6 +734,10 @@ cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
     for p in range(MAXP):
         st.hand[p] = 0
         st.round_two[p] = 0
+        st.inf_mask[p] = 0
+        st.inf_n[p] = 0
+    st.inf_pad = 0
+    st.stock_from = 0
     for i in range(52):
         st.stock[i] = IDX_TO_CODE[i]
     if st.opt_jokers:
@@ -690,6 +830,136 @@ cdef void _deal_pool(KKState *st, int player, const uint8_t *pool, const int *cn
     for i in range(st.n_stock):
         st.stock[i] = pool[k + i]
 
+cdef bint _has_inference(const KKState *st, int player, const int *cnt) noexcept nogil:
+    cdef int p
+    for p in range(st.num_players):
+        if p != player and st.inf_n[p] > 0 and cnt[p] > 0:
+            return True
+    return False
+
+cdef inline bint _card_in(uint64_t mask, uint8_t code) noexcept nogil:
+    return (mask >> CODE_TO_IDX[code]) & 1
+
+cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, const int *cnt,
+                         kz_rng *rng, int force_seat, uint64_t force_mask, bint reserve) noexcept nogil:
+    """Deal the shuffled unseen cards honouring the public inferences: each constrained seat
+    takes its ``inf_n`` cards among the unseen cards outside ``inf_mask``, and the stock,
+    when it was rebuilt from public cards (KK-17), takes its cards among ``stock_from``; most
+    constrained first (the least slack between the fitting unseen cards and the count
+    needed), each in shuffled order.  When too few fit, the rest of that count is dealt
+    freely (a hostile or contradictory inference is relaxed, never looped on).  The leftover
+    cards are shuffled again and fill the hands' free places, then the stock's.
+    With ``force_seat >= 0`` that seat first takes the first card of ``force_mask`` (outside
+    its inferred set if it can): the last resort giving the player to act a legal discard.
+    With ``reserve``, each takes first the fitting cards no later one could use (for tight
+    tables, after the plain deal failed).  Returns whether every inference was met."""
+    cdef uint8_t used[NIDX]
+    cdef uint8_t rest[NIDX]
+    cdef int order[MAXP + 1]
+    cdef int slack[MAXP + 1]
+    cdef int got[MAXP + 1]      # got[MAXP]: the stock
+    cdef int cons[MAXP]
+    cdef int n_order = 0, p, q, i, j, k, need, m
+    cdef uint64_t excl, later, ok_mask
+    cdef uint64_t fits[MAXP + 1]     # the cards each consumer may take
+    cdef int r
+    cdef bint met = True
+    for i in range(total):
+        used[i] = 0
+    got[MAXP] = 0
+    for p in range(MAXP + 1):
+        if p < MAXP:
+            if p >= st.num_players:
+                continue
+            got[p] = 0
+            cons[p] = 0
+            if p == player:
+                continue
+            st.hand[p] = 0
+            need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
+            excl = st.inf_mask[p]
+        else:
+            need = st.n_stock if st.stock_from else 0
+            excl = ~st.stock_from
+        if need <= 0:
+            continue
+        fits[p] = ~excl
+        k = 0
+        for i in range(total):
+            if not _card_in(excl, pool[i]):
+                k += 1
+        slack[p] = k - need
+        # insertion by slack, then seat (a public order: no hidden information in it)
+        j = n_order
+        while j > 0 and slack[order[j - 1]] > slack[p]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = p
+        n_order += 1
+    if force_seat >= 0 and force_seat != player and cnt[force_seat] > 0:
+        for k in range(2):
+            for i in range(total):
+                if _card_in(force_mask, pool[i]) and (k == 1 or not _card_in(st.inf_mask[force_seat], pool[i])):
+                    used[i] = 1
+                    add_card(st, force_seat, pool[i])
+                    got[force_seat] = 1
+                    cons[force_seat] = 0 if _card_in(st.inf_mask[force_seat], pool[i]) else 1
+                    break
+            if got[force_seat]:
+                break
+    for q in range(n_order):
+        p = order[q]
+        later = 0
+        if reserve:
+            for j in range(q + 1, n_order):
+                later |= fits[order[j]]
+        for r in range(2 if reserve else 1):
+            ok_mask = fits[p] & ~later if (reserve and r == 0) else fits[p]
+            if p == MAXP:
+                for i in range(total):
+                    if got[MAXP] >= st.n_stock:
+                        break
+                    if used[i] or not _card_in(ok_mask, pool[i]):
+                        continue
+                    used[i] = 1
+                    st.stock[got[MAXP]] = pool[i]
+                    got[MAXP] += 1
+                continue
+            need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
+            for i in range(total):
+                if cons[p] >= need or got[p] >= cnt[p]:
+                    break
+                if used[i] or not _card_in(ok_mask, pool[i]):
+                    continue
+                used[i] = 1
+                add_card(st, p, pool[i])
+                got[p] += 1
+                cons[p] += 1
+        if p == MAXP:
+            if got[MAXP] < st.n_stock:
+                met = False
+        elif cons[p] < (st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]):
+            met = False
+    m = 0
+    for i in range(total):
+        if not used[i]:
+            rest[m] = pool[i]
+            m += 1
+    kz_shuffle_u8(rng, rest, m)
+    k = 0
+    for p in range(st.num_players):
+        if p == player:
+            continue
+        while got[p] < cnt[p] and k < m:
+            add_card(st, p, rest[k])
+            got[p] += 1
+            k += 1
+    for i in range(got[MAXP], st.n_stock):
+        st.stock[i] = rest[k] if k < m else 0
+        k += 1
+    return met
+
+
 cdef bint _consistent(const KKState *st, int player) noexcept nogil:
     if st.phase == PH_NONE or st.phase == PH_DIRECTION or st.cur == player:
         return True
@@ -745,6 +1015,9 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     cdef KKState *st = <KKState *>vst
     cdef uint8_t pool[NIDX]
     cdef int n = 0, p, i, k, c, cnt[MAXP]
+    cdef bint constrained, met
+    cdef uint64_t force = allowed_mask(st) if st.cur != player else 0   # before hands are cleared
+    cdef int tries
     cdef uint64_t h
     for p in range(st.num_players):
         cnt[p] = 0
@@ -772,12 +1045,23 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
         pool[k + 1] = c
     # The player to act holds a card matching the pending roll if a decision is pending
     # (the table saw them roll and not draw): a sample must agree, so resample until it does,
-    # then, if need be, swap a fitting unseen card into their hand.
+    # then, if need be, swap a fitting unseen card into their hand.  Seats with a public
+    # inference (inf_n > 0), and a stock rebuilt from public cards, get their constrained
+    # cards first (_deal_inferred); a deal that could not meet every inference is resampled
+    # too, for the first 32 tries (from the 16th on, reserving cards for later seats).
+    constrained = _has_inference(st, player, cnt) or st.stock_from != 0
     for tries in range(64):
         kz_shuffle_u8(rng, pool, n + st.n_stock)
-        _deal_pool(st, player, pool, cnt)
-        if _consistent(st, player):
+        met = True
+        if constrained:
+            met = _deal_inferred(st, player, pool, n + st.n_stock, cnt, rng, -1, 0, tries >= 16)
+        else:
+            _deal_pool(st, player, pool, cnt)
+        if _consistent(st, player) and (met or tries >= 32):
             break
+    if not _consistent(st, player) and constrained:
+        kz_shuffle_u8(rng, pool, n + st.n_stock)
+        _deal_inferred(st, player, pool, n + st.n_stock, cnt, rng, st.cur, force, True)
     if not _consistent(st, player):
         _repair(st, player, rng)
     st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
@@ -867,6 +1151,11 @@ def _cards_of(uint64_t h):
         out.append(IDX_TO_CODE[i])
         h &= h - 1
     return out
+
+
+def _mask_cards(uint64_t m):
+    """Card codes of an inference mask, ascending, the Joker once (its two bits go together)."""
+    return _cards_of(m & ~(1ULL << 53))
 
 
 def _action_card(int a):
@@ -996,6 +1285,9 @@ cdef class KrazyKingsState(State):
             "open_roll": [st.open_d1, st.open_d2] if st.open_d1 else None,
             "challenger": st.challenger if st.challenger >= 0 else None,
             "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
+            "inference_cards": [_mask_cards(st.inf_mask[p]) for p in range(st.num_players)],
+            "inference_count": [st.inf_n[p] for p in range(st.num_players)],
+            "stock_from": _mask_cards(st.stock_from),
             "direction": st.direction,
             "dealer": st.dealer,
             "turn": st.turns,
@@ -1130,6 +1422,9 @@ cdef class KrazyKingsState(State):
             "winner": st.winner,
             "turn_limit": bool(st.turn_limit),
             "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
+            "inference_cards": [_mask_cards(st.inf_mask[p]) for p in range(st.num_players)],
+            "inference_count": [st.inf_n[p] for p in range(st.num_players)],
+            "stock_from": _mask_cards(st.stock_from),
         }
 
 
@@ -1178,6 +1473,38 @@ def _card_list(v, what, limit):
     return v
 
 
+cdef _load_inference(KKState *st, cards, counts, int n):
+    """The public inference fields: per seat a list of distinct card codes of this deck (the
+    Joker at most once: it stands for both) and a count 0 .. hand size."""
+    cdef uint64_t m
+    cdef int i
+    if not isinstance(cards, list) or len(cards) != n:
+        raise InvalidStateError(f"'inference_cards' must be {n} lists of card codes")
+    if not isinstance(counts, list) or len(counts) != n or any(type(x) is not int for x in counts):
+        raise InvalidStateError(f"'inference_count' must be {n} ints")
+    for p in range(n):
+        m = _load_mask(st, cards[p], f"'inference_cards' of seat {p}")
+        if not 0 <= counts[p] <= popcount(st.hand[p]):
+            raise InvalidStateError(f"'inference_count' of seat {p} must be 0..{popcount(st.hand[p])} "
+                                    f"(the hand size), got {counts[p]!r}")
+        st.inf_mask[p] = m
+        st.inf_n[p] = counts[p]
+
+
+cdef uint64_t _load_mask(KKState *st, v, what) except? 0:
+    """A card set as distinct card codes of this deck, the Joker at most once (both bits)."""
+    cdef uint64_t m = 0
+    cdef int i
+    for c in _card_list(v, what, 53):
+        i = CODE_TO_IDX[c]
+        if i == 52 and not st.opt_jokers:
+            raise InvalidStateError(f"{what} names a Joker; this deck has none")
+        if (m >> i) & 1:
+            raise InvalidStateError(f"{what} names {c!r} twice")
+        m |= (JOKERS if i == 52 else (1ULL << i))
+    return m
+
+
 def state_from_dict(game, body, events):
     """Rebuild a state from ``to_json()``'s body, checking every field and that the deck
     is exactly conserved.  Raises ``InvalidStateError``."""
@@ -1191,6 +1518,10 @@ def state_from_dict(game, body, events):
     want = {"rng", "hands", "stock", "discard", "dealer", "current_player", "phase", "direction",
             "roll", "open_roll", "challenger", "challenge_roll", "rolloff_rolls",
             "pending_reverse", "turns", "winner", "turn_limit", "round_two"}
+    optional = {"inference_cards", "inference_count", "stock_from"}   # absent in older saves
+    if expected & optional and not optional <= expected:
+        raise InvalidStateError("'inference_cards', 'inference_count' and 'stock_from' come together")
+    expected -= optional
     if expected != want:
         raise InvalidStateError(f"state fields differ: missing {sorted(want - expected)}, unknown {sorted(expected - want)}")
     rng = body["rng"]
@@ -1253,6 +1584,9 @@ def state_from_dict(game, body, events):
         raise InvalidStateError(f"'round_two' must be {n} booleans")
     for p in range(n):
         st.round_two[p] = r2[p]
+    if "inference_cards" in body:
+        _load_inference(st, body["inference_cards"], body["inference_count"], n)
+        st.stock_from = _load_mask(st, body["stock_from"], "'stock_from'")
     if st.phase == PH_NONE:
         st.cur = _int(body, "current_player", KZ_TERMINAL, KZ_TERMINAL)
         if (st.winner >= 0) == bool(st.turn_limit):

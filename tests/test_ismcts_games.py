@@ -181,3 +181,20 @@ def test_takes_a_winning_move_when_one_exists(game_id):
     for rollout in ("heuristic", "random"):
         r = search(st, iterations=1000, seed=1, rollout=rollout, max_rollout=CAP)
         assert r.action in win, (st.action_to_string(r.action), [st.action_to_string(a) for a in win])
+
+
+def test_game_search_defaults_fill_unset_options():
+    """Kings Rummy searches with paired root worlds unless told otherwise
+    (GameSpec.search_defaults); an explicit option wins; other games keep the generic ones."""
+    from krazy_core.search.ismcts import game_defaults
+    st = midgame("kings-rummy", 2, 3)
+    assert game_defaults(st) == {"paired": True}
+    assert game_defaults(midgame("krazy-kings", 2, 3)) == {}
+    default = search(st, iterations=60, seed=5)
+    paired = search(st, iterations=60, seed=5, paired=True)
+    unpaired = search(st, iterations=60, seed=5, paired=False)
+    assert default.policy == paired.policy and default.values == paired.values
+    assert unpaired.policy != paired.policy
+    bot = ISMCTSBot(iterations=60, seed=9)
+    a, policy = bot.step_with_policy(st)
+    assert policy == ISMCTSBot(iterations=60, seed=9, paired=True).step_with_policy(st)[1]

@@ -304,9 +304,11 @@ cdef class State:
 
     def _load_events(self, events, int max_kind=2**30):
         """Load a JSON event list (validated: a list of 4-int lists in int32 range, kinds in
-        ``1..max_kind``)."""
+        ``1..max_kind``, players -1 (the table) or a seat).  The card fields are display
+        data: a renderer must not trust them (``ui`` modules fall back to the raw tuple)."""
         cdef Py_ssize_t i = 0
         cdef EventLog log = EventLog.__new__(EventLog)
+        cdef int n_players = self.game.num_players
         if not isinstance(events, list):
             raise InvalidStateError("'events' must be a list")
         if len(events) > 10_000_000:
@@ -323,6 +325,9 @@ cdef class State:
                 i += 1
             if not 1 <= e[0] <= max_kind:
                 raise InvalidStateError(f"event {e!r} has no known kind (1..{max_kind})")
+            if not -1 <= e[1] < n_players:
+                raise InvalidStateError(f"event {e!r}: player {e[1]} is not a seat of this "
+                                        f"{n_players}-player game (or -1 for the table)")
         log.ev.n = <int32_t>i
         self.log = log
         self.n_ev = i

@@ -70,8 +70,18 @@ def _bot_list(text: str, n: int) -> List[str]:
 
 
 def _check_delay(delay):
-    if delay < 0:
-        raise ConfigError(f"--delay must be >= 0 seconds, got {delay}")
+    if not 0 <= delay < float("inf"):
+        raise ConfigError(f"--delay must be a number of seconds >= 0, got {delay}")
+
+
+def _check_think(think):
+    if think is not None and not 0 < think < float("inf"):
+        raise ConfigError(f"--think must be a number of seconds > 0, got {think}")
+
+
+def _shown(raw, limit=60):
+    """The user's input quoted for an error message, cut to ``limit`` characters."""
+    return escape(repr(raw if len(raw) <= limit else raw[:limit] + "..."))
 
 
 # ---------------------------------------------------------------------------- match
@@ -89,7 +99,7 @@ def cmd_match(args, console: Console) -> int:
     while True:
         events = state.events_for("all")
         for e in events[shown:]:
-            line = ui.describe_event(e, names)
+            line = _describe(ui, e, names)
             if line:
                 console.print(line)
         shown = len(events)
@@ -140,6 +150,7 @@ def cmd_play(args, console: Console) -> int:
     if not 0 <= humans <= n:
         raise ConfigError(f"--humans must be 0..{n}, got {humans}")
     _check_delay(args.delay)
+    _check_think(args.think)
     bot_words = _bot_list(args.bots, n - humans) if n > humans else []
     seats = ["human"] * humans + bot_words
     bots = {}
@@ -163,7 +174,7 @@ def cmd_play(args, console: Console) -> int:
     while True:
         events = state.events_for(viewer_for_log)
         for e in events[shown:]:
-            line = ui.describe_event(e, names)
+            line = _describe(ui, e, names)
             if line:
                 console.print("  " + line)
         shown = len(events)
@@ -174,7 +185,7 @@ def cmd_play(args, console: Console) -> int:
             if args.delay:
                 time.sleep(args.delay)
             state.apply_action(bots[p].step(state))
-            queue.clear()                   # chained moves end with the player's turn
+            _drop_queue(console, queue)
             continue
         if hot_seat and last_seated != p:
             console.clear()
@@ -185,11 +196,11 @@ def cmd_play(args, console: Console) -> int:
             last_seated = p
             own = state.events_for(p)
             for e in own[-12:]:
-                line = ui.describe_event(e, names)
+                line = _describe(ui, e, names)
                 if line:
                     console.print("  " + line)
         if queue and queue_player != p:
-            queue.clear()                   # chained moves end with the player's turn
+            _drop_queue(console, queue)
         action = _human_turn(console, state, p, ui, names, args, queue)
         queue_player = p
         if action is None:
@@ -223,8 +234,24 @@ def _resolve_name(state, raw, legal, labels):
     if a is not None:
         why = state._explain_illegal(a) if 0 <= a < state.game.num_distinct_actions else "out of range"
         return None, f"{escape(state.action_to_string(a))} is not allowed now: {escape(why)}."
-    return None, (f"{escape(repr(raw))} is not one of your moves. Type its number (1-{len(legal)}) "
+    return None, (f"{_shown(raw)} is not one of your moves. Type its number (1-{len(legal)}) "
                   "or its name as listed; h for a hint, q to quit.")
+
+
+def _describe(ui, event, names):
+    """The table's line for an event; a log loaded from someone's JSON may hold values no
+    renderer expects (card fields are display data), so those print as raw fields."""
+    try:
+        return ui.describe_event(event, names)
+    except Exception:
+        return escape(f"event {event}")
+
+
+def _drop_queue(console, queue):
+    """Chained moves end with the player's turn: say which were not played."""
+    if queue:
+        console.print(f"[yellow]Your turn ended; not played: {escape(', '.join(queue)[:200])}[/]")
+        queue.clear()
 
 
 def _human_turn(console, state, p, ui, names, args, queue=None):
@@ -257,9 +284,11 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         if "," in raw and queue is not None:
             parts = [x.strip() for x in raw.split(",") if x.strip()]
             if not parts:
+                console.print("[red]Nothing between the commas: type a move, or several as "
+                              "name, name, ...[/]")
                 continue
             raw, rest = parts[0], parts[1:]
-        if raw.isdigit():
+        if raw.isdecimal() and raw.isascii():
             k = int(raw)
             if 1 <= k <= len(legal):
                 if queue is not None:
@@ -409,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    console = Console()
+    console = Console(emoji=False)          # ":100:" in a bot word is not an emoji
     try:
         return args.func(args, console)
     except KrazyError as e:

@@ -103,3 +103,29 @@ def test_hot_seat_hides_hands_until_seated():
     assert code == 0
     assert "it is your turn. Everyone else, look away." in out
     assert "Press Enter when seated" in out
+
+
+def test_play_odd_input_and_bad_think():
+    # '²' is a digit to str.isdigit() but not a number: it must be refused, not crash
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="²\n,\nq\n")
+    assert code == 0 and "Bye." in out
+    assert "'²' is not one of your moves" in out
+    assert "Nothing between the commas" in out
+    for bad in ("-1", "nan", "inf"):
+        code, out = krazy("play", "krazy-kings", "--think", bad, input="q\n")
+        assert code == 2 and "--think must be a number of seconds > 0" in out
+
+
+def test_play_chained_moves_left_when_the_turn_ends_are_reported():
+    # Kings Rummy seed 1: "draw, discard K♦, draw" - the turn ends after the discard
+    code, out = krazy("play", "kings-rummy", "--players", "2", "--seed", "1", "--delay", "0",
+                      input="take K♦, discard K♦, draw\nq\n")
+    assert code == 0
+    assert "Your turn ended; not played: draw" in out
+
+
+def test_bot_words_print_as_typed():
+    code, out = krazy("simulate", "krass-kariert", "--players", "3", "--games", "1",
+                      "--bots", "ismcts:100:horizon=game,heuristic")
+    assert code == 0, out
+    assert "ismcts:100:horizon=game" in out

@@ -165,6 +165,11 @@ def _mutations(doc):
     d = json.loads(json.dumps(doc))
     d["events"] = [[1, 2, 3]]
     yield "short event", d
+    if doc["events"]:
+        for bad_player in (256, -2, doc["num_players"]):
+            d = json.loads(json.dumps(doc))
+            d["events"][0][1] = bad_player
+            yield f"event player {bad_player}", d
     d = json.loads(json.dumps(doc))
     d["extra"] = 1
     d["state"]["extra"] = 1
@@ -270,3 +275,19 @@ def test_pickle_round_trip(game_id):
     state = game.new_initial_state(seed=2)
     assert pickle.loads(pickle.dumps(state)) == state
     assert pickle.loads(pickle.dumps(game)) == game
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_hostile_event_player_raises_invalid_state(game_id):
+    """An event's player is -1 (the table) or a seat: anything else is refused on load, so
+    no renderer indexes a seat list with it."""
+    game = krazy_core.make(game_id)
+    state = game.new_initial_state(seed=4)
+    random_playout(state, random.Random(4), max_steps=25)
+    doc = json.loads(state.to_json())
+    assert doc["events"]
+    for bad_player in (256, -2, game.num_players):
+        d = json.loads(json.dumps(doc))
+        d["events"][0][1] = bad_player
+        with pytest.raises(InvalidStateError, match="is not a seat"):
+            game.state_from_json(json.dumps(d))

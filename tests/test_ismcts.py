@@ -54,6 +54,7 @@ def nim():
     {"iterations": 10, "max_rollout": -1}, {"iterations": 10, "seed": "x"},
     {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "prior": -1.0},
     {"iterations": 10, "paired": 1}, {"iterations": 10, "omniscient": "yes"}, {"iterations": 10, "opponents": "minimax"}, {"iterations": 10, "temperature": 1.0}, {},
+    {"iterations": 2**63}, {"iterations": 10**20}, {"iterations": 10, "horizon": "hand"},
 ])
 def test_bad_configuration_raises_config_error(nim, bad):
     with pytest.raises(ConfigError):

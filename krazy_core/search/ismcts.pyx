@@ -435,8 +435,8 @@ def check_options(options, *, defaults=None):
     it, tl = opts["iterations"], opts["time_limit"]
     if it is None and tl is None:
         raise ConfigError("give a budget: iterations=N and/or time_limit=SECONDS")
-    if it is not None and (isinstance(it, bool) or not isinstance(it, int) or it <= 0):
-        raise ConfigError(f"iterations must be a positive int, got {it!r}")
+    if it is not None and (isinstance(it, bool) or not isinstance(it, int) or not 0 < it < 2**62):
+        raise ConfigError(f"iterations must be a positive int below 2**62, got {it!r}")
     if tl is not None:
         if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not (tl > 0) or tl != tl \
                 or tl == float("inf"):

@@ -510,3 +510,67 @@ def test_CR_10_best_arrangement_agrees_with_the_shared_meld_solver():
         elif mine is not None:
             assert theirs is not None and mine[2] >= theirs[2], hand
     assert agree >= 40
+
+
+# ------------------------------------------------------------------ action names
+def _card_forms(text):
+    """``text`` with its card words rewritten: Unicode, ASCII, upper and lower case."""
+    from krazy_core.cards import format_card
+    forms = {text, text.lower(), text.upper()}
+    words = []
+    for w in text.split():
+        try:
+            c = parse(w)
+        except ValueError:
+            c = None
+        words.append(format_card(c, ascii=True) if c is not None and (c >> 4 <= 3 or c == 0x50) else w)
+    ascii_text = " ".join(words)
+    forms |= {ascii_text, ascii_text.lower(), ascii_text.upper()}
+    return forms
+
+
+def test_string_to_action_reads_every_card_form_for_every_action_kind():
+    """string_to_action(action_to_string(a)) == a for every legal action of many seeded
+    states, with the card also written in ASCII (``8S``, ``10H``, ``JK``), upper and lower case
+    (what the ``krazy play`` prompt sends)."""
+    import random
+    kinds = set()
+    checked = 0
+    for seed in range(6):
+        g = game(num_players=2 + seed % 3, first_round=1 + seed % 7, rounds=1, jokers=4)
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not s.is_terminal() and steps < 400:
+            legal = s.legal_actions()
+            for a in legal:
+                t = s.action_to_string(a)
+                kinds.add(t.split()[0] if not t.startswith("lay off") else "lay off")
+                for form in _card_forms(t):
+                    assert s.string_to_action(form) == a, (form, t)
+                    checked += 1
+            a = s.heuristic_action(seed) if rng.random() < 0.8 else rng.choice(legal)
+            s.apply_action(a)
+            steps += 1
+    assert {"discard", "take", "decline", "buy", "pass", "go", "lay", "start", "finish",
+            "lay off"} <= kinds, kinds
+    assert checked > 2000
+
+
+def test_string_to_action_ascii_examples_and_unknown_names():
+    s = scripted(hands={1: "7H 7S 7C 9D 9C JK 3S 10D"}, up="KD", phase="play", cur=1,
+                 up_live=False, turns=1)
+    assert s.string_to_action("discard 10D") == s.string_to_action("discard 10♦")
+    assert s.string_to_action("discard 3s") == s.string_to_action("DISCARD 3♠")
+    assert s.string_to_action("discard jk") == s.string_to_action("discard 🃏")
+    assert s.string_to_action("  discard   TD ") == s.string_to_action("discard 10♦")
+    for bad in ("discard 8S", "discard ZZ", "discard", "lay 10H", "fold"):
+        with pytest.raises(IllegalActionError):
+            s.string_to_action(bad)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError):
+        s.apply_action("discard 8S")
+    assert s.to_json() == before
+    s.apply_action("go down")
+    assert s.action_to_string(s.string_to_action("lay 7s")) == norm("lay 7S")
+    assert s.string_to_action("LAY 7S") == s.string_to_action("lay 7♠")

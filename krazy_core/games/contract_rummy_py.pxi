@@ -63,6 +63,24 @@ def _action_text(int a):
     return "keep last card"
 
 
+def _canon_action_text(text):
+    """``text`` lower-cased with every word that ``parse_card`` reads as a Crazy Rummy card
+    (``"8S"``, ``"10h"``, ``"as"``, ``"Q♠"``, ``"JK"``, ``"🃏"``) rewritten as ``format_card``
+    writes it, so an ASCII or lower-case card name matches ``action_to_string``."""
+    out = []
+    for tok in str(text).strip().split():
+        try:
+            code = parse_card(tok)
+        except ValueError:
+            out.append(tok.lower())
+            continue
+        if type(code) is int and 0 <= code < 256 and CODE_KIND[code] >= 0:
+            out.append(format_card(code).lower())
+        else:
+            out.append(tok.lower())
+    return " ".join(out)
+
+
 def _safe_card(code):
     """format_card for event payloads (which a hostile JSON may fill with anything)."""
     try:
@@ -85,6 +103,17 @@ cdef class ContractRummyState(State):
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         return _action_text(a)
+
+    def string_to_action(self, text) -> int:
+        """The legal action named by ``text`` as ``action_to_string`` writes it, case-blind,
+        with its card in any form ``parse_card`` reads (``"discard 8S"``, ``"discard 8♠"``,
+        ``"lay 10h"``, ``"lay off JK on meld 3 high"``).  Raises ``IllegalActionError`` when it
+        names no legal action."""
+        want = _canon_action_text(text)
+        for a in self.legal_actions():
+            if _canon_action_text(_action_text(a)) == want:
+                return a
+        return State.string_to_action(self, text)
 
     def _explain_illegal(self, int a):
         cdef CRState *st = S(self)

@@ -247,7 +247,7 @@ def test_CR_10_two_runs_of_one_suit_never_join():
 
 
 def test_CR_10_option_overlapping_runs():
-    g = game(first_round=3, overlapping_runs=True)
+    g = game(first_round=3, rounds=5, overlapping_runs=True)
     hand = "3H 4H 5H 6H 5H 6H 7H 8H QC"
     assert cr.contract_options(hand, 3) == []                         # default: they would join
     assert cr.contract_options(hand, 3, overlapping_runs=True) == [
@@ -434,10 +434,21 @@ def test_CR_16_rounds_and_first_round():
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[-1])
     assert [r for r, _ in s.scores()] == [6, 7]
-    s = game(first_round=5, max_turns=1).new_initial_state(seed=1)   # rounds 5, 6, 7: never past 7
+    s = game(first_round=5, rounds=3, max_turns=1).new_initial_state(seed=1)
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[-1])
     assert [r for r, _ in s.scores()] == [5, 6, 7]
+
+
+def test_CR_16_rounds_past_round_7_are_a_config_error_at_make():
+    """As KR-16: make() itself rejects first_round + rounds - 1 > 7 (it used to play round 7
+    only, quietly)."""
+    with pytest.raises(ConfigError, match=r"first_round=7 and rounds=7.*rounds <= 1.*CR-16"):
+        game(first_round=7, rounds=7)
+    with pytest.raises(ConfigError, match=r"first_round=5 and rounds=7 would play rounds 5\.\.11.*CR-16"):
+        game(first_round=5)                               # the default rounds=7
+    assert game(first_round=7, rounds=1).options.rounds == 1
+    assert game(first_round=1, rounds=7).options.first_round == 1
 
 
 def test_CR_17_turn_limit_ends_the_round_with_no_winner():

@@ -497,3 +497,16 @@ def test_event_log_replays_every_card_movement():
             o = s.observation(0)
             assert pile == o["discard_pile"] and stock == o["stock_size"]
     assert "stock_rebuilt" in names(s)
+
+
+def test_KR_4_KR_16_options_are_checked_by_make():
+    """make() itself (not new_initial_state) rejects a first dealer beyond the table (KR-4)
+    and rounds running past round 11 (KR-16)."""
+    with pytest.raises(ConfigError, match=r"first_dealer.*0\.\.1.*KR-4"):
+        krazy_core.make("kings-rummy", 2, first_dealer=5)
+    with pytest.raises(ConfigError, match=r"first_round=11 and rounds=11.*rounds <= 1.*KR-16"):
+        krazy_core.make("kings-rummy", 2, first_round=11, rounds=11)
+    with pytest.raises(ConfigError, match="KR-16"):
+        krazy_core.make("kings-rummy", 3, first_round=5)        # default rounds=11: 5..15
+    assert krazy_core.make("kings-rummy", 6, first_dealer=5).options.first_dealer == 5
+    assert krazy_core.make("kings-rummy", 2, first_round=11, rounds=1).options.rounds == 1

@@ -66,8 +66,9 @@ Decisions the rules leave open, settled here (tests in tests/test_contract_rummy
   left with one card ends the turn keeping it (action 3008); the kept card is no up-card.
 - An up-card nobody takes stays on the discard pile, dead; the next discard is the next
   up-card.  The dealer who declines the first up-card may not buy it back.
-- ``rounds`` counts from ``first_round`` and stops after round 7 (``first_round=5`` plays
-  rounds 5, 6, 7 with the default ``rounds=7``).
+- ``rounds`` counts from ``first_round``; ``make()`` raises ``ConfigError`` when
+  ``first_round + rounds - 1`` passes round 7 (``first_round=5`` needs ``rounds`` <= 3), as
+  Kings Rummy does past round 11 (KR-16).
 - The first dealer of the game is seat 0 and the deal moves one seat left each round
   played (``first_round`` counts as the first).  Turns (CR-17) count from each player's
   draw decision; the dealer's first up-card choice is not a turn.

@@ -692,6 +692,15 @@ cdef _check_laydown(CRState *st, int p):
                     raise InvalidStateError("two runs of one suit in a contract may not join (CR-10)")
 
 
+def _check_options(int num_players, o):
+    """GameSpec.check_options: ``make()`` raises ``ConfigError`` when ``first_round`` and
+    ``rounds`` would run past round 7 (CR-16, as KR-16 does past round 11)."""
+    if o.first_round + o.rounds - 1 > 7:
+        raise ConfigError(f"options first_round={o.first_round} and rounds={o.rounds} would play rounds "
+                          f"{o.first_round}..{o.first_round + o.rounds - 1}, past round 7; "
+                          f"use rounds <= {8 - o.first_round} (CR-16)")
+
+
 SPEC = GameSpec(
     game_id="contract-rummy",
     name="Crazy Rummy",
@@ -717,6 +726,7 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR,),
+    check_options=_check_options,
     rules_file="contract_rummy.md",
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )

@@ -585,3 +585,23 @@ def test_string_to_action_ascii_examples_and_unknown_names():
     s.apply_action("go down")
     assert s.action_to_string(s.string_to_action("lay 7s")) == norm("lay 7S")
     assert s.string_to_action("LAY 7S") == s.string_to_action("lay 7♠")
+
+
+def test_CR_11_lay_off_event_on_a_book_names_no_end():
+    """A book has no low/high end: its lay-off event says so (end None, meld_kind "book") and
+    the table words it "on meld 3 (book)"; a run keeps its end."""
+    from krazy_core.ui import contract_rummy as ui
+    s = scripted(rnd=2, hands={0: "9H JK 2D 4S 7D", 1: "QS QD KD KH"},
+                 melds={0: ("book", 9, None, "9S 9D 9C"), 1: ("run", 0, 3, "3S 4S 5S 6S"),
+                        3: ("book", 7, None, "7C 7S 2S"), 4: ("run", 1, 5, "5H JK 2C 8H")},
+                 phase="play", cur=0, up_live=False, turns=1, down=(0, 1))
+    labels = {ui.action_label(s, a) for a in s.legal_actions()}
+    assert norm("lay off 7D on meld 3") + " (book)" in labels
+    assert norm("lay off 9H on meld 4 high") in labels
+    act(s, "lay off 7D on meld 3 low", "lay off 9H on meld 4 high")
+    offs = ev(s, "lay_off")
+    assert [(e["meld"], e["meld_kind"], e["end"]) for e in offs] == [(3, "book", None), (4, "run", "high")]
+    lines = [ui.describe_event(e, ["A", "B", "C", "D"]) for e in offs]
+    assert lines == [norm("A lays off 7D on meld 3 (book)"), norm("A lays off 9H on meld 4 (high end)")]
+    back = s.game.state_from_json(s.to_json())
+    assert ev(back, "lay_off") == offs

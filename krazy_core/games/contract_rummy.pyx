@@ -1114,7 +1114,8 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     m = (i >> 1) % MAXM
     k = (i >> 1) // MAXM
     lay_off(st, p, k, m, e)
-    kz_ev_push(ev, EV_LAYOFF, p, KIND_CODE[k], m * 2 + e)
+    # b: meld * 2 + end, + 256 when the meld is a book (a book has no low/high end)
+    kz_ev_push(ev, EV_LAYOFF, p, KIND_CODE[k], m * 2 + e + (256 if st.melds[m].kind == MK_BOOK else 0))
     if st.nhand[p] == 0:
         go_out(st, p, ev)
     return 0

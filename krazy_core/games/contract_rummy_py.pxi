@@ -322,8 +322,9 @@ cdef class ContractRummyState(State):
         elif kind == EV_LAYOFF:
             d["card"] = a
             d["card_text"] = format_card(a)
-            d["meld"] = b >> 1
-            d["end"] = "high" if b & 1 else "low"
+            d["meld"] = (b & 0xFF) >> 1
+            d["meld_kind"] = "book" if b & 0x100 else "run"
+            d["end"] = None if b & 0x100 else ("high" if b & 1 else "low")   # a book has no end
         elif kind == EV_SWAP:
             d["card"] = a
             d["card_text"] = format_card(a)

@@ -598,6 +598,11 @@ def test_CR_11_lay_off_event_on_a_book_names_no_end():
     labels = {ui.action_label(s, a) for a in s.legal_actions()}
     assert norm("lay off 7D on meld 3") + " (book)" in labels
     assert norm("lay off 9H on meld 4 high") in labels
+    assert s.string_to_action("lay off 7d on meld 3 (book)") == s.string_to_action("lay off 7D on meld 3")
+    assert s.string_to_action("lay off 7D on meld 3") == s.string_to_action(norm("lay off 7D on meld 3 low"))
+    assert s.string_to_action("lay off 9h on meld 4") == s.string_to_action("lay off 9H on meld 4 high")
+    with pytest.raises(IllegalActionError):
+        s.string_to_action("lay off 7D on meld 4")
     act(s, "lay off 7D on meld 3 low", "lay off 9H on meld 4 high")
     offs = ev(s, "lay_off")
     assert [(e["meld"], e["meld_kind"], e["end"]) for e in offs] == [(3, "book", None), (4, "run", "high")]

@@ -110,9 +110,17 @@ cdef class ContractRummyState(State):
         ``"lay 10h"``, ``"lay off JK on meld 3 high"``).  Raises ``IllegalActionError`` when it
         names no legal action."""
         want = _canon_action_text(text)
-        for a in self.legal_actions():
+        legal = self.legal_actions()
+        for a in legal:
             if _canon_action_text(_action_text(a)) == want:
                 return a
+        if want.startswith("lay off ") and not want.endswith((" low", " high")):
+            # a lay off named without its end (a book has none: the table's "(book)" label)
+            core = want[:-len(" (book)")] if want.endswith(" (book)") else want
+            hits = [a for a in legal if _canon_action_text(_action_text(a)) in
+                    (core + " low", core + " high")]
+            if len(hits) == 1:
+                return hits[0]
         return State.string_to_action(self, text)
 
     def _explain_illegal(self, int a):

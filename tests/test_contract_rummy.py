@@ -247,7 +247,7 @@ def test_CR_10_two_runs_of_one_suit_never_join():
 
 
 def test_CR_10_option_overlapping_runs():
-    g = game(first_round=3, overlapping_runs=True)
+    g = game(first_round=3, rounds=5, overlapping_runs=True)
     hand = "3H 4H 5H 6H 5H 6H 7H 8H QC"
     assert cr.contract_options(hand, 3) == []                         # default: they would join
     assert cr.contract_options(hand, 3, overlapping_runs=True) == [
@@ -434,10 +434,21 @@ def test_CR_16_rounds_and_first_round():
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[-1])
     assert [r for r, _ in s.scores()] == [6, 7]
-    s = game(first_round=5, max_turns=1).new_initial_state(seed=1)   # rounds 5, 6, 7: never past 7
+    s = game(first_round=5, rounds=3, max_turns=1).new_initial_state(seed=1)
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[-1])
     assert [r for r, _ in s.scores()] == [5, 6, 7]
+
+
+def test_CR_16_rounds_past_round_7_are_a_config_error_at_make():
+    """As KR-16: make() itself rejects first_round + rounds - 1 > 7 (it used to play round 7
+    only, quietly)."""
+    with pytest.raises(ConfigError, match=r"first_round=7 and rounds=7.*rounds <= 1.*CR-16"):
+        game(first_round=7, rounds=7)
+    with pytest.raises(ConfigError, match=r"first_round=5 and rounds=7 would play rounds 5\.\.11.*CR-16"):
+        game(first_round=5)                               # the default rounds=7
+    assert game(first_round=7, rounds=1).options.rounds == 1
+    assert game(first_round=1, rounds=7).options.first_round == 1
 
 
 def test_CR_17_turn_limit_ends_the_round_with_no_winner():
@@ -510,3 +521,92 @@ def test_CR_10_best_arrangement_agrees_with_the_shared_meld_solver():
         elif mine is not None:
             assert theirs is not None and mine[2] >= theirs[2], hand
     assert agree >= 40
+
+
+# ------------------------------------------------------------------ action names
+def _card_forms(text):
+    """``text`` with its card words rewritten: Unicode, ASCII, upper and lower case."""
+    from krazy_core.cards import format_card
+    forms = {text, text.lower(), text.upper()}
+    words = []
+    for w in text.split():
+        try:
+            c = parse(w)
+        except ValueError:
+            c = None
+        words.append(format_card(c, ascii=True) if c is not None and (c >> 4 <= 3 or c == 0x50) else w)
+    ascii_text = " ".join(words)
+    forms |= {ascii_text, ascii_text.lower(), ascii_text.upper()}
+    return forms
+
+
+def test_string_to_action_reads_every_card_form_for_every_action_kind():
+    """string_to_action(action_to_string(a)) == a for every legal action of many seeded
+    states, with the card also written in ASCII (``8S``, ``10H``, ``JK``), upper and lower case
+    (what the ``krazy play`` prompt sends)."""
+    import random
+    kinds = set()
+    checked = 0
+    for seed in range(6):
+        g = game(num_players=2 + seed % 3, first_round=1 + seed % 7, rounds=1, jokers=4)
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not s.is_terminal() and steps < 400:
+            legal = s.legal_actions()
+            for a in legal:
+                t = s.action_to_string(a)
+                kinds.add(t.split()[0] if not t.startswith("lay off") else "lay off")
+                for form in _card_forms(t):
+                    assert s.string_to_action(form) == a, (form, t)
+                    checked += 1
+            a = s.heuristic_action(seed) if rng.random() < 0.8 else rng.choice(legal)
+            s.apply_action(a)
+            steps += 1
+    assert {"discard", "take", "decline", "buy", "pass", "go", "lay", "start", "finish",
+            "lay off"} <= kinds, kinds
+    assert checked > 2000
+
+
+def test_string_to_action_ascii_examples_and_unknown_names():
+    s = scripted(hands={1: "7H 7S 7C 9D 9C JK 3S 10D"}, up="KD", phase="play", cur=1,
+                 up_live=False, turns=1)
+    assert s.string_to_action("discard 10D") == s.string_to_action("discard 10♦")
+    assert s.string_to_action("discard 3s") == s.string_to_action("DISCARD 3♠")
+    assert s.string_to_action("discard jk") == s.string_to_action("discard 🃏")
+    assert s.string_to_action("  discard   TD ") == s.string_to_action("discard 10♦")
+    for bad in ("discard 8S", "discard ZZ", "discard", "lay 10H", "fold"):
+        with pytest.raises(IllegalActionError):
+            s.string_to_action(bad)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError):
+        s.apply_action("discard 8S")
+    assert s.to_json() == before
+    s.apply_action("go down")
+    assert s.action_to_string(s.string_to_action("lay 7s")) == norm("lay 7S")
+    assert s.string_to_action("LAY 7S") == s.string_to_action("lay 7♠")
+
+
+def test_CR_11_lay_off_event_on_a_book_names_no_end():
+    """A book has no low/high end: its lay-off event says so (end None, meld_kind "book") and
+    the table words it "on meld 3 (book)"; a run keeps its end."""
+    from krazy_core.ui import contract_rummy as ui
+    s = scripted(rnd=2, hands={0: "9H JK 2D 4S 7D", 1: "QS QD KD KH"},
+                 melds={0: ("book", 9, None, "9S 9D 9C"), 1: ("run", 0, 3, "3S 4S 5S 6S"),
+                        3: ("book", 7, None, "7C 7S 2S"), 4: ("run", 1, 5, "5H JK 2C 8H")},
+                 phase="play", cur=0, up_live=False, turns=1, down=(0, 1))
+    labels = {ui.action_label(s, a) for a in s.legal_actions()}
+    assert norm("lay off 7D on meld 3") + " (book)" in labels
+    assert norm("lay off 9H on meld 4 high") in labels
+    assert s.string_to_action("lay off 7d on meld 3 (book)") == s.string_to_action("lay off 7D on meld 3")
+    assert s.string_to_action("lay off 7D on meld 3") == s.string_to_action(norm("lay off 7D on meld 3 low"))
+    assert s.string_to_action("lay off 9h on meld 4") == s.string_to_action("lay off 9H on meld 4 high")
+    with pytest.raises(IllegalActionError):
+        s.string_to_action("lay off 7D on meld 4")
+    act(s, "lay off 7D on meld 3 low", "lay off 9H on meld 4 high")
+    offs = ev(s, "lay_off")
+    assert [(e["meld"], e["meld_kind"], e["end"]) for e in offs] == [(3, "book", None), (4, "run", "high")]
+    lines = [ui.describe_event(e, ["A", "B", "C", "D"]) for e in offs]
+    assert lines == [norm("A lays off 7D on meld 3 (book)"), norm("A lays off 9H on meld 4 (high end)")]
+    back = s.game.state_from_json(s.to_json())
+    assert ev(back, "lay_off") == offs

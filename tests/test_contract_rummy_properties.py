@@ -11,7 +11,7 @@ from contract_rummy_reference import legal_actions as reference_legal, Rules, ki
 
 TABLES = [(4, {}), (2, {"overlapping_runs": True}), (3, {"ace_wrap": True}), (5, {"layoff_on_own": True, "swap_requires_down": True}),
           (4, {"final_round_no_discard": True, "first_round": 5, "rounds": 3}), (6, {"jokers": 1, "ace_wrap": True, "overlapping_runs": True}),
-          (3, {"buy_limit": 1, "penalty_cards": 2, "first_round": 2})]
+          (3, {"buy_limit": 1, "penalty_cards": 2, "first_round": 2, "rounds": 6})]
 
 
 def mixed_playout(state, rng, visit, max_steps=2500, eps=0.3):

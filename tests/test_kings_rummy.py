@@ -3,6 +3,7 @@ with exact outcomes, on scripted states (JSON built here) and seeded games, plus
 tests (cards conserved, determinism, no hidden card leaks, determinization)."""
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -497,3 +498,44 @@ def test_event_log_replays_every_card_movement():
             o = s.observation(0)
             assert pile == o["discard_pile"] and stock == o["stock_size"]
     assert "stock_rebuilt" in names(s)
+
+
+def test_KR_4_KR_16_options_are_checked_by_make():
+    """make() itself (not new_initial_state) rejects a first dealer beyond the table (KR-4)
+    and rounds running past round 11 (KR-16)."""
+    with pytest.raises(ConfigError, match=r"first_dealer.*0\.\.1.*KR-4"):
+        krazy_core.make("kings-rummy", 2, first_dealer=5)
+    with pytest.raises(ConfigError, match=r"first_round=11 and rounds=11.*rounds <= 1.*KR-16"):
+        krazy_core.make("kings-rummy", 2, first_round=11, rounds=11)
+    with pytest.raises(ConfigError, match="KR-16"):
+        krazy_core.make("kings-rummy", 3, first_round=5)        # default rounds=11: 5..15
+    assert krazy_core.make("kings-rummy", 6, first_dealer=5).options.first_dealer == 5
+    assert krazy_core.make("kings-rummy", 2, first_round=11, rounds=1).options.rounds == 1
+
+
+def test_ui_wording_singular_plural_and_out_seat_shows_out():
+    from rich.console import Console
+    from krazy_core.ui import kings_rummy as ui
+
+    def table():
+        con = Console(width=120, record=True, color_system=None)
+        con.print(ui.render(s, None))
+        return con.export_text()
+
+    def seat_row(text, p):
+        return [ln for ln in text.splitlines() if re.match(rf"\W*(▶ )?{p}\s", ln.lstrip("│ "))][0]
+
+    s = scripted(["5H 6H 7H", "4S 5S 3D", "8C 9C JD"], "QD", ["KS", "KC", "10C"], rounds=2, cur=0)
+    text = table()
+    assert "(1 card)" in text and "(1 cards)" not in text and "3 cards" in text
+    s.apply_action(DRAW)
+    s.apply_action(out("10C"))                            # KR-10: seat 0 goes out
+    text = table()
+    assert "2 last turns to go" in text and "turn(s)" not in text
+    assert re.search(r"\sout\s", seat_row(text, 0)) and not re.search(r"\s3\s", seat_row(text, 0))
+    assert re.search(r"\s3\s", seat_row(text, 1))
+    s.apply_action(DRAW)
+    s.apply_action("KC")                                  # KR-11: seat 1's last turn
+    text = table()
+    assert "1 last turn to go" in text
+    assert re.search(r"\slaid\s", seat_row(text, 1)) and re.search(r"\sout\s", seat_row(text, 0))

@@ -3,6 +3,7 @@ pure-Python reference, and properties over many seeded games."""
 
 import importlib.util
 import json
+import re
 import os
 import random
 
@@ -757,3 +758,33 @@ def test_golden_perft_and_playouts(n, counts, decisions, hand0):
     assert s.hand(0) == hand0
     assert [_perft(s, d) for d in (1, 2, 3)] == counts
     assert ka.simulate_random(game, 20, 42)["decisions"] == decisions
+
+
+def test_ui_labels_tell_equal_reserve_cards_apart_and_pile_excludes_drawn_cards():
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui("krass-kariert")
+    s = scripted([[3, 9, 4, 5], [1, 5, 11], [2, 6]], reserves=[[None, None], [4, 4], [8, None]], leader=0)
+    play(s, "play 1 solo 9")
+    labels = [ui.action_label(s, a) for a in s.legal_actions()]
+    takes = [x for x in labels if x.startswith("take reserve")]
+    assert len(takes) == len(set(takes)) == 8            # 2 slots x 4 positions (KA-9)
+    assert "take reserve 4 (left) into position 0" in takes
+    assert "take reserve 4 (right) into position 3" in takes
+    assert "take reserve 8 into position 0" not in labels  # seat 2's reserve is not seat 1's
+    # KA-12: while seat 2 inserts its drawn cards they are no longer counted in the pile
+    s = scripted([[3, 1, 1], ["DRAW", 2, 2], [4, 9, 9]], leader=0, pile=[10, 11, 12, 7])
+    for t in ("play 0 solo 3", "draw 0", "play 0 solo 4"):
+        play(s, t)
+    assert s.observation(2)["pile_size"] == 4 and s.observation(2)["pending_draws"] == 3
+
+    def pile_line():
+        con = Console(record=True, width=120)
+        con.print(ui.render(s, 2))
+        return [ln for ln in con.export_text().splitlines() if "Draw pile" in ln][0]
+    assert "1 card (after the 3 being drawn)" in pile_line()
+    play(s, "insert at 0")
+    assert "1 card (after the 2 being drawn)" in pile_line()
+    play(s, "insert at 0")
+    play(s, "insert at 0")
+    assert re.search(r"Draw pile\s+1 card\s", pile_line()) and "drawn" not in pile_line()

@@ -66,8 +66,9 @@ Decisions the rules leave open, settled here (tests in tests/test_contract_rummy
   left with one card ends the turn keeping it (action 3008); the kept card is no up-card.
 - An up-card nobody takes stays on the discard pile, dead; the next discard is the next
   up-card.  The dealer who declines the first up-card may not buy it back.
-- ``rounds`` counts from ``first_round`` and stops after round 7 (``first_round=5`` plays
-  rounds 5, 6, 7 with the default ``rounds=7``).
+- ``rounds`` counts from ``first_round``; ``make()`` raises ``ConfigError`` when
+  ``first_round + rounds - 1`` passes round 7 (``first_round=5`` needs ``rounds`` <= 3), as
+  Kings Rummy does past round 11 (KR-16).
 - The first dealer of the game is seat 0 and the deal moves one seat left each round
   played (``first_round`` counts as the first).  Turns (CR-17) count from each player's
   draw decision; the dealer's first up-card choice is not a turn.
@@ -1113,7 +1114,8 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     m = (i >> 1) % MAXM
     k = (i >> 1) // MAXM
     lay_off(st, p, k, m, e)
-    kz_ev_push(ev, EV_LAYOFF, p, KIND_CODE[k], m * 2 + e)
+    # b: meld * 2 + end, + 256 when the meld is a book (a book has no low/high end)
+    kz_ev_push(ev, EV_LAYOFF, p, KIND_CODE[k], m * 2 + e + (256 if st.melds[m].kind == MK_BOOK else 0))
     if st.nhand[p] == 0:
         go_out(st, p, ev)
     return 0

@@ -63,6 +63,24 @@ def _action_text(int a):
     return "keep last card"
 
 
+def _canon_action_text(text):
+    """``text`` lower-cased with every word that ``parse_card`` reads as a Crazy Rummy card
+    (``"8S"``, ``"10h"``, ``"as"``, ``"Q♠"``, ``"JK"``, ``"🃏"``) rewritten as ``format_card``
+    writes it, so an ASCII or lower-case card name matches ``action_to_string``."""
+    out = []
+    for tok in str(text).strip().split():
+        try:
+            code = parse_card(tok)
+        except ValueError:
+            out.append(tok.lower())
+            continue
+        if type(code) is int and 0 <= code < 256 and CODE_KIND[code] >= 0:
+            out.append(format_card(code).lower())
+        else:
+            out.append(tok.lower())
+    return " ".join(out)
+
+
 def _safe_card(code):
     """format_card for event payloads (which a hostile JSON may fill with anything)."""
     try:
@@ -85,6 +103,25 @@ cdef class ContractRummyState(State):
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         return _action_text(a)
+
+    def string_to_action(self, text) -> int:
+        """The legal action named by ``text`` as ``action_to_string`` writes it, case-blind,
+        with its card in any form ``parse_card`` reads (``"discard 8S"``, ``"discard 8♠"``,
+        ``"lay 10h"``, ``"lay off JK on meld 3 high"``).  Raises ``IllegalActionError`` when it
+        names no legal action."""
+        want = _canon_action_text(text)
+        legal = self.legal_actions()
+        for a in legal:
+            if _canon_action_text(_action_text(a)) == want:
+                return a
+        if want.startswith("lay off ") and not want.endswith((" low", " high")):
+            # a lay off named without its end (a book has none: the table's "(book)" label)
+            core = want[:-len(" (book)")] if want.endswith(" (book)") else want
+            hits = [a for a in legal if _canon_action_text(_action_text(a)) in
+                    (core + " low", core + " high")]
+            if len(hits) == 1:
+                return hits[0]
+        return State.string_to_action(self, text)
 
     def _explain_illegal(self, int a):
         cdef CRState *st = S(self)
@@ -293,8 +330,9 @@ cdef class ContractRummyState(State):
         elif kind == EV_LAYOFF:
             d["card"] = a
             d["card_text"] = format_card(a)
-            d["meld"] = b >> 1
-            d["end"] = "high" if b & 1 else "low"
+            d["meld"] = (b & 0xFF) >> 1
+            d["meld_kind"] = "book" if b & 0x100 else "run"
+            d["end"] = None if b & 0x100 else ("high" if b & 1 else "low")   # a book has no end
         elif kind == EV_SWAP:
             d["card"] = a
             d["card_text"] = format_card(a)
@@ -663,6 +701,15 @@ cdef _check_laydown(CRState *st, int p):
                     raise InvalidStateError("two runs of one suit in a contract may not join (CR-10)")
 
 
+def _check_options(int num_players, o):
+    """GameSpec.check_options: ``make()`` raises ``ConfigError`` when ``first_round`` and
+    ``rounds`` would run past round 7 (CR-16, as KR-16 does past round 11)."""
+    if o.first_round + o.rounds - 1 > 7:
+        raise ConfigError(f"options first_round={o.first_round} and rounds={o.rounds} would play rounds "
+                          f"{o.first_round}..{o.first_round + o.rounds - 1}, past round 7; "
+                          f"use rounds <= {8 - o.first_round} (CR-16)")
+
+
 SPEC = GameSpec(
     game_id="contract-rummy",
     name="Crazy Rummy",
@@ -688,6 +735,7 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR,),
+    check_options=_check_options,
     rules_file="contract_rummy.md",
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )

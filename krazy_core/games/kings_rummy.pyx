@@ -956,12 +956,20 @@ cdef void _set_options(KRState *st, game):
     st.opt_max_turns = o.max_turns
 
 
-def _check_game(game):
-    o = game.options
-    if o.first_dealer >= game.num_players:
-        raise ConfigError(f"option 'first_dealer' must be a seat 0..{game.num_players - 1}, got {o.first_dealer} (KR-4)")
+def _check_options(int num_players, o):
+    """GameSpec.check_options: ``make()`` raises ``ConfigError`` for a first dealer beyond
+    the table (KR-4) or rounds running past round 11 (KR-16)."""
+    if o.first_dealer >= num_players:
+        raise ConfigError(f"option 'first_dealer' must be a seat 0..{num_players - 1} at a table of "
+                          f"{num_players}, got {o.first_dealer} (KR-4)")
     if o.first_round + o.rounds - 1 > 11:
-        raise ConfigError(f"options first_round={o.first_round} and rounds={o.rounds} run past round 11 (KR-16)")
+        raise ConfigError(f"options first_round={o.first_round} and rounds={o.rounds} would play rounds "
+                          f"{o.first_round}..{o.first_round + o.rounds - 1}, past round 11; "
+                          f"use rounds <= {12 - o.first_round} (KR-16)")
+
+
+def _check_game(game):
+    _check_options(game.num_players, game.options)
 
 
 def new_state(game, seed=None):
@@ -1148,6 +1156,7 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR,),
+    check_options=_check_options,
     rules_file="kings_rummy.md",
     summary="Five-suit rummy with rotating wilds: 11 rounds of 3..13 cards, lowest total wins.",
     # paired root worlds: 62.5% vs HeuristicBot against 53.3% unpaired (2 players, rounds

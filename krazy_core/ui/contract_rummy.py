@@ -127,7 +127,14 @@ def hand_text(codes) -> Text:
 
 
 def action_label(state, action):
-    return state.action_to_string(action)
+    """The words of a numbered choice: ``action_to_string``, except that a lay off on a book
+    names no end (``"lay off 6♥ on meld 0"``; the action string keeps its ``low``)."""
+    text = state.action_to_string(action)
+    if text.startswith("lay off ") and text.endswith(" low"):
+        m = int(text.split()[-2])
+        if any(d["id"] == m and d["kind"] == "book" for d in state.melds()):
+            return text[:-len(" low")] + " (book)"
+    return text
 
 
 def describe_event(e, names):
@@ -162,7 +169,9 @@ def describe_event(e, names):
     if k == "down":
         return f"{who} is down"
     if k == "lay_off":
-        return f"{who} lays off {e['card_text']} on meld {e['meld']} ({e['end']})"
+        if e.get("end") is None:
+            return f"{who} lays off {e['card_text']} on meld {e['meld']} (book)"
+        return f"{who} lays off {e['card_text']} on meld {e['meld']} ({e['end']} end)"
     if k == "swap":
         return f"{who} swaps {e['card_text']} into meld {e['meld']} and takes {e['wild_text']}"
     if k == "discard":

@@ -18,6 +18,11 @@ SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 4:
 RANK_TEXT = {11: "J", 12: "Q", 13: "K"}
 
 
+def _count(n: int, word: str) -> str:
+    """``"1 card"``, ``"3 cards"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _rank(r: int) -> str:
     return RANK_TEXT.get(r, str(r))
 
@@ -85,16 +90,16 @@ def render(state, viewer):
                           f"dealer seat {obs['dealer']}")
     head.add_row("Wilds", Text(f"{_rank(w)}s and Jokers", style="bold magenta"))
     top = obs["top_card"]
-    head.add_row("Discard pile", (card_text(top, w) + Text(f"  ({len(obs['discard_pile'])} cards)", style="dim"))
+    head.add_row("Discard pile", (card_text(top, w) + Text(f"  ({_count(len(obs['discard_pile']), 'card')})", style="dim"))
                  if top is not None else Text("(empty)", style="dim"))
-    head.add_row("Stock", f"{obs['stock_size']} cards")
+    head.add_row("Stock", _count(obs['stock_size'], 'card'))
     cp = obs["current_player"]
     if obs["terminal"]:
         head.add_row("Result", "game over")
     else:
         head.add_row("To act", f"seat {cp}: {obs['phase']}" + (" (last turn)" if obs["went_out"] is not None else ""))
     if obs["went_out"] is not None:
-        head.add_row("Went out", f"seat {obs['went_out']}; {obs['last_turns_left']} last turn(s) to go")
+        head.add_row("Went out", f"seat {obs['went_out']}; {_count(obs['last_turns_left'], 'last turn')} to go")
     head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']} this round")
 
     seats = Table(title="Scores", show_edge=False)
@@ -114,7 +119,13 @@ def render(state, viewer):
             info = Text("holds ") + cards_text(obs["known_cards"][p], w)
         else:
             info = Text("")
-        seats.add_row(who, str(obs["hand_sizes"][p]), info,
+        if obs["went_out"] == p:
+            size = "out"                          # every card laid down (KR-10)
+        elif laid is not None:
+            size = "laid"                         # a last-turn hand laid down (KR-11)
+        else:
+            size = str(obs["hand_sizes"][p])
+        seats.add_row(who, size, info,
                       Text(str(totals[p]), style="bold green" if totals[p] == best else ""),
                       style="bold yellow" if p == cp else None)
     parts = [head, seats]
@@ -159,7 +170,7 @@ def describe_event(e, names):
     if k == "round_score":
         return f"{who} scores {e['points']} (total {e['total']})"
     if k == "stock_rebuilt":
-        return f"the discard pile is shuffled into a new stock of {e['cards']}"
+        return f"the discard pile is shuffled into a new stock of {_count(e['cards'], 'card')}"
     if k == "turn_limit":
         return f"the turn limit ({e['turns']}) ends round {e['round']}: every hand is scored"
     if k == "game_over":

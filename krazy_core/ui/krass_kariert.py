@@ -82,7 +82,14 @@ def render(state, viewer):
     head.add_column(justify="right", style="dim")
     head.add_column()
     head.add_row("Hand", f"{obs['hand_no']}, trick {obs['trick_no']}, led by seat {obs['leader']}")
-    head.add_row("Draw pile", f"{obs['pile_size']} cards")
+    if obs["phase"] == "insert" and obs["pending_draws"]:
+        # the cards being drawn still sit on top of the pile in the state (KA-12)
+        k = obs["pending_draws"]
+        left = obs["pile_size"] - k
+        head.add_row("Draw pile", f"{left} card{'' if left == 1 else 's'} "
+                                  f"(after the {k} being drawn)")
+    else:
+        head.add_row("Draw pile", f"{obs['pile_size']} card{'' if obs['pile_size'] == 1 else 's'}")
     if obs["terminal"]:
         head.add_row("Result", Text(f"seat {obs['loser']} had to give a chip and had none: game over (KA-15)",
                                     style="bold red"))
@@ -154,7 +161,11 @@ def action_label(state, a) -> str:
         return text + ": " + " ".join(format_card(c) for c in hand[lo:hi + 1])
     if text.startswith("reserve "):
         slot, pos = int(text.split()[1]), int(text.split()[3])
-        return f"take reserve {format_card(obs['reserves'][p][slot])} into position {pos}"
+        res = obs["reserves"][p]
+        label = f"take reserve {format_card(res[slot])}"
+        if len(res) == 2 and res[0] is not None and res[0] == res[1]:
+            label += " (left)" if slot == 0 else " (right)"   # equal cards: name the slot
+        return f"{label} into position {pos}"
     if text.startswith("insert at ") and obs["drawn_card"] is not None:
         return f"insert the drawn {format_card(obs['drawn_card'])} at position {text.split()[2]}"
     if text.startswith("stop "):

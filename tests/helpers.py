@@ -13,3 +13,16 @@ def random_playout(state, rng, max_steps=100_000, check=None):
         state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
     return steps
+
+
+def kk_tables():
+    """Hypothesis strategy: a Krazy Kings table (player count and every option)."""
+    from hypothesis import strategies as st
+    return st.fixed_dictionaries({
+        "num_players": st.integers(2, 5),
+        "free_reroll": st.booleans(),
+        "may_roll_when_able": st.booleans(),
+        "doubles_reverse": st.sampled_from(["all", "challenge_only", "never"]),
+        "jokers": st.sampled_from(["rolloff", "none"]),
+        "last_card_call": st.booleans(),
+    })

@@ -348,14 +348,20 @@ def test_KK_16_rolloff_turn_up_to_three_rolls_then_draws_last_sum():
         krazy_core.make("krazy-kings", jokers="none").new_initial_state(seed=1).apply_action(A_CW)
 
 
-def test_KK_17_and_18_rebuild_then_everyone_round_one():
+def one_card_stock():
+    """Seat 3 to play 3H onto a discard pile holding every card but one of the stock
+    (the stock has one card left): ``(state, the cards moved to the pile)``."""
     s = scripted(hands=["QC JC", "3D 4D 9D", "3C 4C 9C", "3H 4H 9S"], discard=["5H"], phase="round_one",
                  cur=3, roll=(1, 2), dice=(1, 1, 1, 1), round_two=[True, True, True, False])
     doc = json.loads(s.to_json())
     body = doc["state"]
     moved, body["stock"] = body["stock"][:-1], body["stock"][-1:]
     body["discard"] = moved + body["discard"]
-    s = krazy_core.make("krazy-kings").state_from_json(json.dumps(doc))
+    return krazy_core.make("krazy-kings").state_from_json(json.dumps(doc)), moved
+
+
+def test_KK_17_and_18_rebuild_then_everyone_round_one():
+    s, _ = one_card_stock()
     n_disc = len(s.observation(0)["discard_pile"])
     s.apply_action("3H")      # seat 0 misses twice (1+1) and must draw 2 with 1 card in stock
     ev = [e["event"] for e in s.events]

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import krazy_core
+from helpers import kk_tables
 from krazy_core.cards import JOKER, parse_cards
 from krazy_core.errors import InvalidStateError
 
@@ -242,14 +243,7 @@ def test_inference_fields_round_trip_and_are_validated():
 
 
 # ---------------------------------------------------------------- properties
-tables = st.fixed_dictionaries({
-    "num_players": st.integers(2, 5),
-    "free_reroll": st.booleans(),
-    "may_roll_when_able": st.booleans(),
-    "doubles_reverse": st.sampled_from(["all", "challenge_only", "never"]),
-    "jokers": st.sampled_from(["rolloff", "none"]),
-    "last_card_call": st.booleans(),
-})
+tables = kk_tables()
 
 
 @settings(max_examples=12, deadline=None)
@@ -355,13 +349,7 @@ def test_inference_changes_no_play_golden_games():
 
 
 def test_KK_17_rebuilt_stock_holds_only_the_old_pile_and_no_hand_holds_one():
-    s = scripted(hands=["QC JC", "3D 4D 9D", "3C 4C 9C", "3H 4H 9S"], discard=["5H"], phase="round_one",
-                 cur=3, roll=(1, 2), dice=(1, 1, 1, 1), round_two=[True, True, True, False])
-    doc = json.loads(s.to_json())
-    body = doc["state"]
-    moved, body["stock"] = body["stock"][:-1], body["stock"][-1:]
-    body["discard"] = moved + body["discard"]
-    s = krazy_core.make("krazy-kings").state_from_json(json.dumps(doc))
+    s, moved = kk.one_card_stock()
     pile = cards(moved + [parse_cards("5H")[0]])          # the discard pile under 3H
     assert inf_stock(s, 0) == []
     s.apply_action("3H")      # seat 0 misses twice (1+1), draws 1, the stock is rebuilt, draws 1

@@ -6,20 +6,14 @@ import random
 from hypothesis import given, strategies as st
 
 import krazy_core
+from helpers import kk_tables
 from krazy_core.cards import JOKER, parse_card
 
 DECK = sorted([parse_card(r + s) for s in "SHDC" for r in
                ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]] + [JOKER, JOKER])
 DECK52 = [c for c in DECK if c != JOKER]
 
-tables = st.fixed_dictionaries({
-    "num_players": st.integers(2, 5),
-    "free_reroll": st.booleans(),
-    "may_roll_when_able": st.booleans(),
-    "doubles_reverse": st.sampled_from(["all", "challenge_only", "never"]),
-    "jokers": st.sampled_from(["rolloff", "none"]),
-    "last_card_call": st.booleans(),
-})
+tables = kk_tables()
 
 
 @given(table=tables, seed=st.integers(0, 2 ** 63))

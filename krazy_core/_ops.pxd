@@ -25,6 +25,9 @@ cdef extern from "krazy/piles.h" nogil:
 cdef extern from "krazy/evaluate.h" nogil:
     # each of n players' chance to end with the lowest value, a softmax with temperature tau
     void kz_chance_lowest(const double *value, int n, double tau, double *out) noexcept
+    # the same with tau = spread * sqrt(rounds still to play; a round under way counts half)
+    void kz_chance_lowest_rounds(const double *value, int n, double spread, double rounds_left,
+                                 double *out) noexcept
 
 cdef extern from "krazy/events.h" nogil:
     enum: KZ_EV_WIDTH

@@ -87,12 +87,11 @@ Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NA
 cimport cython
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
-from libc.math cimport sqrt
 
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
-                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest,
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
@@ -1198,7 +1197,7 @@ cdef void cr_evaluate(const void *vst, double *out) noexcept nogil:
         if mid:
             for k in range(NK):
                 proj[p] += 0.5 * st.hand[p][k] * POINTS[k]
-    kz_chance_lowest(proj, st.num_players, ROUND_SPREAD * sqrt(left if left > 0.5 else 0.5), out)
+    kz_chance_lowest_rounds(proj, st.num_players, ROUND_SPREAD, left, out)
 
 cdef void cr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     """Deal again, at random, the cards `player` has not seen: the stock and the unknown

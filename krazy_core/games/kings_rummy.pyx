@@ -58,14 +58,13 @@ k   name            player  a                   b
 cimport cython
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
-from libc.math cimport sqrt
 
 import time
 
 import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
-                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest,
+                              kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
@@ -439,7 +438,7 @@ cdef void kr_evaluate(const void *vst, double *out) noexcept nogil:
                 proj[p] += st.round_points[p]
             else:
                 proj[p] += 0.5 * kz_meld_deadwood(&st.rules, st.hand[p], st.n_hand[p], NULL)
-    kz_chance_lowest(proj, st.num_players, ROUND_SPREAD * sqrt(left), out)
+    kz_chance_lowest_rounds(proj, st.num_players, ROUND_SPREAD, left, out)
 
 cdef void sort_u8(uint8_t *a, int n) noexcept nogil:
     """Counting sort of card codes (< 128) in place."""

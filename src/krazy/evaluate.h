@@ -25,4 +25,12 @@ static inline void kz_chance_lowest(const double *value, int n, double tau, doub
         out[i] /= sum;
 }
 
+/* kz_chance_lowest for a game of rounds: each round still to play adds independent noise
+ * of logistic scale `spread` per round, so tau = spread * sqrt(rounds_left) (rounds_left
+ * counts a round under way as a half; at least 0.5). */
+static inline void kz_chance_lowest_rounds(const double *value, int n, double spread,
+                                           double rounds_left, double *out) {
+    kz_chance_lowest(value, n, spread * sqrt(rounds_left > 0.5 ? rounds_left : 0.5), out);
+}
+
 #endif

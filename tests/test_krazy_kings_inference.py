@@ -368,3 +368,41 @@ def test_KK_17_rebuilt_stock_holds_only_the_old_pile_and_no_hand_holds_one():
         d = s.determinize(1, seed=k)
         assert set(json.loads(d.to_json())["state"]["stock"]) <= set(pile)
         assert all(c not in no_joker for c in d.hand(2) + d.hand(3))
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_determinized_state_tracks_and_search_world_plays_the_same_game_untracked(players):
+    """Only ``determinize`` reads the inferences, so the search's determinized worlds stop
+    updating them (speed); play there is the very same.  A ``determinize``d State keeps
+    tracking: its inference stays sound and its JSON round trip equals it."""
+    game = krazy_core.make("krazy-kings", num_players=players)
+    untouched = 0
+    for seed in range(8):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 40)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        assert state._tracks_inference()
+        q = state.current_player()
+        d = state.determinize(q, seed=seed)
+        u = state._untracked_determinization(q, seed=seed)
+        assert d._tracks_inference() and not u._tracks_inference()
+        assert d.to_json() == u.to_json()                     # the same world
+        frozen = [inf(u, p) for p in range(players)] + [inf_stock(u, 0)]
+        changed = False
+        while not d.is_terminal():
+            a = rng.choice(d.legal_actions())
+            d.apply_action(a)
+            u.apply_action(a)
+            assert d.raw_events() == u.raw_events()
+            assert [d.hand(p) for p in range(players)] == [u.hand(p) for p in range(players)]
+            assert [inf(u, p) for p in range(players)] + [inf_stock(u, 0)] == frozen
+            changed |= [inf(d, p) for p in range(players)] + [inf_stock(d, 0)] != frozen
+            assert all(consistent(d, p) for p in range(players))
+            assert game.state_from_json(d.to_json()) == d
+        untouched += changed
+    assert untouched >= 4          # the tracked copy did learn what the untracked one skipped

@@ -69,7 +69,10 @@ inside S_p keeps it.  Play never reads these fields; ``determinize`` deals each 
 seat its n_p cards among the unseen cards outside S_p and the stock its cards from
 ``stock_from`` (most constrained first), the rest uniformly, resampling a deal that misses
 an inference (for 32 of its 64 tries) and relaxing inferences that cannot all hold (rare in
-play; always for contradictory hostile JSON) rather than looping.
+play; always for contradictory hostile JSON) rather than looping.  Since nothing else reads
+them, the worlds ``determinize`` deals for the search are *untracked*: apply_action leaves
+their inference fields alone (a tenth of an ISMCTS iteration); every State, including one
+``KrazyKingsState.determinize`` returns, keeps tracking.
 """
 
 cimport cython
@@ -156,7 +159,10 @@ ctypedef struct KKState:
     int32_t winner              # seat that emptied their hand, -1
     int32_t turn_limit          # 1 when max_turns ended the game
     uint8_t round_two[MAXP]     # 1 while the seat plays under Round Two rules (KK-5)
-    uint8_t pad[3]
+    uint8_t untracked           # 1 only in a search's determinized world (kk_determinize):
+                                # the inference fields below are left as they were, never
+                                # updated (nothing reads them there); 0 in every State
+    uint8_t pad[2]
     # public negative inference (see the module docstring): at least inf_n[p] of seat p's
     # cards lie outside the card set inf_mask[p] (the two Joker bits are set together)
     uint64_t inf_mask[MAXP]
@@ -253,7 +259,7 @@ cdef void everyone_round_one(KKState *st, int reason, kz_events *ev) noexcept no
 
 cdef int rebuild_stock(KKState *st, kz_events *ev) noexcept nogil:
     """KK-17/KK-18: the discard pile but its top becomes the shuffled stock."""
-    cdef uint64_t pile = _pile_mask(st) if st.n_stock == 0 else 0
+    cdef uint64_t pile = _pile_mask(st) if st.n_stock == 0 and not st.untracked else 0
     cdef int k = kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng)
     if k <= 0:
         return 0
@@ -372,7 +378,10 @@ cdef uint64_t allowed_mask(const KKState *st) noexcept nogil:
 cdef void infer_none_of(KKState *st, int p, uint64_t t) noexcept nogil:
     """Public fact: none of seat p's cards is in t.  Joins the seat's earlier inference
     when all of its cards are still constrained, else replaces it."""
-    cdef int h = popcount(st.hand[p])
+    cdef int h
+    if st.untracked:
+        return
+    h = popcount(st.hand[p])
     t &= deck_bits(st)
     if t == 0 or h == 0:
         return
@@ -384,12 +393,16 @@ cdef void infer_none_of(KKState *st, int p, uint64_t t) noexcept nogil:
 
 cdef inline void infer_refused(KKState *st) noexcept nogil:
     """The player to act had no legal discard (legal_cards == 0) in public."""
-    infer_none_of(st, st.cur, allowed_mask(st))
+    if not st.untracked:
+        infer_none_of(st, st.cur, allowed_mask(st))
 
 cdef inline void note_discard(KKState *st, int p, int i) noexcept nogil:
     """Seat p discarded card index i: a card outside the inferred set may have been one
     of the constrained cards; one inside it was drawn after the inference."""
-    cdef int h = popcount(st.hand[p])
+    cdef int h
+    if st.untracked:
+        return
+    h = popcount(st.hand[p])
     if (st.inf_mask[p] >> i) & 1 == 0 and st.inf_n[p] > 0:
         st.inf_n[p] -= 1
     if st.inf_n[p] > h:
@@ -658,8 +671,9 @@ cdef inline int play_card(KKState *st, int i, bint announce, kz_events *ev) noex
             kz_ev_push(ev, EV_CAUGHT, p, d1, d2)
             last = __builtin_ctzll(h)
             if ROLL_MASK[d1][d2] & h:
-                st.inf_n[p] = 0
-                st.inf_mask[p] = 0
+                if not st.untracked:
+                    st.inf_n[p] = 0
+                    st.inf_mask[p] = 0
                 st.hand[p] = 0
                 st.discard[st.n_discard] = IDX_TO_CODE[last]
                 st.n_discard += 1
@@ -738,6 +752,7 @@ cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
         st.inf_n[p] = 0
     st.inf_pad = 0
     st.stock_from = 0
+    st.untracked = 0
     for i in range(52):
         st.stock[i] = IDX_TO_CODE[i]
     if st.opt_jokers:
@@ -1011,7 +1026,10 @@ cdef void _repair(KKState *st, int player, kz_rng *rng) noexcept nogil:
 
 cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     """Deal the cards `player` has not seen (other hands and the stock) again at random,
-    keeping every hand size; reseed the state's PRNG (future dice are unknown too)."""
+    keeping every hand size and the public inferences (KK-6 .. KK-19, see the module
+    docstring); reseed the state's PRNG (future dice are unknown too).  The result is
+    ``untracked``: a world the search plays out, where apply_action no longer updates the
+    inference fields (``KrazyKingsState.determinize`` gives back a tracked State)."""
     cdef KKState *st = <KKState *>vst
     cdef uint8_t pool[NIDX]
     cdef int n = 0, p, i, k, c, cnt[MAXP]
@@ -1049,7 +1067,8 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     # inference (inf_n > 0), and a stock rebuilt from public cards, get their constrained
     # cards first (_deal_inferred); a deal that could not meet every inference is resampled
     # too, for the first 32 tries (from the 16th on, reserving cards for later seats).
-    constrained = _has_inference(st, player, cnt) or st.stock_from != 0
+    # (an untracked state's inference fields are stale: it is dealt freely)
+    constrained = not st.untracked and (_has_inference(st, player, cnt) or st.stock_from != 0)
     for tries in range(64):
         kz_shuffle_u8(rng, pool, n + st.n_stock)
         met = True
@@ -1066,6 +1085,7 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
         _repair(st, player, rng)
     st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
     kz_rng_seed(&st.rng, rng.s[1] ^ rng.s[3] ^ <uint64_t>kz_bounded(rng, 0xFFFFFFFFU))
+    st.untracked = 1                  # only determinize reads inferences: stop updating them
 
 # ------------------------------------------------------------------ heuristic (bots)
 cdef int32_t kk_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
@@ -1169,6 +1189,27 @@ cdef class KrazyKingsState(State):
 
     cdef State _blank(self):
         return KrazyKingsState.__new__(KrazyKingsState)
+
+    def determinize(self, int player, seed=None):
+        """``State.determinize``: a full state sampled to agree with everything ``player``
+        has seen, the public inferences included.  Unlike the search's scratch worlds, the
+        State returned keeps tracking the inferences as play goes on (its ``to_json()``
+        stays valid and it equals its JSON round trip).  Raises ``ValueError`` for a bad
+        seat."""
+        cdef KrazyKingsState c = State.determinize(self, player, seed)
+        S(c).untracked = 0
+        return c
+
+    def _untracked_determinization(self, int player, seed=None):
+        """FOR TESTS ONLY: ``determinize`` as the search sees it, still untracked, so that
+        apply_action leaves the inference fields alone (its JSON may be stale)."""
+        c = State.determinize(self, player, seed)
+        return c
+
+    def _tracks_inference(self) -> bool:
+        """Whether apply_action updates the inference fields (True for every State but
+        ``_untracked_determinization``'s)."""
+        return not S(self).untracked
 
     def action_to_string(self, action) -> str:
         """``"play K♠"``, ``"play 7♥ last card"``, ``"roll"``, ``"clockwise"``,

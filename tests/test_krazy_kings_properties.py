@@ -109,3 +109,26 @@ def test_determinize_for_any_seat_keeps_the_acting_player_able_to_act(table, see
             assert d.census() == state.census()
             assert d.hand(p) == state.hand(p)
             assert d.observation(p)["hand_sizes"] == state.observation(p)["hand_sizes"]
+
+
+@given(table=tables, seed=st.integers(0, 2 ** 63))
+def test_kept_legal_cards_match_a_fresh_state_from_json(table, seed):
+    """apply_action keeps the legal cards of the pending decision in the struct (speed); a
+    state rebuilt from its JSON computes them afresh, and ``==`` compares the whole struct:
+    equal after every action, in real games, in determinized ones, and in the search's
+    untracked worlds (compared through a tracked twin)."""
+    game = krazy_core.make("krazy-kings", **table)
+    rng = random.Random(seed)
+    for g in range(4):
+        state = game.new_initial_state(seed=seed + g)
+        while not state.is_terminal():
+            assert game.state_from_json(state.to_json()) == state
+            if rng.random() < 0.1:
+                q = rng.randrange(game.num_players)
+                d = state.determinize(q, seed=g)
+                assert game.state_from_json(d.to_json()) == d
+                u = state._untracked_determinization(q, seed=g)
+                assert u.legal_actions() == d.legal_actions()
+                assert [u.random_action(seed=k) for k in range(5)] == [d.random_action(seed=k) for k in range(5)]
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert game.state_from_json(state.to_json()) == state

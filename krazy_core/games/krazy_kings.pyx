@@ -169,6 +169,11 @@ ctypedef struct KKState:
     int32_t inf_n[MAXP]
     int32_t inf_pad
     uint64_t stock_from          # KK-17: the public cards the stock was rebuilt from, 0 = unknown
+    # legal_cards() of the pending decision, kept so that legal_actions and random_action
+    # need not compute it again: set where a decision becomes pending (pending_cards), 0 once
+    # the game is over or a direction is to be chosen, recomputed by determinize and the
+    # JSON loader.  Derived, so not in the JSON.
+    uint64_t playable
 
 # ------------------------------------------------------------------ tables
 cdef uint8_t IDX_TO_CODE[NIDX]
@@ -244,7 +249,13 @@ cdef inline void remove_idx(KKState *st, int p, int i) noexcept nogil:
     st.hand[p] &= ~(1ULL << i)
 
 cdef inline int next_seat(const KKState *st, int p) noexcept nogil:
-    return (p + st.direction + st.num_players) % st.num_players
+    """The seat after p in the direction of play (KK-4, KK-14); no division."""
+    p += st.direction
+    if p < 0:
+        return p + st.num_players
+    if p >= st.num_players:
+        return p - st.num_players
+    return p
 
 cdef inline int top_idx(const KKState *st) noexcept nogil:
     if st.n_discard == 0:
@@ -310,6 +321,7 @@ cdef void finish(KKState *st, int winner, kz_events *ev) noexcept nogil:
     st.winner = winner
     st.cur = KZ_TERMINAL
     st.phase = PH_NONE
+    st.playable = 0
     st.d1 = 0
     st.d2 = 0
     if winner >= 0:
@@ -344,6 +356,11 @@ cdef inline uint64_t legal_cards(const KKState *st) noexcept nogil:
         allowed = (allowed & ~(1ULL << 53)) | (1ULL << 52)   # the Jokers are one choice
     return allowed
 
+cdef inline uint64_t pending_cards(KKState *st) noexcept nogil:
+    """``legal_cards``, kept in ``st.playable``: a decision is pending when it is not 0."""
+    st.playable = legal_cards(st)
+    return st.playable
+
 # ------------------------------------------------------------------ public inference
 cdef inline uint64_t deck_bits(const KKState *st) noexcept nogil:
     return ((1ULL << 52) - 1) | (JOKERS if st.opt_jokers else 0)
@@ -371,7 +388,7 @@ cdef uint64_t allowed_mask(const KKState *st) noexcept nogil:
             allowed = JOKERS
     else:
         allowed = ROLL_MASK[st.d1][st.d2]
-    if popcount(st.hand[p]) == 1:
+    if kz_single_bit(st.hand[p]):
         allowed &= ~KINGS                     # KK-13: a lone King proves nothing here
     return allowed & deck_bits(st)
 
@@ -446,7 +463,7 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         out[0] = A_CW
         out[1] = A_CCW
         return 2
-    m = legal_cards(st)
+    m = st.playable                                         # legal_cards(st)
     h = st.hand[st.cur]
     while m:
         i = __builtin_ctzll(m)
@@ -473,7 +490,7 @@ cdef int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
         return -1
     if st.phase == PH_DIRECTION:
         return A_CW + <int32_t>kz_bounded(rng, 2)
-    m = legal_cards(st)
+    m = st.playable                                         # legal_cards(st)
     h = st.hand[st.cur]
     c = popcount(m)
     n = c
@@ -502,7 +519,7 @@ cdef inline bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) no
     cdef int k
     for k in range(rolls):
         roll(st, p, EV_ROLL, False, &st.d1, &st.d2, ev)
-        if legal_cards(st):
+        if pending_cards(st):
             return True
         infer_refused(st)                    # KK-6/KK-8/KK-16: nothing matched this roll
     return False
@@ -524,7 +541,7 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         st.phase = PH_CHALLENGED
         st.d1 = st.ch_d1
         st.d2 = st.ch_d2
-        if legal_cards(st):
+        if pending_cards(st):
             return -1
         infer_refused(st)                                    # KK-11: nothing matched
         ch = st.challenger
@@ -538,7 +555,7 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         st.phase = PH_OPEN
         st.d1 = st.open_d1
         st.d2 = st.open_d2
-        if legal_cards(st):
+        if pending_cards(st):
             return -1
         infer_refused(st)                                    # KK-12: the open roll
         roll(st, p, EV_OPEN_ROLL, True, &d1, &d2, ev)
@@ -546,7 +563,7 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         st.open_d2 = d2
         st.d1 = d1
         st.d2 = d2
-        if legal_cards(st):
+        if pending_cards(st):
             return -1
         infer_refused(st)                                    # KK-12: the new roll
         draw_cards(st, p, d1 + d2, 3, ev)
@@ -555,7 +572,7 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
         kz_ev_push(ev, EV_KING_ONLY, p, 0, 0)
         infer_none_of(st, p, ~KINGS)                         # the last card is a King
         return king_challenge(st, p, ev)
-    if popcount(h) == 1:
+    if kz_single_bit(h):
         infer_none_of(st, p, KINGS)                          # KK-13 did not apply: no King
     if not st.round_two[p]:                                  # KK-6
         st.phase = PH_R1
@@ -566,7 +583,7 @@ cdef inline int begin_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     st.phase = PH_R2                                         # KK-7
     st.d1 = 0
     st.d2 = 0
-    if legal_cards(st):
+    if pending_cards(st):
         return -1
     if not st.opt_may_roll:
         infer_refused(st)                                    # KK-8: could not play (KK-7)
@@ -637,6 +654,7 @@ cdef int rolloff(KKState *st, int joker_player, kz_events *ev) noexcept nogil:
     everyone_round_one(st, 2, ev)
     st.cur = w
     st.phase = PH_DIRECTION
+    st.playable = 0
     st.d1 = 0
     st.d2 = 0
     return -1
@@ -753,6 +771,7 @@ cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
     st.inf_pad = 0
     st.stock_from = 0
     st.untracked = 0
+    st.playable = 0
     for i in range(52):
         st.stock[i] = IDX_TO_CODE[i]
     if st.opt_jokers:
@@ -1086,6 +1105,7 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
     kz_rng_seed(&st.rng, rng.s[1] ^ rng.s[3] ^ <uint64_t>kz_bounded(rng, 0xFFFFFFFFU))
     st.untracked = 1                  # only determinize reads inferences: stop updating them
+    st.playable = legal_cards(st)     # the hand to act may be another now
 
 # ------------------------------------------------------------------ heuristic (bots)
 cdef int32_t kk_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
@@ -1649,6 +1669,7 @@ def state_from_dict(game, body, events):
             raise InvalidStateError("phase 'open_roll' needs an open roll")
         if st.phase not in (PH_CHALLENGED, PH_DIRECTION) and st.challenger >= 0:
             raise InvalidStateError("a challenge is pending but the challenged player is not to act")
+        st.playable = legal_cards(st)
         if kk_legal_actions(st, buf) == 0:
             raise InvalidStateError("the player to act has no legal action")
     s._load_events(events, max_kind=max(EVENT_NAMES))

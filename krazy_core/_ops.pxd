@@ -61,3 +61,6 @@ cdef extern from "krazy/ops.h" nogil:
         void (*evaluate)(const void *st, double *out) noexcept nogil
         # OPTIONAL (NULL: use legal_actions): legal[kz_bounded(rng, n)] or -1, without the list
         int32_t (*random_action)(const void *st, kz_rng *rng) noexcept nogil
+        # OPTIONAL (NULL: loop over random_action/apply_action): up to max_steps (< 0: no cap)
+        # random actions with events off, exactly as that loop; returns the actions applied
+        int32_t (*random_playout)(void *st, kz_rng *rng, int32_t max_steps) noexcept nogil

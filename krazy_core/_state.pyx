@@ -259,6 +259,29 @@ cdef class State:
         free(buf)
         return a
 
+    def _random_playout(self, seed=None, max_steps=-1, bint use_op=True) -> int:
+        """FOR TESTS: play up to ``max_steps`` (< 0: no cap) random actions on this state,
+        events off (the log is not extended), through ``ops.random_playout`` when the game has
+        one and ``use_op``, else through random_action/apply_action one by one.  Returns the
+        actions applied."""
+        cdef kz_rng rng
+        cdef int32_t steps = 0, cap = max_steps, a
+        cdef int n
+        kz_rng_seed(&rng, <uint64_t>check_seed(seed))
+        if use_op and self.ops.random_playout != NULL:
+            return self.ops.random_playout(self.data, &rng, cap)
+        while steps != cap and not self.ops.is_terminal(self.data):
+            if self.ops.random_action != NULL:
+                a = self.ops.random_action(self.data, &rng)
+            else:
+                n = self.ops.legal_actions(self.data, _scratch)
+                a = _scratch[kz_bounded(&rng, <uint32_t>n)] if n > 0 else -1
+            if a < 0:
+                break
+            self.ops.apply_action(self.data, a, NULL)
+            steps += 1
+        return steps
+
     # ---------------------------------------------------------------- events
     def raw_events(self) -> list:
         """Every event as a tuple ``(kind, player, a, b)`` of ints, hidden cards included
@@ -433,6 +456,10 @@ cdef long long _random_playouts(const kz_ops *ops, void *st, long long n_games, 
     kz_rng_seed(&rng, seed ^ 0xA5A5A5A5DEADBEEFULL)
     for g in range(n_games):
         ops.new_game(st, seed + <uint64_t>g)
+        if ops.random_playout != NULL:       # the same loop, inlined by the game (ops.h)
+            decisions += ops.random_playout(st, &rng, -1)
+            terminal_games[0] += 1
+            continue
         while not ops.is_terminal(st):
             if ops.random_action != NULL:        # the same draw and pick, without the list
                 a = ops.random_action(st, &rng)

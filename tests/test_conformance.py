@@ -258,6 +258,30 @@ def test_random_action_is_the_uniform_pick_of_legal_actions(game_id, n):
         assert state.random_action(1) == -1
 
 
+@pytest.mark.parametrize("game_id,n", CASES)
+def test_random_playout_is_the_random_action_loop(game_id, n):
+    """ops.random_playout (optional) must be exactly the loop of random_action and
+    apply_action it replaces (ops.h): the same steps and the same final state, capped or not,
+    from fresh, mid-game and determinized states."""
+    game = krazy_core.make(game_id, num_players=n)
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 30)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        starts = [state] + ([state.determinize(state.current_player(), seed=seed)]
+                            if not state.is_terminal() else [])
+        for start in starts:
+            for cap in (-1, 0, 1, 7, 40):
+                a, b = start.clone(), start.clone()
+                steps = a._random_playout(seed + 11, cap, True)
+                assert steps == b._random_playout(seed + 11, cap, False)
+                assert a == b and a.to_json() == b.to_json()
+                assert cap < 0 or steps <= cap
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_in_core_random_playouts(game_id):
     game = krazy_core.make(game_id)

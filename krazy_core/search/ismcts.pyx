@@ -254,17 +254,23 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     # ---- rollout (to the end, the end of the round with horizon "round", or max_rollout)
     if w.horizon_round:
         start_round = ops.round_index(st)
-    while not ops.is_terminal(st):
-        if w.max_rollout >= 0 and steps >= w.max_rollout:
+    if not w.heuristic and not w.horizon_round and ops.random_playout != NULL:
+        # the same random rollout in one call (ops.h): the game inlines its own steps
+        steps = ops.random_playout(st, &w.rng, w.max_rollout)
+        if w.max_rollout >= 0 and steps >= w.max_rollout and not ops.is_terminal(st):
             w.truncated += 1
-            break
-        if w.horizon_round and ops.round_index(st) != start_round:
-            break
-        a = _rollout_action(w, st)
-        if a < 0:
-            break
-        ops.apply_action(st, a, NULL)
-        steps += 1
+    else:
+        while not ops.is_terminal(st):
+            if w.max_rollout >= 0 and steps >= w.max_rollout:
+                w.truncated += 1
+                break
+            if w.horizon_round and ops.round_index(st) != start_round:
+                break
+            a = _rollout_action(w, st)
+            if a < 0:
+                break
+            ops.apply_action(st, a, NULL)
+            steps += 1
     w.rollout_actions += steps
 
     # ---- backup: each node scores the return of the player who acted into it

@@ -57,6 +57,18 @@ typedef struct kz_ops {
      * pick from its own representation without writing the list.  Search rollouts and
      * in-core playouts use it; tests/test_conformance.py checks the equivalence. */
     int32_t (*random_action)(const void *st, kz_rng *rng);
+    /* OPTIONAL (NULL: callers loop over random_action and apply_action).  A random playout
+     * with events off: applies up to max_steps actions (max_steps < 0: no cap) exactly as
+     *     steps = 0;
+     *     while (steps != max_steps && !is_terminal(st)) {
+     *         a = random_action(st, rng);  if (a < 0) break;
+     *         apply_action(st, a, NULL);  steps++;
+     *     }
+     * does (the same draws, the same final state) and returns steps: one call instead of
+     * three through the table per action, so the game can inline them.  Search rollouts
+     * (rollout "random" without a round horizon) and in-core playouts use it;
+     * tests/test_conformance.py checks the equivalence. */
+    int32_t (*random_playout)(void *st, kz_rng *rng, int32_t max_steps);
 } kz_ops;
 
 #endif

@@ -479,7 +479,7 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         n += 1
     return n
 
-cdef int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
+cdef inline int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
     """ops.random_action: ``kk_legal_actions(st, out)[kz_bounded(rng, n)]`` (-1 when there
     is none) without writing the list: count the discards, draw once, pick the k-th."""
     cdef const KKState *st = <const KKState *>vst
@@ -728,7 +728,7 @@ cdef void run_from(KKState *st, int nxt, kz_events *ev) noexcept nogil:
     while nxt >= 0 and st.phase != PH_NONE:
         nxt = begin_turn(st, nxt, ev)
 
-cdef int kk_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
+cdef inline int kk_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     cdef KKState *st = <KKState *>vst
     cdef int nxt
     if st.phase == PH_NONE:
@@ -753,6 +753,19 @@ cdef int kk_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
         nxt = play_card(st, a, False, ev)
     run_from(st, nxt, ev)
     return 0
+
+cdef int32_t kk_random_playout(void *vst, kz_rng *rng, int32_t max_steps) noexcept nogil:
+    """ops.random_playout: kk_random_action then kk_apply (events off) until the game ends
+    or max_steps actions (< 0: no cap); returns the actions applied."""
+    cdef KKState *st = <KKState *>vst
+    cdef int32_t steps = 0, a
+    while steps != max_steps and st.phase != PH_NONE:
+        a = kk_random_action(st, rng)
+        if a < 0:
+            break
+        kk_apply(st, a, NULL)
+        steps += 1
+    return steps
 
 # ------------------------------------------------------------------ new game
 cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
@@ -1176,6 +1189,7 @@ KK_OPS.determinize = kk_determinize
 KK_OPS.heuristic_action = kk_heuristic
 KK_OPS.new_game = kk_new_game_dealt
 KK_OPS.random_action = kk_random_action
+KK_OPS.random_playout = kk_random_playout
 
 # ------------------------------------------------------------------ Python face
 cdef inline KKState *S(State s):

@@ -747,10 +747,8 @@ cdef inline int kk_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
         nxt = rolloff_turn_roll(st, st.cur, ev)
     elif a == A_ROLL:                                        # KK-8 with may_roll_when_able
         nxt = forced_roll(st, st.cur, ev)
-    elif a >= A_ANNOUNCE:
-        nxt = play_card(st, a - A_ANNOUNCE, True, ev)
-    else:
-        nxt = play_card(st, a, False, ev)
+    else:                                                    # one call site: inlined
+        nxt = play_card(st, a - A_ANNOUNCE if a >= A_ANNOUNCE else a, a >= A_ANNOUNCE, ev)
     run_from(st, nxt, ev)
     return 0
 
@@ -1067,32 +1065,35 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
     cdef int n = 0, p, i, k, c, cnt[MAXP]
     cdef bint constrained, met
     cdef uint64_t force = allowed_mask(st) if st.cur != player else 0   # before hands are cleared
-    cdef int tries
-    cdef uint64_t h
+    cdef int tries, jokers = 0
+    cdef uint64_t h, unseen = 0
+    # the unseen cards in canonical order (ascending codes) before the shuffle, so the
+    # result depends only on which cards are unseen (and rng), not on where they lie: search
+    # from a state and from any state `player` cannot tell from it determinizes alike (no
+    # hidden information leaks).  Card index order is code order, the Jokers last.
     for p in range(st.num_players):
         cnt[p] = 0
         if p == player:
             continue
         h = st.hand[p]
         cnt[p] = popcount(h)
-        while h:
-            i = __builtin_ctzll(h)
-            pool[n] = IDX_TO_CODE[i]
-            n += 1
-            h &= h - 1
+        unseen |= h & ~JOKERS
+        jokers += <int>((h >> 52) & 1) + <int>((h >> 53) & 1)
         st.hand[p] = 0
     for i in range(st.n_stock):
-        pool[n + i] = st.stock[i]
-    # canonical order before the shuffle, so the result depends only on which cards are
-    # unseen (and rng), not on where they lie: search from a state and from any state
-    # `player` cannot tell from it determinizes alike (no hidden information leaks)
-    for i in range(1, n + st.n_stock):
-        c = pool[i]
-        k = i - 1
-        while k >= 0 and pool[k] > c:
-            pool[k + 1] = pool[k]
-            k -= 1
-        pool[k + 1] = c
+        k = CODE_TO_IDX[st.stock[i]]
+        if k >= 52:
+            jokers += 1
+        else:
+            unseen |= 1ULL << k
+    while unseen:
+        pool[n] = IDX_TO_CODE[__builtin_ctzll(unseen)]
+        n += 1
+        unseen &= unseen - 1
+    for i in range(jokers):
+        pool[n] = JOKER_CODE
+        n += 1
+    n -= st.n_stock                   # n: the cards in other hands (the stock's come after)
     # The player to act holds a card matching the pending roll if a decision is pending
     # (the table saw them roll and not draw): a sample must agree, so resample until it does,
     # then, if need be, swap a fitting unseen card into their hand.  Seats with a public

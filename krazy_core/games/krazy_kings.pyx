@@ -186,10 +186,13 @@ cdef uint64_t KINGS = 0
 cdef uint64_t JOKERS = (1ULL << 52) | (1ULL << 53)
 cdef uint64_t ROLL_MASK[7][7]     # cards matching the roll (d1, d2)
 cdef double MATCH_P[14]           # chance a random roll matches dice value v
+# by top card index + 1 (0: empty discard pile):
+cdef uint64_t R1_ON_TOP[NIDX + 1] # Kings (KK-10) and Jokers (KK-15) a Round One discard may be besides a match
+cdef uint64_t R2_ON_TOP[NIDX + 1] # the Round Two discards: rank or suit, Kings, Jokers (KK-7, KK-10, KK-15)
 
 cdef void _init_tables():
     global KINGS
-    cdef int s, r, i, a, b, v
+    cdef int s, r, i, a, b, v, t
     for i in range(128):
         CODE_TO_IDX[i] = -1
     for i in range(13):
@@ -216,6 +219,17 @@ cdef void _init_tables():
     IDX_VALUE[52] = 0
     IDX_VALUE[53] = 0
     CODE_TO_IDX[JOKER_CODE] = 52
+    for t in range(-1, NIDX):
+        R1_ON_TOP[t + 1] = 0
+        R2_ON_TOP[t + 1] = 0
+        if t < 0 or (t < 52 and (KINGS >> t) & 1 == 0):
+            R1_ON_TOP[t + 1] |= KINGS                  # KK-10: not on a King or a Joker
+        if t < 0 or t >= 52 or (KINGS >> t) & 1 == 0:
+            R1_ON_TOP[t + 1] |= JOKERS                 # KK-15: not on a King
+        if t >= 0 and t < 52 and (KINGS >> t) & 1 == 0:
+            R2_ON_TOP[t + 1] = SUIT_MASK[t // 13] | RANK_MASK[t % 13 + 1] | KINGS | JOKERS   # KK-7
+        elif t >= 52:
+            R2_ON_TOP[t + 1] = JOKERS                  # nothing matches a Joker; a Joker may go on it
     for a in range(7):
         for b in range(7):
             ROLL_MASK[a][b] = 0
@@ -328,28 +342,24 @@ cdef void finish(KKState *st, int winner, kz_events *ev) noexcept nogil:
         kz_ev_push(ev, EV_WIN, winner, 0, 0)
 
 # ------------------------------------------------------------------ legality
+cdef inline uint64_t phase_cards(const KKState *st) noexcept nogil:
+    """The cards a discard may be in the current decision of a running game, before the
+    hand is looked at: the roll's matches (KK-6, KK-8, KK-11, KK-12) and in Round One
+    Kings and Jokers (KK-10, KK-15), or Round Two's matches of the top card (KK-7)."""
+    if st.phase == PH_R1:
+        return ROLL_MASK[st.d1][st.d2] | R1_ON_TOP[top_idx(st) + 1]
+    if st.phase == PH_R2:
+        return R2_ON_TOP[top_idx(st) + 1]
+    return ROLL_MASK[st.d1][st.d2]     # PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN: dice values only
+
 cdef inline uint64_t legal_cards(const KKState *st) noexcept nogil:
     """Hand bits the player to act may discard in the current decision."""
-    cdef int p = st.cur, t
-    cdef uint64_t h, allowed = 0
+    cdef int p = st.cur
+    cdef uint64_t h, allowed
     if st.phase == PH_NONE or st.phase == PH_DIRECTION or p < 0:
         return 0
     h = st.hand[p]
-    t = top_idx(st)
-    if st.phase == PH_R1:
-        allowed = ROLL_MASK[st.d1][st.d2]
-        if t < 0 or (t < 52 and (KINGS >> t) & 1 == 0):
-            allowed |= KINGS                  # KK-10: not on a King or a Joker
-        if t < 0 or t >= 52 or (KINGS >> t) & 1 == 0:
-            allowed |= JOKERS                 # KK-15: not on a King
-    elif st.phase == PH_R2:
-        if t >= 0 and t < 52 and (KINGS >> t) & 1 == 0:
-            allowed = SUIT_MASK[t // 13] | RANK_MASK[t % 13 + 1] | KINGS | JOKERS   # KK-7
-        elif t >= 52:
-            allowed = JOKERS                  # nothing matches a Joker; a Joker may go on it
-    else:   # PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN: dice values only
-        allowed = ROLL_MASK[st.d1][st.d2]
-    allowed &= h
+    allowed = phase_cards(st) & h
     if kz_single_bit(h):
         allowed &= ~KINGS                     # KK-13: a King is never the last card
     if (allowed >> 53) & 1:
@@ -370,24 +380,11 @@ cdef uint64_t allowed_mask(const KKState *st) noexcept nogil:
     them: ``legal_cards`` before the hand is looked at (KK-6/7/8/10/11/12/13/15).  When
     ``legal_cards`` finds nothing, the whole hand lies outside this set, and everyone at the
     table knows it (the engine rolls, passes or draws in public)."""
-    cdef int p = st.cur, t
-    cdef uint64_t allowed = 0
+    cdef int p = st.cur
+    cdef uint64_t allowed
     if st.phase == PH_NONE or st.phase == PH_DIRECTION or p < 0:
         return 0
-    t = top_idx(st)
-    if st.phase == PH_R1:
-        allowed = ROLL_MASK[st.d1][st.d2]
-        if t < 0 or (t < 52 and (KINGS >> t) & 1 == 0):
-            allowed |= KINGS
-        if t < 0 or t >= 52 or (KINGS >> t) & 1 == 0:
-            allowed |= JOKERS
-    elif st.phase == PH_R2:
-        if t >= 0 and t < 52 and (KINGS >> t) & 1 == 0:
-            allowed = SUIT_MASK[t // 13] | RANK_MASK[t % 13 + 1] | KINGS | JOKERS
-        elif t >= 52:
-            allowed = JOKERS
-    else:
-        allowed = ROLL_MASK[st.d1][st.d2]
+    allowed = phase_cards(st)
     if kz_single_bit(st.hand[p]):
         allowed &= ~KINGS                     # KK-13: a lone King proves nothing here
     return allowed & deck_bits(st)

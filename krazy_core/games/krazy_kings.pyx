@@ -186,6 +186,7 @@ cdef uint64_t KINGS = 0
 cdef uint64_t JOKERS = (1ULL << 52) | (1ULL << 53)
 cdef uint64_t ROLL_MASK[7][7]     # cards matching the roll (d1, d2)
 cdef double MATCH_P[14]           # chance a random roll matches dice value v
+cdef uint8_t SELECT_IN_BYTE[8 * 256]   # [j * 256 + b]: position of the j-th lowest set bit of b
 # by top card index + 1 (0: empty discard pile):
 cdef uint64_t R1_ON_TOP[NIDX + 1] # Kings (KK-10) and Jokers (KK-15) a Round One discard may be besides a match
 cdef uint64_t R2_ON_TOP[NIDX + 1] # the Round Two discards: rank or suit, Kings, Jokers (KK-7, KK-10, KK-15)
@@ -219,6 +220,12 @@ cdef void _init_tables():
     IDX_VALUE[52] = 0
     IDX_VALUE[53] = 0
     CODE_TO_IDX[JOKER_CODE] = 52
+    for b in range(256):
+        v = 0
+        for a in range(8):
+            if (b >> a) & 1:
+                SELECT_IN_BYTE[v * 256 + b] = a
+                v += 1
     for t in range(-1, NIDX):
         R1_ON_TOP[t + 1] = 0
         R2_ON_TOP[t + 1] = 0
@@ -247,6 +254,21 @@ cdef extern from *:
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
     return kz_popcount64(x)
+
+cdef inline uint64_t byte_prefix_counts(uint64_t m) noexcept nogil:
+    """Byte i: the set bits of m in its bytes 0..i (byte 7: popcount(m)); broadword."""
+    m = m - ((m >> 1) & 0x5555555555555555ULL)
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL)
+    return ((m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL) * 0x0101010101010101ULL
+
+cdef inline int select_bit(uint64_t m, uint64_t prefix, int k) noexcept nogil:
+    """Position of the k-th lowest set bit of m (0 <= k < popcount(m)); prefix =
+    byte_prefix_counts(m).  No loop, so no branch that depends on k (a random pick's k would
+    defeat the branch predictor): the first byte whose prefix count exceeds k, then a table."""
+    cdef uint64_t over = ((prefix | 0x8080808080808080ULL) - <uint64_t>(k + 1) * 0x0101010101010101ULL) & 0x8080808080808080ULL
+    cdef int byte = __builtin_ctzll(over) >> 3
+    cdef int before = <int>(((prefix << 8) >> (byte * 8)) & 0xFF)
+    return byte * 8 + SELECT_IN_BYTE[(k - before) * 256 + <int>((m >> (byte * 8)) & 0xFF)]
 
 
 # ------------------------------------------------------------------ card movement
@@ -480,7 +502,7 @@ cdef inline int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogi
     """ops.random_action: ``kk_legal_actions(st, out)[kz_bounded(rng, n)]`` (-1 when there
     is none) without writing the list: count the discards, draw once, pick the k-th."""
     cdef const KKState *st = <const KKState *>vst
-    cdef uint64_t m, h
+    cdef uint64_t m, h, prefix
     cdef int c, n, k, base = 0
     cdef bint roll
     if st.phase == PH_NONE:
@@ -489,7 +511,8 @@ cdef inline int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogi
         return A_CW + <int32_t>kz_bounded(rng, 2)
     m = st.playable                                         # legal_cards(st)
     h = st.hand[st.cur]
-    c = popcount(m)
+    prefix = byte_prefix_counts(m)
+    c = <int>(prefix >> 56)                                  # popcount(m)
     n = c
     if st.opt_last_card and kz_single_bit(h & (h - 1)):     # two cards: the announcing twins
         n += c
@@ -504,10 +527,7 @@ cdef inline int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogi
     if k >= c:
         k -= c
         base = A_ANNOUNCE
-    while k > 0:                                             # the k-th lowest legal card
-        m &= m - 1
-        k -= 1
-    return base + __builtin_ctzll(m)
+    return base + select_bit(m, prefix, k)                   # the k-th lowest legal card
 
 # ------------------------------------------------------------------ turns
 cdef inline bint roll_for_match(KKState *st, int p, int rolls, kz_events *ev) noexcept nogil:

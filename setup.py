@@ -27,7 +27,7 @@ for path in sorted(glob.glob("krazy_core/**/*.pyx", recursive=True)):
         name, [path],
         include_dirs=["src"],
         depends=sorted(glob.glob("src/krazy/*.h") + glob.glob("krazy_core/**/*.pxd", recursive=True)),
-        extra_compile_args=["-O2"] + (["-UNDEBUG"] if CHECKED else []),
+        extra_compile_args=["-O3"] + (["-UNDEBUG"] if CHECKED else []),
     ))
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,

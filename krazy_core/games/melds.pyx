@@ -862,21 +862,122 @@ cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcep
     return 1 if _solve(r, hand, n, 1, -1, -1, NULL) == 0 else 0
 
 
+DEF WSCALE = 27720          # lcm(1..11): wilds per natural as exact integers (naturals <= 11)
+
+
+cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
+                      int32_t *share, int32_t *total, int32_t *top, int *wilds) noexcept nogil:
+    """A lower bound on the wilds needed to lay down every natural card of the hand.
+
+    For each natural card c, ``share[i]`` is ``WSCALE`` times the fewest wilds per natural
+    card of any meld that could hold c: a book of c's rank with all the hand's naturals of
+    that rank, or a run of c's suit over a window of ``min_run .. 2*min_run-1`` positions
+    round c, with every natural of that suit in the window.  Lemma: if the naturals N and w
+    wilds lay down completely, then sum(share) <= w * WSCALE.  Proof: split every run of
+    ``2*min_run`` or more positions into two runs of at least ``min_run`` (the same wilds);
+    each meld M then holds n_M naturals and j_M wilds, sum(j_M) <= w, and for every c in M
+    the candidate meld of the same rank (books: all b >= n_M naturals of the rank, needing
+    max(0, min_book - b) <= j_M wilds) or the same window (runs: nat >= n_M naturals,
+    needing L - nat <= j_M) gives share(c) <= WSCALE * j_M / n_M; summing over c in M and
+    over M gives the claim.  Caps on wilds per meld only remove melds, so the bound holds
+    under any caps.  Fewer naturals never lower a share, so the shares of a hand also bound
+    every sub-hand.
+
+    Writes share[i] for each natural hand[i] (0 for wilds), *total (sum), *top (largest)
+    and *wilds.  Returns 0 when the bound does not apply (run positions that wrap or put an
+    Ace high, a wild rank that may be natural, cards the rules don't know, long melds):
+    then the caller must not use it."""
+    cdef int i, k, s, L, a, a0, a1, nat, lmax, best, v, ki
+    cdef int w = 0
+    cdef int32_t tot = 0, mx = 0
+    cdef uint8_t rank_cnt[16]
+    cdef uint8_t pref[5][18]         # pref[s][p]: distinct naturals of suit s at positions < p
+    cdef unsigned int suitmask[5]
+    if r.wrap or r.ace_high or r.min_book < 1 or r.min_run < 1 or r.min_book > 12:
+        return 0
+    lmax = 2 * r.min_run - 1
+    if lmax > r.max_run_len:
+        lmax = r.max_run_len
+    if lmax > 11 or r.pos_lo < 1 or r.pos_hi > 15:
+        return 0
+    memset(rank_cnt, 0, sizeof(rank_cnt))
+    memset(suitmask, 0, sizeof(suitmask))
+    for i in range(n):
+        ki = _known(r, hand[i])
+        if ki == 1:
+            rank_cnt[hand[i] & 15] += 1
+            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
+        elif ki == 2:
+            w += 1
+        else:
+            return 0
+    for s in range(5):
+        pref[s][0] = 0
+        for k in range(17):
+            pref[s][k + 1] = pref[s][k] + ((suitmask[s] >> k) & 1)
+    for i in range(n):
+        share[i] = 0
+        if _known(r, hand[i]) != 1:
+            continue
+        s = hand[i] >> 4
+        k = hand[i] & 15
+        best = 0
+        if rank_cnt[k] < r.min_book:
+            best = (r.min_book - rank_cnt[k]) * (WSCALE // rank_cnt[k])
+            for L in range(r.min_run, lmax + 1):
+                a0 = k - L + 1
+                if a0 < r.pos_lo:
+                    a0 = r.pos_lo
+                a1 = k
+                if a1 > r.pos_hi - L + 1:
+                    a1 = r.pos_hi - L + 1
+                for a in range(a0, a1 + 1):
+                    nat = pref[s][a + L] - pref[s][a]
+                    v = (L - nat) * (WSCALE // nat)
+                    if v < best:
+                        best = v
+                if best == 0:
+                    break
+        share[i] = best
+        tot += best
+        if best > mx:
+            mx = best
+    total[0] = tot
+    top[0] = mx
+    wilds[0] = w
+    return 1
+
+
 cdef int kz_meld_going_out(const kz_meld_rules *r, const uint8_t *hand, int n,
                            uint8_t *out) noexcept nogil:
     cdef uint8_t rest[KZ_MELD_MAX_HAND]
     cdef uint8_t seen[256]
-    cdef int i, t, m, found = 0
+    cdef int32_t share[KZ_MELD_MAX_HAND]
+    cdef int32_t total = 0, top = 0, cap = 0
+    cdef int i, t, m, found = 0, w = 0, bound
     if n < 1 or n > KZ_MELD_MAX_HAND:
         return 0
+    # the hand without its discard d must lay down completely: its naturals need at least
+    # total - share[d] wilds (d natural) or total with one wild fewer (d wild); see _wild_shares
+    bound = _wild_shares(r, hand, n, share, &total, &top, &w)
+    if bound:
+        cap = w * WSCALE
+        if total - top > cap:
+            return 0
     # discarding one natural card frees at most that card; discarding a wild leaves fewer
-    if n > 1 and _lone_cards_exceed_wilds(r, hand, n, 1):
+    elif n > 1 and _lone_cards_exceed_wilds(r, hand, n, 1):
         return 0
     memset(seen, 0, sizeof(seen))
     for i in range(n):
         if seen[hand[i]]:
             continue
         seen[hand[i]] = 1
+        if bound:
+            if _known(r, hand[i]) == 1:
+                if total - share[i] > cap:
+                    continue
+            elif total > cap - WSCALE:
+                continue
         m = 0
         for t in range(n):
             if t != i:
@@ -1136,3 +1237,20 @@ def _crazy_is(cards, kind, ace_wrap=False):
     if n == 0:
         return False
     return bool(_is_book(&r, buf, n) if kind == 1 else _is_run(&r, buf, n))
+
+
+def _wild_share_bound(hand, wild_rank):
+    """Test hook (Kings Rummy rules): ``None`` when the wild-share bound does not apply, else
+    ``(shares, total, wilds, scale)``: ``shares[i]`` is card i's share of the wilds any
+    complete lay-down needs, times ``scale`` (0 for wilds); see ``_wild_shares``."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef int32_t share[KZ_MELD_MAX_HAND]
+    cdef int32_t total = 0, top = 0
+    cdef int w = 0, i
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    if not _wild_shares(&r, buf, n, share, &total, &top, &w):
+        return None
+    return [int(share[i]) for i in range(n)], int(total), w, WSCALE

@@ -329,6 +329,7 @@ def _check_share_bound(hand, w):
     assert bound is not None
     shares, total, nwild, scale = bound
     assert total == sum(shares)
+    assert M._wild_share_bound(hand, w, use_table=False) == bound     # table == window loop
     # the lemma: a hand that lays down completely needs at least total/scale wilds
     if M.can_meld_all(hand, w):
         assert total <= nwild * scale, (w, hand)

@@ -28,7 +28,7 @@ Python faces (Kings Rummy rules, ``wild_rank`` 3..13, KR-5..KR-7, KR-14): :func:
 
 cimport cython
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t
 
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_HAND,
                                      KZ_MELD_MAX_MELDS, KZ_MELD_NONE, KZ_MELD_BOOK,
@@ -865,8 +865,43 @@ cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcep
 DEF WSCALE = 27720          # lcm(1..11): wilds per natural as exact integers (naturals <= 11)
 
 
+cdef uint32_t _RUN3[25][512]    # shares of runs of 3..5 (min_run 3), see _init_run3
+cdef int32_t _INV[12]           # WSCALE // k
+
+
+cdef void _init_run3() noexcept nogil:
+    """``_RUN3[lo * 5 + hi][bits]``: the fewest wilds per natural (times WSCALE) of a run of
+    3..5 positions through the middle bit of a 9-bit window of one suit (``bits``: the suit's
+    naturals at positions k-4 .. k+4, bit 4 = k), when the lowest ``lo`` and highest ``hi``
+    positions of the window lie outside the rules' run positions.  1 << 30: no run fits."""
+    cdef int lo, hi, bits, L, a, j, nat, v, best, k
+    for k in range(1, 12):
+        _INV[k] = WSCALE // k
+    _INV[0] = 0
+    for lo in range(5):
+        for hi in range(5):
+            for bits in range(512):
+                best = 1 << 30
+                if bits & 16:
+                    for L in range(3, 6):
+                        for a in range(4 - L + 1, 5):       # window bits a .. a+L-1 hold bit 4
+                            if a < lo or a + L - 1 > 8 - hi:
+                                continue
+                            nat = 0
+                            for j in range(a, a + L):
+                                nat += (bits >> j) & 1
+                            v = (L - nat) * (WSCALE // nat)
+                            if v < best:
+                                best = v
+                _RUN3[lo * 5 + hi][bits] = <uint32_t>best
+
+
+_init_run3()
+
+
 cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
-                      int32_t *share, int32_t *total, int32_t *top, int *wilds) noexcept nogil:
+                      int32_t *share, int32_t *total, int32_t *top, int *wilds,
+                      int use_table=1) noexcept nogil:
     """A lower bound on the wilds needed to lay down every natural card of the hand.
 
     For each natural card c, ``share[i]`` is ``WSCALE`` times the fewest wilds per natural
@@ -887,12 +922,13 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
     and *wilds.  Returns 0 when the bound does not apply (run positions that wrap or put an
     Ace high, a wild rank that may be natural, cards the rules don't know, long melds):
     then the caller must not use it."""
-    cdef int i, k, s, L, a, a0, a1, nat, lmax, best, v, ki
-    cdef int w = 0
+    cdef int i, k, s, L, a, a0, a1, nat, lmax, best, v, ki, lo, hi, b
+    cdef int w = 0, fast
     cdef int32_t tot = 0, mx = 0
     cdef uint8_t rank_cnt[16]
     cdef uint8_t pref[5][18]         # pref[s][p]: distinct naturals of suit s at positions < p
     cdef unsigned int suitmask[5]
+    cdef uint8_t c, prev = 0xFF
     if r.wrap or r.ace_high or r.min_book < 1 or r.min_run < 1 or r.min_book > 12:
         return 0
     lmax = 2 * r.min_run - 1
@@ -900,6 +936,7 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
         lmax = r.max_run_len
     if lmax > 11 or r.pos_lo < 1 or r.pos_hi > 15:
         return 0
+    fast = 1 if (use_table and r.min_run == 3 and lmax == 5) else 0
     memset(rank_cnt, 0, sizeof(rank_cnt))
     memset(suitmask, 0, sizeof(suitmask))
     for i in range(n):
@@ -911,33 +948,54 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
             w += 1
         else:
             return 0
-    for s in range(5):
-        pref[s][0] = 0
-        for k in range(17):
-            pref[s][k + 1] = pref[s][k] + ((suitmask[s] >> k) & 1)
+    if not fast:
+        for s in range(5):
+            pref[s][0] = 0
+            for k in range(17):
+                pref[s][k + 1] = pref[s][k] + ((suitmask[s] >> k) & 1)
+    best = 0
     for i in range(n):
-        share[i] = 0
-        if _known(r, hand[i]) != 1:
+        c = hand[i]
+        if c == prev:                   # the same card again: the same share
+            share[i] = best
+            tot += best
             continue
-        s = hand[i] >> 4
-        k = hand[i] & 15
+        share[i] = 0
+        k = c & 15
+        if c == 0x50 or k == r.wild_rank:
+            continue
+        prev = c
+        s = c >> 4
+        b = rank_cnt[k]
         best = 0
-        if rank_cnt[k] < r.min_book:
-            best = (r.min_book - rank_cnt[k]) * (WSCALE // rank_cnt[k])
-            for L in range(r.min_run, lmax + 1):
-                a0 = k - L + 1
-                if a0 < r.pos_lo:
-                    a0 = r.pos_lo
-                a1 = k
-                if a1 > r.pos_hi - L + 1:
-                    a1 = r.pos_hi - L + 1
-                for a in range(a0, a1 + 1):
-                    nat = pref[s][a + L] - pref[s][a]
-                    v = (L - nat) * (WSCALE // nat)
+        if b < r.min_book:
+            best = (r.min_book - b) * _INV[b]
+            if fast:
+                lo = r.pos_lo - k + 4
+                if lo < 0:
+                    lo = 0
+                hi = k + 4 - r.pos_hi
+                if hi < 0:
+                    hi = 0
+                if lo <= 4 and hi <= 4:
+                    v = <int>_RUN3[lo * 5 + hi][((suitmask[s] << 4) >> k) & 511]
                     if v < best:
                         best = v
-                if best == 0:
-                    break
+            else:
+                for L in range(r.min_run, lmax + 1):
+                    a0 = k - L + 1
+                    if a0 < r.pos_lo:
+                        a0 = r.pos_lo
+                    a1 = k
+                    if a1 > r.pos_hi - L + 1:
+                        a1 = r.pos_hi - L + 1
+                    for a in range(a0, a1 + 1):
+                        nat = pref[s][a + L] - pref[s][a]
+                        v = (L - nat) * _INV[nat]
+                        if v < best:
+                            best = v
+                    if best == 0:
+                        break
         share[i] = best
         tot += best
         if best > mx:
@@ -1239,10 +1297,11 @@ def _crazy_is(cards, kind, ace_wrap=False):
     return bool(_is_book(&r, buf, n) if kind == 1 else _is_run(&r, buf, n))
 
 
-def _wild_share_bound(hand, wild_rank):
+def _wild_share_bound(hand, wild_rank, use_table=True):
     """Test hook (Kings Rummy rules): ``None`` when the wild-share bound does not apply, else
     ``(shares, total, wilds, scale)``: ``shares[i]`` is card i's share of the wilds any
-    complete lay-down needs, times ``scale`` (0 for wilds); see ``_wild_shares``."""
+    complete lay-down needs, times ``scale`` (0 for wilds); see ``_wild_shares``.
+    ``use_table=False``: the plain window loop instead of the runs-of-3 table."""
     cdef kz_meld_rules r
     cdef uint8_t buf[KZ_MELD_MAX_HAND]
     cdef int32_t share[KZ_MELD_MAX_HAND]
@@ -1251,6 +1310,6 @@ def _wild_share_bound(hand, wild_rank):
     _kings_rules(&r, wild_rank, 20, 50)
     codes = _parse_kings_cards(hand)
     cdef int n = _load(codes, buf)
-    if not _wild_shares(&r, buf, n, share, &total, &top, &w):
+    if not _wild_shares(&r, buf, n, share, &total, &top, &w, 1 if use_table else 0):
         return None
     return [int(share[i]) for i in range(n)], int(total), w, WSCALE

@@ -331,7 +331,7 @@ def _check_share_bound(hand, w):
     assert total == sum(shares)
     assert M._wild_share_bound(hand, w, use_table=False) == bound     # table == window loop
     # the lemma: a hand that lays down completely needs at least total/scale wilds
-    if M.can_meld_all(hand, w):
+    if M._can_meld_all_unfiltered(hand, w):
         assert total <= nwild * scale, (w, hand)
     # what kz_meld_going_out skips: a discard d whose bound fails never lets the rest meld
     outs = set()
@@ -339,7 +339,8 @@ def _check_share_bound(hand, w):
         rest = hand[:i] + hand[i + 1:]
         is_wild = d == 0x50 or (d & 15) == w
         skip = total > (nwild - 1) * scale if is_wild else total - shares[i] > nwild * scale
-        melds = M.can_meld_all(rest, w)
+        melds = M._can_meld_all_unfiltered(rest, w)
+        assert M.can_meld_all(rest, w) == melds
         if skip:
             assert not melds, (w, hand, d)
         if melds:

@@ -46,6 +46,7 @@ cdef extern from *:
 
 DEF BIG_CAP = 1000          # absorb capacity of a meld that takes any number of wilds
 DEF NO_BEST = 1 << 30
+DEF WSCALE = 27720          # lcm(1..11): wilds per natural as exact integers (naturals <= 11)
 
 MAX_HAND = KZ_MELD_MAX_HAND
 BOOK = KZ_MELD_BOOK
@@ -853,16 +854,20 @@ cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, i
 
 
 cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcept nogil:
+    cdef int32_t share[KZ_MELD_MAX_HAND]
+    cdef int32_t total = 0, top = 0
+    cdef int w = 0
     if n == 0:
         return 1
     if n < r.min_book and n < r.min_run:
         return 0
+    if n <= KZ_MELD_MAX_HAND and _wild_shares(r, hand, n, share, &total, &top, &w) and total > w * WSCALE:
+        return 0                        # the naturals need more wilds than the hand holds
     if _lone_cards_exceed_wilds(r, hand, n, 0):
         return 0
     return 1 if _solve(r, hand, n, 1, -1, -1, NULL) == 0 else 0
 
 
-DEF WSCALE = 27720          # lcm(1..11): wilds per natural as exact integers (naturals <= 11)
 
 
 cdef uint32_t _RUN3[25][512]    # shares of runs of 3..5 (min_run 3), see _init_run3
@@ -1313,3 +1318,16 @@ def _wild_share_bound(hand, wild_rank, use_table=True):
     if not _wild_shares(&r, buf, n, share, &total, &top, &w, 1 if use_table else 0):
         return None
     return [int(share[i]) for i in range(n)], int(total), w, WSCALE
+
+
+def _can_meld_all_unfiltered(hand, wild_rank):
+    """Test hook: ``can_meld_all`` by the exact search alone, without the quick necessary
+    tests (the oracle the wild-share bound is checked against)."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    if n == 0:
+        return True
+    return _solve(&r, buf, n, 1, -1, -1, NULL) == 0

@@ -861,7 +861,7 @@ cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcep
         return 1
     if n < r.min_book and n < r.min_run:
         return 0
-    if n <= KZ_MELD_MAX_HAND and _wild_shares(r, hand, n, share, &total, &top, &w) and total > w * WSCALE:
+    if n <= KZ_MELD_MAX_HAND and _wild_shares(r, hand, n, share, &total, &top, &w, 0) and total > w * WSCALE:
         return 0                        # the naturals need more wilds than the hand holds
     if _lone_cards_exceed_wilds(r, hand, n, 0):
         return 0
@@ -906,7 +906,7 @@ _init_run3()
 
 cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
                       int32_t *share, int32_t *total, int32_t *top, int *wilds,
-                      int use_table=1) noexcept nogil:
+                      int32_t slack=-1, int use_table=1) noexcept nogil:
     """A lower bound on the wilds needed to lay down every natural card of the hand.
 
     For each natural card c, ``share[i]`` is ``WSCALE`` times the fewest wilds per natural
@@ -924,7 +924,9 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
     every sub-hand.
 
     Writes share[i] for each natural hand[i] (0 for wilds), *total (sum), *top (largest)
-    and *wilds.  Returns 0 when the bound does not apply (run positions that wrap or put an
+    and *wilds.  With ``slack >= 0`` it stops early, returning 2 (shares and total
+    partial), as soon as the total exceeds ``wilds * WSCALE + slack``: the caller rejects
+    the hand.  Returns 1 when done, 0 when the bound does not apply (run positions that wrap or put an
     Ace high, a wild rank that may be natural, cards the rules don't know, long melds):
     then the caller must not use it."""
     cdef int i, k, s, L, a, a0, a1, nat, lmax, best, v, ki, lo, hi, b
@@ -1005,6 +1007,11 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
         tot += best
         if best > mx:
             mx = best
+        if slack >= 0 and tot > w * WSCALE + slack:
+            total[0] = tot
+            top[0] = mx
+            wilds[0] = w
+            return 2
     total[0] = tot
     top[0] = mx
     wilds[0] = w
@@ -1022,7 +1029,10 @@ cdef int kz_meld_going_out(const kz_meld_rules *r, const uint8_t *hand, int n,
         return 0
     # the hand without its discard d must lay down completely: its naturals need at least
     # total - share[d] wilds (d natural) or total with one wild fewer (d wild); see _wild_shares
-    bound = _wild_shares(r, hand, n, share, &total, &top, &w)
+    # a share is at most min_book - 1 (a book of one natural): past that slack nothing fits
+    bound = _wild_shares(r, hand, n, share, &total, &top, &w, (r.min_book - 1) * WSCALE)
+    if bound == 2:
+        return 0
     if bound:
         cap = w * WSCALE
         if total - top > cap:
@@ -1315,7 +1325,7 @@ def _wild_share_bound(hand, wild_rank, use_table=True):
     _kings_rules(&r, wild_rank, 20, 50)
     codes = _parse_kings_cards(hand)
     cdef int n = _load(codes, buf)
-    if not _wild_shares(&r, buf, n, share, &total, &top, &w, 1 if use_table else 0):
+    if not _wild_shares(&r, buf, n, share, &total, &top, &w, -1, 1 if use_table else 0):
         return None
     return [int(share[i]) for i in range(n)], int(total), w, WSCALE
 

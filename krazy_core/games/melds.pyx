@@ -263,6 +263,7 @@ cdef struct _Ctx:
     int span_run            # most positions one run's naturals may span
     int span_book           # most naturals in one book
     int skip_single_run     # a 1-natural run is never better than a 1-natural book
+    int share_prune         # full lay-down, runs of 3: prune nodes by the wild-share bound
     int leftcost[KZ_MELD_MAX_HAND + 1]   # points of leaving k wilds (the k cheapest)
     int depth
     int best_depth
@@ -457,9 +458,42 @@ cdef void _books(_Ctx *C, int s, int k) noexcept nogil:
     _put(C, s, k)
 
 
+cdef int _naturals_overflow(_Ctx *C) noexcept nogil:
+    """1 when the naturals not yet laid need more wilds than are left (the wild-share bound
+    of ``_wild_shares`` on C.cnt, runs of 3..5 by the table): no complete lay-down below."""
+    cdef const kz_meld_rules *R = C.R
+    cdef int s, k, b, best, v, lo, hi
+    cdef int32_t tot = 0, limit = C.wl * WSCALE
+    cdef unsigned int m
+    for s in range(5):
+        m = C.nz[s]
+        while m:
+            k = kz_ctz16(m)
+            m &= m - 1
+            b = C.cnt[0][k] + C.cnt[1][k] + C.cnt[2][k] + C.cnt[3][k] + C.cnt[4][k]
+            if b >= R.min_book:
+                continue
+            best = (R.min_book - b) * _INV[b]
+            lo = R.pos_lo - k + 4
+            if lo < 0:
+                lo = 0
+            hi = k + 4 - R.pos_hi
+            if hi < 0:
+                hi = 0
+            v = <int>_RUN3[lo * 5 + hi][((<unsigned int>C.nz[s] << 4) >> k) & 511]
+            if v < best:
+                best = v
+            tot += best * C.cnt[s][k]
+            if tot > limit:
+                return 1
+    return 0
+
+
 cdef void _dfs(_Ctx *C, int s) noexcept nogil:
     cdef int k, pts
     if C.done or C.cur >= C.best:
+        return
+    if C.share_prune and _naturals_overflow(C):
         return
     while s < 5 and C.nz[s] == 0:
         s += 1
@@ -502,7 +536,7 @@ cdef void _fill_wild_pos(const kz_meld_rules *R, int *lo, int *hi, int8_t *taken
 
 
 cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
-                    int want_b, int want_r, kz_arrangement *out) noexcept nogil:
+                    int want_b, int want_r, kz_arrangement *out, int prune=1) noexcept nogil:
     cdef _Ctx C
     cdef int i, t, s, k, kind, fixed = 0, nd = 0, npure = 0, nw, combo, ncombo, best_combo = -1
     cdef int dual_cnt[5]
@@ -549,6 +583,10 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
             C.span_run = R.max_run_len
         C.span_book = 2 * R.min_book - 1
         C.skip_single_run = 1 if (R.max_wild_book == KZ_WILD_ANY and R.min_book <= R.min_run) else 0
+    # complete lay-downs (kz_meld_all) under rules the wild-share table covers: prune by it
+    C.share_prune = 1 if (prune and full and want_b < 0 and nd == 0 and not R.wrap and not R.ace_high
+                          and R.min_run == 3 and R.max_run_len >= 5 and R.min_book >= 1
+                          and R.min_book <= 12 and R.pos_lo >= 1 and R.pos_hi <= 15) else 0
     for combo in range(ncombo):
         t = combo
         for s in range(5):
@@ -1332,7 +1370,7 @@ def _wild_share_bound(hand, wild_rank, use_table=True):
 
 def _can_meld_all_unfiltered(hand, wild_rank):
     """Test hook: ``can_meld_all`` by the exact search alone, without the quick necessary
-    tests (the oracle the wild-share bound is checked against)."""
+    tests or the search's wild-share pruning (the oracle the bound is checked against)."""
     cdef kz_meld_rules r
     cdef uint8_t buf[KZ_MELD_MAX_HAND]
     _kings_rules(&r, wild_rank, 20, 50)
@@ -1340,4 +1378,4 @@ def _can_meld_all_unfiltered(hand, wild_rank):
     cdef int n = _load(codes, buf)
     if n == 0:
         return True
-    return _solve(&r, buf, n, 1, -1, -1, NULL) == 0
+    return _solve(&r, buf, n, 1, -1, -1, NULL, 0) == 0

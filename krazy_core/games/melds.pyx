@@ -545,9 +545,11 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
     cdef int wpts[KZ_MELD_MAX_HAND]
     cdef int base_cnt_ok
     cdef uint8_t basecnt[5][16]
+    cdef uint16_t basenz[5]
     if n < 0 or n > KZ_MELD_MAX_HAND:
         return -1
     memset(basecnt, 0, sizeof(basecnt))
+    memset(basenz, 0, sizeof(basenz))
     memset(dual_cnt, 0, sizeof(dual_cnt))
     memset(best_natural_dual, 0, sizeof(best_natural_dual))
     for i in range(n):
@@ -556,6 +558,7 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
             fixed += kz_card_points(R, hand[i])
         elif kind == 1:
             basecnt[hand[i] >> 4][hand[i] & 15] += 1
+            basenz[hand[i] >> 4] |= <uint16_t>(1u << (hand[i] & 15))
         elif kind == 2:
             npure += 1
         else:
@@ -610,10 +613,9 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         for t in range(nw):
             C.leftcost[t + 1] = C.leftcost[t] + wpts[t]
         for s in range(5):
-            C.nz[s] = 0
-            for k in range(16):
-                if C.cnt[s][k]:
-                    C.nz[s] |= <uint16_t>(1u << k)
+            C.nz[s] = basenz[s]
+            if natural_dual[s]:
+                C.nz[s] |= <uint16_t>(1u << R.wild_rank)
         C.wl = nw
         C.cur = 0
         C.capa = 0

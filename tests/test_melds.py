@@ -377,3 +377,27 @@ def test_KR_10_wild_share_bound_values():
     assert M._wild_share_bound("3H 4H 6H", 8)[0] == [scale // 3] * 3
     # total 3 - the largest share 2 = 1 <= 1 wild: the check must still run (discard 9C)
     assert M.going_out_discards("3H 4H 5H 7S 7D 9C JK", 8) == ["9C"]
+
+
+# ---- the deadwood search's dead-natural pruning changes nothing
+
+def _check_dead_prune(hand, w):
+    pruned, unpruned = M._arrangement_pruned_and_not(hand, w)
+    assert pruned == unpruned, (w, hand)
+
+
+@settings(max_examples=300, deadline=None)
+@given(w=st.integers(3, 13), n=st.integers(1, 16), seed=st.integers(0, 2**32))
+def test_KR_12_dead_natural_pruning_same_arrangement(w, n, seed):
+    rng = random.Random(seed)
+    _check_dead_prune(_meldy_hand(rng, w, n), w)
+    _check_dead_prune(_deal(rng, n, rng.randint(0, min(n, 4)), w, rng.choice([1, 2, 5])), w)
+
+
+def test_KR_12_dead_natural_pruning_many_hands_every_wild_rank():
+    rng = random.Random(112920262)
+    for w in range(3, 14):
+        for t in range(1500):
+            n = rng.randint(1, 14)
+            hand = _meldy_hand(rng, w, n) if t % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
+            _check_dead_prune(hand, w)

@@ -264,6 +264,7 @@ cdef struct _Ctx:
     int span_book           # most naturals in one book
     int skip_single_run     # a 1-natural run is never better than a 1-natural book
     int share_prune         # full lay-down, runs of 3: prune nodes by the wild-share bound
+    int dead_prune          # free lay-down, runs of 3: prune by the points of dead naturals
     int leftcost[KZ_MELD_MAX_HAND + 1]   # points of leaving k wilds (the k cheapest)
     int depth
     int best_depth
@@ -489,11 +490,41 @@ cdef int _naturals_overflow(_Ctx *C) noexcept nogil:
     return 0
 
 
+cdef int _dead_points(_Ctx *C) noexcept nogil:
+    """Points of the naturals not yet laid that no meld can hold any more: a book of their
+    rank needs more wilds than are left, and so does every run of 3..5 positions through
+    them (a longer run splits into runs of 3..5 with no more wilds, so none holds them
+    either).  Those stay in hand: a lower bound on the points still to come."""
+    cdef const kz_meld_rules *R = C.R
+    cdef int s, k, b, lo, hi, dead = 0
+    cdef unsigned int m
+    for s in range(5):
+        m = C.nz[s]
+        while m:
+            k = kz_ctz16(m)
+            m &= m - 1
+            b = C.cnt[0][k] + C.cnt[1][k] + C.cnt[2][k] + C.cnt[3][k] + C.cnt[4][k]
+            if R.min_book - b <= C.wl:
+                continue
+            lo = R.pos_lo - k + 4
+            if lo < 0:
+                lo = 0
+            hi = k + 4 - R.pos_hi
+            if hi < 0:
+                hi = 0
+            if _RUN3W[lo * 5 + hi][((<unsigned int>C.nz[s] << 4) >> k) & 511] <= C.wl:
+                continue
+            dead += R.points[k] * C.cnt[s][k]
+    return dead
+
+
 cdef void _dfs(_Ctx *C, int s) noexcept nogil:
     cdef int k, pts
     if C.done or C.cur >= C.best:
         return
     if C.share_prune and _naturals_overflow(C):
+        return
+    if C.dead_prune and C.cur + _dead_points(C) >= C.best:
         return
     while s < 5 and C.nz[s] == 0:
         s += 1
@@ -590,6 +621,10 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
     C.share_prune = 1 if (prune and full and want_b < 0 and nd == 0 and not R.wrap and not R.ace_high
                           and R.min_run == 3 and R.max_run_len >= 5 and R.min_book >= 1
                           and R.min_book <= 12 and R.pos_lo >= 1 and R.pos_hi <= 15) else 0
+    # free lay-downs (deadwood) under the same rules: prune by the naturals no meld can hold
+    C.dead_prune = 1 if (prune and not full and want_b < 0 and nd == 0 and not R.wrap
+                         and not R.ace_high and R.min_run == 3 and R.max_run_len >= 5
+                         and R.min_book >= 1 and R.pos_lo >= 1 and R.pos_hi <= 15) else 0
     for combo in range(ncombo):
         t = combo
         for s in range(5):
@@ -911,6 +946,7 @@ cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcep
 
 
 cdef uint32_t _RUN3[25][512]    # shares of runs of 3..5 (min_run 3), see _init_run3
+cdef uint8_t _RUN3W[25][512]    # fewest wilds of such a run (255: none fits)
 cdef int32_t _INV[12]           # WSCALE // k
 
 
@@ -919,7 +955,7 @@ cdef void _init_run3() noexcept nogil:
     3..5 positions through the middle bit of a 9-bit window of one suit (``bits``: the suit's
     naturals at positions k-4 .. k+4, bit 4 = k), when the lowest ``lo`` and highest ``hi``
     positions of the window lie outside the rules' run positions.  1 << 30: no run fits."""
-    cdef int lo, hi, bits, L, a, j, nat, v, best, k
+    cdef int lo, hi, bits, L, a, j, nat, v, best, k, fewest
     for k in range(1, 12):
         _INV[k] = WSCALE // k
     _INV[0] = 0
@@ -927,6 +963,7 @@ cdef void _init_run3() noexcept nogil:
         for hi in range(5):
             for bits in range(512):
                 best = 1 << 30
+                fewest = 255
                 if bits & 16:
                     for L in range(3, 6):
                         for a in range(4 - L + 1, 5):       # window bits a .. a+L-1 hold bit 4
@@ -938,7 +975,10 @@ cdef void _init_run3() noexcept nogil:
                             v = (L - nat) * (WSCALE // nat)
                             if v < best:
                                 best = v
+                            if L - nat < fewest:
+                                fewest = L - nat
                 _RUN3[lo * 5 + hi][bits] = <uint32_t>best
+                _RUN3W[lo * 5 + hi][bits] = <uint8_t>fewest
 
 
 _init_run3()
@@ -1381,3 +1421,22 @@ def _can_meld_all_unfiltered(hand, wild_rank):
     if n == 0:
         return True
     return _solve(&r, buf, n, 1, -1, -1, NULL, 0) == 0
+
+
+def _arrangement_pruned_and_not(hand, wild_rank, wild_points=20, joker_points=50):
+    """Test hook: ``(pruned, unpruned)``, each ``(points, meld_of, pos_of, kinds, lengths)``
+    of ``kz_meld_deadwood``'s arrangement with and without the search's dead-natural pruning:
+    they must be the same (pruning only skips subtrees that cannot beat the best so far)."""
+    cdef kz_meld_rules r
+    cdef kz_arrangement a
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, wild_points, joker_points)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    cdef int pr, i
+    out = []
+    for pr in (1, 0):
+        pts = _solve(&r, buf, n, 0, -1, -1, &a, pr)
+        out.append((int(pts), [a.meld_of[i] for i in range(n)], [a.pos_of[i] for i in range(n)],
+                    [a.kind[i] for i in range(a.n_melds)], [a.length[i] for i in range(a.n_melds)]))
+    return tuple(out)

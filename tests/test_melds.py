@@ -401,3 +401,16 @@ def test_KR_12_dead_natural_pruning_many_hands_every_wild_rank():
             n = rng.randint(1, 14)
             hand = _meldy_hand(rng, w, n) if t % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
             _check_dead_prune(hand, w)
+
+
+@settings(max_examples=200, deadline=None)
+@given(w=st.integers(3, 13), n=st.integers(1, 14), seed=st.integers(0, 2**32),
+       slack=st.integers(-30, 30))
+def test_KR_12_bounded_deadwood_search(w, n, seed, slack):
+    """kz_meld_deadwood_below(limit): the exact points when below limit, else limit."""
+    rng = random.Random(seed)
+    hand = _meldy_hand(rng, w, n) if seed % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
+    pts = M.deadwood_points(hand, w)
+    limit = max(0, pts + slack)
+    assert M._deadwood_below(hand, w, limit) == (pts if pts < limit else limit)
+    assert M._deadwood_below(hand, w, 1 << 30) == pts

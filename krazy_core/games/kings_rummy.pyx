@@ -69,7 +69,8 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
-                                     kz_meld_deadwood, kz_meld_going_out, kz_card_points,
+                                     kz_meld_deadwood, kz_meld_deadwood_below,
+                                     kz_meld_going_out, kz_card_points,
                                      kz_is_wild, KZ_MELD_BOOK, KZ_MELD_RUN)
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import InvalidStateError, IllegalActionError, ConfigError
@@ -514,7 +515,9 @@ cdef int best_discard(const KRState *st, const uint8_t *hand, int n, kz_rng *rng
             if t != i:
                 rest[m] = hand[t]
                 m += 1
-        pts = kz_meld_deadwood(&st.rules, rest, m, NULL)
+        # only a discard leaving at most the best points so far can win (the tie-breaks below
+        # span less than 1000): a bounded search, pts = best + 1 when it leaves more
+        pts = kz_meld_deadwood_below(&st.rules, rest, m, best + 1 if best_i >= 0 else 1 << 30)
         d = kz_card_points(&st.rules, hand[i])
         wild = kz_is_wild(&st.rules, hand[i])
         key = -pts * 1000.0 + (0 if wild else d) * 10.0 - wild * 500.0 + kz_bounded(rng, 10)

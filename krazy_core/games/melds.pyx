@@ -567,7 +567,10 @@ cdef void _fill_wild_pos(const kz_meld_rules *R, int *lo, int *hi, int8_t *taken
 
 
 cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
-                    int want_b, int want_r, kz_arrangement *out, int prune=1) noexcept nogil:
+                    int want_b, int want_r, kz_arrangement *out, int prune=1,
+                    int32_t limit=NO_BEST) noexcept nogil:
+    """The search.  ``limit`` < NO_BEST (free lay-down, no ``out``): only arrangements
+    leaving fewer than ``limit`` points count; returns ``limit`` when there is none."""
     cdef _Ctx C
     cdef int i, t, s, k, kind, fixed = 0, nd = 0, npure = 0, nw, combo, ncombo, best_combo = -1
     cdef int dual_cnt[5]
@@ -602,6 +605,10 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         ncombo *= dual_cnt[s] + 1
     C.R = R
     C.best = NO_BEST
+    if limit < NO_BEST:
+        if limit - fixed <= 0:
+            return limit
+        C.best = limit - fixed          # branch and bound starts from the caller's bound
     C.found = 0
     C.done = 0
     C.full = full
@@ -665,7 +672,7 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         if C.done:
             break
     if best_combo < 0:
-        return -1
+        return limit if limit < NO_BEST else -1
     if out != NULL:
         _materialize(R, hand, n, &C, best_natural_dual, out)
     return C.best + fixed
@@ -872,6 +879,13 @@ cdef void _materialize(const kz_meld_rules *R, const uint8_t *hand, int n, _Ctx 
 cdef int32_t kz_meld_deadwood(const kz_meld_rules *r, const uint8_t *hand, int n,
                               kz_arrangement *out) noexcept nogil:
     return _solve(r, hand, n, 0, -1, -1, out)
+
+
+cdef int32_t kz_meld_deadwood_below(const kz_meld_rules *r, const uint8_t *hand, int n,
+                                    int32_t limit) noexcept nogil:
+    if limit >= NO_BEST:
+        return _solve(r, hand, n, 0, -1, -1, NULL)
+    return _solve(r, hand, n, 0, -1, -1, NULL, 1, limit)
 
 
 cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, int n,
@@ -1440,3 +1454,13 @@ def _arrangement_pruned_and_not(hand, wild_rank, wild_points=20, joker_points=50
         out.append((int(pts), [a.meld_of[i] for i in range(n)], [a.pos_of[i] for i in range(n)],
                     [a.kind[i] for i in range(a.n_melds)], [a.length[i] for i in range(a.n_melds)]))
     return tuple(out)
+
+
+def _deadwood_below(hand, wild_rank, limit):
+    """Test hook: ``kz_meld_deadwood_below`` (Kings Rummy rules, wild 20, Joker 50)."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    return int(kz_meld_deadwood_below(&r, buf, n, limit))

@@ -24,11 +24,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def nim():
     import pyximport
     src = os.path.join(os.path.dirname(HERE), "src")
-    # the build cache is keyed by what the toy compiles against, so a changed ops table
-    # layout (src/krazy/*.h, krazy_core/_ops.pxd) never meets a stale toy_nim binary
+    # the build cache is keyed by what the toy compiles against, so a changed ops table or
+    # State layout (src/krazy/*.h, krazy_core/_ops.pxd, _state.pxd) never meets a stale
+    # toy_nim binary
     digest = hashlib.sha1()
     for path in sorted(glob.glob(os.path.join(src, "krazy", "*.h"))) + [
             os.path.join(os.path.dirname(HERE), "krazy_core", "_ops.pxd"),
+            os.path.join(os.path.dirname(HERE), "krazy_core", "_state.pxd"),
             os.path.join(HERE, "toy_nim.pyx")]:
         with open(path, "rb") as f:
             digest.update(f.read())

@@ -5,6 +5,7 @@ from krazy_core._ops cimport kz_ops, kz_events, kz_rng
 
 cdef class EventLog:
     cdef kz_events ev               # append-only int32 records, KZ_EV_WIDTH per event
+    cdef kz_events hist             # the action history: (player, action) int32 pairs
 
 cdef class State:
     cdef const kz_ops *ops          # the game's C function table
@@ -12,6 +13,7 @@ cdef class State:
     cdef readonly object game       # the immutable krazy_core.game.Game this state belongs to
     cdef EventLog log               # shared copy-on-write with clones
     cdef Py_ssize_t n_ev            # int32 values of `log` that belong to this state
+    cdef Py_ssize_t n_hist          # int32 values of `log.hist` that belong to this state
 
     cdef int _init(self, const kz_ops *ops, object game) except -1
     cdef State _blank(self)

@@ -6,8 +6,8 @@ and adds what needs its struct's fields: ``observation``, ``observation_tensor``
 ``action_to_string``, ``string_to_action``, ``_to_dict`` (JSON body), ``_event_dict``,
 ``_explain_illegal`` and ``__str__``.  Everything here is game-blind.
 
-The event log is shared between a state and its clones and copied only when two of them
-diverge (copy-on-write), so ``clone()`` is one ``memcpy`` of the struct.
+The event log and the action history are shared between a state and its clones and copied
+only when two of them diverge (copy-on-write), so ``clone()`` is one ``memcpy`` of the struct.
 """
 
 cimport cython
@@ -46,10 +46,12 @@ def check_seed(seed):
 
 @cython.final
 cdef class EventLog:
-    """An append-only array of int32 event records (see ``src/krazy/events.h``)."""
+    """An append-only array of int32 event records (see ``src/krazy/events.h``), and the
+    action history beside it: ``(player, action)`` int32 pairs."""
 
     def __dealloc__(self):
         kz_ev_free(&self.ev)
+        kz_ev_free(&self.hist)
 
 
 cdef class State:
@@ -78,21 +80,27 @@ cdef class State:
             raise MemoryError()
         self.log = EventLog.__new__(EventLog)
         self.n_ev = 0
+        self.n_hist = 0
         return 0
 
     cdef State _blank(self):
         raise NotImplementedError
 
     cdef kz_events *_writable_log(self) except NULL:
-        """The log to append to: ours if no clone has appended past our end, else a copy."""
+        """The log to append to: ours if no clone has appended past our end (to the events
+        or the history), else a copy of our part."""
         cdef EventLog fresh
-        if self.log.ev.n != self.n_ev:
+        if self.log.ev.n != self.n_ev or self.log.hist.n != self.n_hist:
             fresh = EventLog.__new__(EventLog)
-            if kz_ev_reserve(&fresh.ev, <int32_t>self.n_ev + 64 * KZ_EV_WIDTH) != 0:
+            if (kz_ev_reserve(&fresh.ev, <int32_t>self.n_ev + 64 * KZ_EV_WIDTH) != 0
+                    or kz_ev_reserve(&fresh.hist, <int32_t>self.n_hist + 128) != 0):
                 raise MemoryError()
             if self.n_ev:
                 memcpy(fresh.ev.data, self.log.ev.data, self.n_ev * sizeof(int32_t))
+            if self.n_hist:
+                memcpy(fresh.hist.data, self.log.hist.data, self.n_hist * sizeof(int32_t))
             fresh.ev.n = <int32_t>self.n_ev
+            fresh.hist.n = <int32_t>self.n_hist
             self.log = fresh
         return &self.log.ev
 
@@ -148,6 +156,7 @@ cdef class State:
         cdef int32_t a
         cdef int n, i
         cdef bint ok = False
+        cdef kz_events *ev
         if type(action) is int:
             a_obj = action
         else:
@@ -163,8 +172,30 @@ cdef class State:
                 break
         if not ok:
             raise IllegalActionError(self._illegal_message(a, action))
-        self.ops.apply_action(self.data, a, self._writable_log())
+        ev = self._writable_log()
+        if kz_ev_reserve(&self.log.hist, self.log.hist.n + 2) != 0:
+            raise MemoryError()
+        self.log.hist.data[self.log.hist.n] = self.ops.current_player(self.data)
+        self.log.hist.data[self.log.hist.n + 1] = a
+        self.ops.apply_action(self.data, a, ev)
+        self.log.hist.n += 2
+        self.n_hist = self.log.hist.n
         self.n_ev = self.log.ev.n
+
+    def history(self) -> list:
+        """The actions applied since the deal, oldest first: a ``list[int]`` (OpenSpiel's
+        ``history()``; dice and shuffles are drawn inside actions, so there are no chance
+        outcomes in it).  Saved in the JSON (key ``"history"``)."""
+        cdef Py_ssize_t i
+        cdef int32_t *d = self.log.hist.data
+        return [d[i + 1] for i in range(0, self.n_hist, 2)]
+
+    def full_history(self) -> list:
+        """The history with the seat of each action: ``list[tuple[int, int]]`` of
+        ``(player, action)``, oldest first."""
+        cdef Py_ssize_t i
+        cdef int32_t *d = self.log.hist.data
+        return [(d[i], d[i + 1]) for i in range(0, self.n_hist, 2)]
 
     def returns(self) -> list:
         """Per-player returns, ``list[float]`` of length ``num_players``: each game's
@@ -209,6 +240,7 @@ cdef class State:
         memcpy(c.data, self.data, self.ops.state_size)
         c.log = self.log
         c.n_ev = self.n_ev
+        c.n_hist = self.n_hist
         return c
 
     def __copy__(self):
@@ -296,6 +328,7 @@ cdef class State:
             "options": self.game.options_dict(),
             "state": self._to_dict(),
             "events": [list(e) for e in self.raw_events()],
+            "history": [list(h) for h in self.full_history()],
         }
         return json.dumps(doc, **json_kwargs)
 
@@ -331,6 +364,36 @@ cdef class State:
         log.ev.n = <int32_t>i
         self.log = log
         self.n_ev = i
+
+    def _load_history(self, history):
+        """Load a JSON history (validated: a list of ``[player, action]`` int pairs, a seat
+        of this game and an action in ``[0, num_distinct_actions)``).  It is the record of
+        how the state came about; nothing in the rules reads it."""
+        cdef Py_ssize_t i = 0
+        cdef int n_players = self.game.num_players
+        cdef int n_actions = self.ops.num_distinct_actions
+        if not isinstance(history, list):
+            raise InvalidStateError("'history' must be a list")
+        if len(history) > 10_000_000:
+            raise InvalidStateError("'history' is too long")
+        self._writable_log()                     # our own copy: we are about to rewrite it
+        if kz_ev_reserve(&self.log.hist, <int32_t>(2 * len(history) + 2)) != 0:
+            raise MemoryError()
+        for h in history:
+            if (not isinstance(h, list) or len(h) != 2 or type(h[0]) is not int
+                    or type(h[1]) is not int):
+                raise InvalidStateError(f"history entry {h!r} is not a [player, action] pair of ints")
+            if not 0 <= h[0] < n_players:
+                raise InvalidStateError(f"history entry {h!r}: player {h[0]} is not a seat of "
+                                        f"this {n_players}-player game")
+            if not 0 <= h[1] < n_actions:
+                raise InvalidStateError(f"history entry {h!r}: action {h[1]} is out of range "
+                                        f"[0, {n_actions})")
+            self.log.hist.data[i] = h[0]
+            self.log.hist.data[i + 1] = h[1]
+            i += 2
+        self.log.hist.n = <int32_t>i
+        self.n_hist = i
 
     def __reduce__(self):
         return (_state_from_json, (self.game, self.to_json()))

@@ -218,7 +218,10 @@ class Game:
         if not isinstance(doc["state"], dict):
             raise InvalidStateError("'state' must be an object")
         try:
-            return self.spec.state_from_dict(self, doc["state"], doc["events"])
+            state = self.spec.state_from_dict(self, doc["state"], doc["events"])
+            if "history" in doc:            # optional: JSON written before it was saved lacks it
+                state._load_history(doc["history"])
+            return state
         except InvalidStateError:
             raise
         except (KeyError, TypeError, ValueError, OverflowError, IndexError, AttributeError, RecursionError) as e:

@@ -158,10 +158,16 @@ def _mutations(doc):
                 d = json.loads(json.dumps(doc))
                 d["state"][key][0] = value[0] + [value[0][0]] * 40
                 yield f"{key}[0] stuffed", d
-    for key in ("format", "game", "num_players", "options", "events"):
+    for key in ("format", "game", "num_players", "options", "events", "history"):
         d = json.loads(json.dumps(doc))
         d[key] = {"x": [1]}
         yield f"top {key}", d
+    if doc["history"]:
+        for bad in ([256, 0], [-1, 0], [doc["num_players"], 0], [0, -1], [0, 2 ** 40],
+                    [0, 1, 2], [0], ["0", 1], [0, 1.0], [True, 0], None, 7):
+            d = json.loads(json.dumps(doc))
+            d["history"][0] = bad
+            yield f"history entry {bad!r}", d
     d = json.loads(json.dumps(doc))
     d["events"] = [[1, 2, 3]]
     yield "short event", d
@@ -290,4 +296,58 @@ def test_hostile_event_player_raises_invalid_state(game_id):
         d = json.loads(json.dumps(doc))
         d["events"][0][1] = bad_player
         with pytest.raises(InvalidStateError, match="is not a seat"):
+            game.state_from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("game_id,n", CASES)
+def test_history_records_every_action(game_id, n):
+    """``history()`` (OpenSpiel's verb) lists the applied actions in order, with their seats
+    in ``full_history()``; a clone's history is its own; the JSON keeps it."""
+    game = krazy_core.make(game_id, num_players=n)
+    state = game.new_initial_state(seed=5)
+    rng = random.Random(5)
+    played = []
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        a = rng.choice(state.legal_actions())
+        played.append((state.current_player(), a))
+        state.apply_action(a)
+        if len(played) == 30:
+            fork = state.clone()
+    assert state.full_history() == played
+    assert state.history() == [a for _, a in played]
+    assert game.new_initial_state(seed=5).history() == []
+    if len(played) > 30:
+        assert fork.full_history() == played[:30]
+        legal = fork.legal_actions()
+        other = legal[-1] if legal[-1] != played[30][1] else legal[0]
+        fork.apply_action(other)                     # the forks diverge: copy-on-write
+        assert fork.full_history()[30][1] == other
+        assert state.full_history() == played
+    back = game.state_from_json(state.to_json())
+    assert back.full_history() == played
+    doc = json.loads(state.to_json())
+    del doc["history"]                               # JSON written before it was saved
+    assert game.state_from_json(json.dumps(doc)).history() == []
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_malformed_history_raises_invalid_state(game_id):
+    game = krazy_core.make(game_id)
+    state = game.new_initial_state(seed=6)
+    random_playout(state, random.Random(6), max_steps=10)
+    doc = json.loads(state.to_json())
+    assert doc["history"], "the playout applied actions"
+    n_actions = game.num_distinct_actions
+    for bad in ([game.num_players, 0], [-1, 0], [0, -1], [0, n_actions], [0, 1, 2], [0],
+                ["0", 1], [0, 1.0], [True, 0], None, 7, {"player": 0}):
+        d = json.loads(json.dumps(doc))
+        d["history"][0] = bad
+        with pytest.raises(InvalidStateError, match="history"):
+            game.state_from_json(json.dumps(d))
+    for bad in ({"x": 1}, "abc", 5, None):
+        d = json.loads(json.dumps(doc))
+        d["history"] = bad
+        with pytest.raises(InvalidStateError, match="history"):
             game.state_from_json(json.dumps(d))

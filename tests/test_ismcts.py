@@ -24,11 +24,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def nim():
     import pyximport
     src = os.path.join(os.path.dirname(HERE), "src")
-    # the build cache is keyed by what the toy compiles against, so a changed ops table
-    # layout (src/krazy/*.h, krazy_core/_ops.pxd) never meets a stale toy_nim binary
+    # the build cache is keyed by what the toy compiles against, so a changed ops table or
+    # State layout (src/krazy/*.h, krazy_core/_ops.pxd, _state.pxd) never meets a stale
+    # toy_nim binary
     digest = hashlib.sha1()
     for path in sorted(glob.glob(os.path.join(src, "krazy", "*.h"))) + [
             os.path.join(os.path.dirname(HERE), "krazy_core", "_ops.pxd"),
+            os.path.join(os.path.dirname(HERE), "krazy_core", "_state.pxd"),
             os.path.join(HERE, "toy_nim.pyx")]:
         with open(path, "rb") as f:
             digest.update(f.read())
@@ -56,7 +58,7 @@ def nim():
     {"iterations": 10, "paired": 1}, {"iterations": 10, "omniscient": "yes"}, {"iterations": 10, "opponents": "minimax"}, {"iterations": 10, "temperature": 1.0}, {},
     {"iterations": 2**63}, {"iterations": 10**20}, {"iterations": 10, "horizon": "hand"},
     {"iterations": 10, "tree_depth": 0}, {"iterations": 10, "tree_depth": 1.5},
-    {"iterations": 10, "tree_depth": True},
+    {"iterations": 10, "tree_depth": True}, {"iterations": 10, "reuse": 1},
 ])
 def test_bad_configuration_raises_config_error(nim, bad):
     with pytest.raises(ConfigError):
@@ -236,6 +238,73 @@ def test_result_fields(nim):
     assert sum(r.visits.values()) == 1000 and r.threads == 2
     assert 0 < r.bytes_per_iteration <= NODE_BYTES + 1e-9 and NODE_BYTES == 40
     assert r.max_depth >= 2 and r.iterations_per_second() > 0
+
+
+# ------------------------------------------------------------------ tree reuse
+def test_reuse_continues_the_same_root(nim):
+    """previous= from the same state: the tree is copied whole, its statistics kept, and one
+    more iteration adds one visit to one root child."""
+    st = nim.new_state(9, seed=4)
+    first = search(st, iterations=2000, seed=11, reuse=True)
+    assert first.tree is not None and first.reused == 0 and first.tree.nodes == first.nodes
+    more = search(st, iterations=1, seed=5, reuse=True, previous=first)
+    assert more.reused == 2000
+    assert sum(more.visits.values()) == 2001
+    diff = {a: more.visits[a] - first.visits[a] for a in first.visits}
+    assert sorted(diff.values()) == [0] * (len(diff) - 1) + [1]
+    for a in first.visits:                  # means kept up to that one iteration
+        if diff[a] == 0 and first.visits[a]:
+            assert more.values[a] == pytest.approx(first.values[a])
+    assert more.nodes >= first.nodes and more.bytes_per_iteration <= NODE_BYTES
+    assert search(st, iterations=50, seed=5).tree is None       # reuse is off by default
+
+
+def test_reuse_follows_the_moves_played_since(nim):
+    """After the searcher's move and the opponent's, the search starts from the subtree the
+    old tree grew there: its root visits are that node's."""
+    st = nim.new_state(12, seed=4)
+    first = search(st, iterations=3000, seed=2, reuse=True)
+    st.apply_action(first.action)
+    reply = st.legal_actions()[0]
+    st.apply_action(reply)
+    if st.is_terminal() or st.current_player() != 0:
+        pytest.skip("the dice ended the game")
+    grown = first.tree.workers[0]
+    later = search(st, iterations=500, seed=3, reuse=True, previous=first)
+    assert 0 < later.reused < 3000
+    assert sum(later.visits.values()) <= later.reused + 500
+    same = search(st, iterations=500, seed=3, reuse=True, previous=first)
+    assert same.visits == later.visits          # deterministic with the same seed and tree
+    fresh = search(st, iterations=500, seed=3)
+    assert fresh.reused == 0 and sum(fresh.visits.values()) == 500
+
+
+def test_reuse_starts_afresh_when_the_tree_does_not_fit(nim):
+    st = nim.new_state(9, seed=4)
+    first = search(st, iterations=500, seed=1, reuse=True)
+    other = nim.new_state(9, seed=4, num_players=3)              # another game
+    assert search(other, iterations=100, seed=1, previous=first).reused == 0
+    unrelated = nim.new_state(7, seed=4)                          # not a continuation
+    assert search(unrelated, iterations=100, seed=1, previous=first).reused == 0
+    assert search(st, iterations=100, seed=1, threads=2, previous=first).reused == 0
+    assert search(st, iterations=100, seed=1, opponents="heuristic", previous=first).reused == 0
+    with pytest.raises(TypeError):
+        search(st, iterations=100, seed=1, previous="tree")
+
+
+def test_bot_with_reuse_carries_its_tree(nim):
+    def play(reuse):
+        bots = [ISMCTSBot(iterations=300, seed=1, reuse=reuse), ISMCTSBot(iterations=300, seed=2)]
+        st, carried = nim.new_state(25, seed=6), []
+        while not st.is_terminal():
+            bot = bots[st.current_player()]
+            st.apply_action(bot.step(st))
+            if bot is bots[0] and bot.last_result is not None:
+                carried.append(bot.last_result.reused)
+        return carried
+    with_reuse = play(True)
+    assert any(r > 0 for r in with_reuse) and with_reuse == play(True)
+    assert set(play(False)) == {0}
 
 
 # ------------------------------------------------------------------ the bot

@@ -210,3 +210,39 @@ def test_game_search_defaults_fill_unset_options():
     bot = ISMCTSBot(iterations=60, seed=9)
     a, policy = bot.step_with_policy(st)
     assert policy == ISMCTSBot(iterations=60, seed=9, paired=True).step_with_policy(st)[1]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_tree_reuse_between_moves(game_id):
+    """reuse=True: after the searcher's move and the others' replies the next search starts
+    from the subtree the old tree grew along that line (root visits carried over), the same
+    way from the state and from its determinization (nothing hidden decides it), and never
+    for a new deal of the same game."""
+    from krazy_core.game import get_spec
+    game = krazy_core.make(game_id, num_players=get_spec(game_id).min_players)
+    st = game.new_initial_state(seed=11)
+    rng = random.Random(11)
+    prev, carried = None, []
+    for _ in range(400):
+        if st.is_terminal() or len(carried) >= 6:
+            break
+        legal = st.legal_actions()
+        if st.current_player() == 0 and len(legal) > 1:
+            r = search(st, iterations=300, seed=5, reuse=True, previous=prev, max_rollout=CAP)
+            det = st.determinize(0, seed=9)
+            twin = search(det, iterations=300, seed=5, reuse=True, previous=prev, max_rollout=CAP)
+            assert (twin.reused, twin.visits, twin.values) == (r.reused, r.visits, r.values)
+            assert sum(r.visits.values()) <= r.reused + 300
+            carried.append(r.reused)
+            prev = r
+            st.apply_action(r.action)
+        else:
+            st.apply_action(rng.choice(legal))
+    assert carried[0] == 0 and any(c > 0 for c in carried[1:]), carried
+    other_deal = game.new_initial_state(seed=12)
+    if not other_deal.is_terminal() and len(other_deal.legal_actions()) > 1:
+        first = search(other_deal, iterations=100, seed=1, reuse=True, max_rollout=CAP)
+        again = game.new_initial_state(seed=13)         # same (empty) history, other cards
+        if again.current_player() == other_deal.current_player() and len(again.legal_actions()) > 1:
+            assert search(again, iterations=50, seed=1, previous=first, max_rollout=CAP).reused == 0
+        assert search(other_deal, iterations=50, seed=1, previous=first, max_rollout=CAP).reused == 100

@@ -294,3 +294,123 @@ def test_CR_10_contract_agrees_with_brute_force(seed, n, suits, contract):
         kinds = sorted(M.crazy_meld_kind(m) for m in melds)
         assert kinds == sorted(["book"] * contract[0] + ["run"] * contract[1])
         assert sorted(sum(melds, []) + left) == sorted(hand)
+
+
+# ---- the wild-share bound that lets kz_meld_going_out skip most going-out checks
+
+def _meldy_hand(rng, w, n):
+    """A hand of n cards made mostly of melds (books and runs of 3..5, some wilds standing
+    in), then random cards: going out is often possible or nearly so."""
+    wilds = [0x50] + [(s << 4) | w for s in range(5)]
+    hand = []
+    while len(hand) < n:
+        room = n - len(hand)
+        if room < 3 or rng.random() < 0.2:
+            hand.append(rng.choice([(s << 4) | r for s in range(5) for r in range(3, 14)] + wilds))
+            continue
+        L = rng.randint(3, min(5, room))
+        if rng.random() < 0.5:
+            r = rng.choice([k for k in range(3, 14) if k != w])
+            meld = [(rng.randrange(5) << 4) | r for _ in range(L)]
+        else:
+            a = rng.randint(3, 14 - L)
+            s = rng.randrange(5)
+            meld = [(s << 4) | k for k in range(a, a + L)]
+        for i in range(L):
+            if rng.random() < 0.25:
+                meld[i] = rng.choice(wilds)
+        hand += meld
+    rng.shuffle(hand)
+    return hand
+
+
+def _check_share_bound(hand, w):
+    bound = M._wild_share_bound(hand, w)
+    assert bound is not None
+    shares, total, nwild, scale = bound
+    assert total == sum(shares)
+    assert M._wild_share_bound(hand, w, use_table=False) == bound     # table == window loop
+    # the lemma: a hand that lays down completely needs at least total/scale wilds
+    if M._can_meld_all_unfiltered(hand, w):
+        assert total <= nwild * scale, (w, hand)
+    # what kz_meld_going_out skips: a discard d whose bound fails never lets the rest meld
+    outs = set()
+    for i, d in enumerate(hand):
+        rest = hand[:i] + hand[i + 1:]
+        is_wild = d == 0x50 or (d & 15) == w
+        skip = total > (nwild - 1) * scale if is_wild else total - shares[i] > nwild * scale
+        melds = M._can_meld_all_unfiltered(rest, w)
+        assert M.can_meld_all(rest, w) == melds
+        if skip:
+            assert not melds, (w, hand, d)
+        if melds:
+            outs.add(d)
+    # and the going-out answer is exactly the brute force over every discard
+    assert M.going_out_discards(hand, w, as_codes=True) == sorted(outs)
+
+
+@settings(max_examples=400, deadline=None)
+@given(w=st.integers(3, 13), n=st.integers(1, 16), seed=st.integers(0, 2**32))
+def test_KR_10_wild_share_bound_never_rejects_a_hand_that_goes_out(w, n, seed):
+    rng = random.Random(seed)
+    _check_share_bound(_meldy_hand(rng, w, n), w)
+    k = rng.randint(0, min(n, 4))
+    _check_share_bound(_deal(rng, n, k, w, rng.choice([1, 2, 5])), w)
+
+
+def test_KR_10_wild_share_bound_many_hands_every_wild_rank():
+    """Seeded sweep: 2,000 hands per wild rank 3..13 (round 1..11), half built from melds."""
+    rng = random.Random(20261129)
+    for w in range(3, 14):
+        for t in range(2000):
+            n = rng.randint(1, 14)
+            hand = _meldy_hand(rng, w, n) if t % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
+            _check_share_bound(hand, w)
+
+
+def test_KR_10_wild_share_bound_values():
+    # 3H 4H 5H a natural run (0), 7S 7D a pair (1/2 each), 9C alone (2), one Joker; wild rank 8
+    shares, total, nwild, scale = M._wild_share_bound("3H 4H 5H 7S 7D 9C JK", 8)
+    assert shares == [0, 0, 0, scale // 2, scale // 2, 2 * scale, 0]
+    assert (total, nwild) == (3 * scale, 1)
+    # 3H 4H 6H: the window 3..6 holds three naturals and needs one wild: 1/3 each
+    assert M._wild_share_bound("3H 4H 6H", 8)[0] == [scale // 3] * 3
+    # total 3 - the largest share 2 = 1 <= 1 wild: the check must still run (discard 9C)
+    assert M.going_out_discards("3H 4H 5H 7S 7D 9C JK", 8) == ["9C"]
+
+
+# ---- the deadwood search's dead-natural pruning changes nothing
+
+def _check_dead_prune(hand, w):
+    pruned, unpruned = M._arrangement_pruned_and_not(hand, w)
+    assert pruned == unpruned, (w, hand)
+
+
+@settings(max_examples=300, deadline=None)
+@given(w=st.integers(3, 13), n=st.integers(1, 16), seed=st.integers(0, 2**32))
+def test_KR_12_dead_natural_pruning_same_arrangement(w, n, seed):
+    rng = random.Random(seed)
+    _check_dead_prune(_meldy_hand(rng, w, n), w)
+    _check_dead_prune(_deal(rng, n, rng.randint(0, min(n, 4)), w, rng.choice([1, 2, 5])), w)
+
+
+def test_KR_12_dead_natural_pruning_many_hands_every_wild_rank():
+    rng = random.Random(112920262)
+    for w in range(3, 14):
+        for t in range(1500):
+            n = rng.randint(1, 14)
+            hand = _meldy_hand(rng, w, n) if t % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
+            _check_dead_prune(hand, w)
+
+
+@settings(max_examples=200, deadline=None)
+@given(w=st.integers(3, 13), n=st.integers(1, 14), seed=st.integers(0, 2**32),
+       slack=st.integers(-30, 30))
+def test_KR_12_bounded_deadwood_search(w, n, seed, slack):
+    """kz_meld_deadwood_below(limit): the exact points when below limit, else limit."""
+    rng = random.Random(seed)
+    hand = _meldy_hand(rng, w, n) if seed % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
+    pts = M.deadwood_points(hand, w)
+    limit = max(0, pts + slack)
+    assert M._deadwood_below(hand, w, limit) == (pts if pts < limit else limit)
+    assert M._deadwood_below(hand, w, 1 << 30) == pts

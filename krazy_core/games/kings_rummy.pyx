@@ -69,7 +69,8 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
-                                     kz_meld_deadwood, kz_meld_going_out, kz_card_points,
+                                     kz_meld_deadwood, kz_meld_deadwood_below,
+                                     kz_meld_going_out, kz_card_points,
                                      kz_is_wild, KZ_MELD_BOOK, KZ_MELD_RUN)
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import InvalidStateError, IllegalActionError, ConfigError
@@ -500,9 +501,12 @@ cdef void kr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
 
 # ------------------------------------------------------------------ heuristic (bots)
 cdef int best_discard(const KRState *st, const uint8_t *hand, int n, kz_rng *rng,
-                      int *points_after) noexcept nogil:
+                      int *points_after, int below=1 << 30) noexcept nogil:
     """The index in hand of the card whose discard leaves the fewest best-arrangement
-    points; ties: the dearer card goes, a wild is kept, then at random."""
+    points; ties: the dearer card goes, a wild is kept, then at random.  With ``below``
+    the caller only asks whether some discard leaves fewer than ``below`` points:
+    *points_after is then min(fewest, below) and the index is not meaningful (the same
+    random draws are made either way)."""
     cdef uint8_t rest[MAXH + 1]
     cdef int i, t, m, pts, best_i = -1, best = 1 << 30, d, wild
     cdef double key, best_key = -1e18
@@ -514,7 +518,9 @@ cdef int best_discard(const KRState *st, const uint8_t *hand, int n, kz_rng *rng
             if t != i:
                 rest[m] = hand[t]
                 m += 1
-        pts = kz_meld_deadwood(&st.rules, rest, m, NULL)
+        # only a discard leaving at most the best points so far can win (the tie-breaks below
+        # span less than 1000): a bounded search, pts = best + 1 when it leaves more
+        pts = kz_meld_deadwood_below(&st.rules, rest, m, best + 1 if best_i >= 0 else below)
         d = kz_card_points(&st.rules, hand[i])
         wild = kz_is_wild(&st.rules, hand[i])
         key = -pts * 1000.0 + (0 if wild else d) * 10.0 - wild * 500.0 + kz_bounded(rng, 10)
@@ -551,7 +557,7 @@ cdef int32_t kr_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
         while i > 0 and tmp[i - 1] > tmp[i]:
             tmp[i - 1], tmp[i] = tmp[i], tmp[i - 1]
             i -= 1
-        best_discard(st, tmp, n + 1, rng, &after)
+        best_discard(st, tmp, n + 1, rng, &after, now)
         return A_TAKE if after < now else A_STOCK
     if st.out_player < 0:
         m = kz_meld_going_out(&st.rules, st.hand[p], n, outs)

@@ -87,6 +87,11 @@ cdef int kz_meld_kind(const kz_meld_rules *r, const uint8_t *cards, int n) noexc
 cdef int32_t kz_meld_deadwood(const kz_meld_rules *r, const uint8_t *hand, int n,
                               kz_arrangement *out) noexcept nogil
 
+# kz_meld_deadwood's points when they are below limit, else limit (a bounded search: much
+# faster when the caller only needs to know whether a hand beats a known one).
+cdef int32_t kz_meld_deadwood_below(const kz_meld_rules *r, const uint8_t *hand, int n,
+                                    int32_t limit) noexcept nogil
+
 # 1 if every one of the n cards can be laid down in melds (0 cards: 1).
 cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcept nogil
 

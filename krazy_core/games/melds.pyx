@@ -28,7 +28,7 @@ Python faces (Kings Rummy rules, ``wild_rank`` 3..13, KR-5..KR-7, KR-14): :func:
 
 cimport cython
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t
 
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_HAND,
                                      KZ_MELD_MAX_MELDS, KZ_MELD_NONE, KZ_MELD_BOOK,
@@ -46,6 +46,7 @@ cdef extern from *:
 
 DEF BIG_CAP = 1000          # absorb capacity of a meld that takes any number of wilds
 DEF NO_BEST = 1 << 30
+DEF WSCALE = 27720          # lcm(1..11): wilds per natural as exact integers (naturals <= 11)
 
 MAX_HAND = KZ_MELD_MAX_HAND
 BOOK = KZ_MELD_BOOK
@@ -262,6 +263,8 @@ cdef struct _Ctx:
     int span_run            # most positions one run's naturals may span
     int span_book           # most naturals in one book
     int skip_single_run     # a 1-natural run is never better than a 1-natural book
+    int share_prune         # full lay-down, runs of 3: prune nodes by the wild-share bound
+    int dead_prune          # free lay-down, runs of 3: prune by the points of dead naturals
     int leftcost[KZ_MELD_MAX_HAND + 1]   # points of leaving k wilds (the k cheapest)
     int depth
     int best_depth
@@ -456,9 +459,72 @@ cdef void _books(_Ctx *C, int s, int k) noexcept nogil:
     _put(C, s, k)
 
 
+cdef int _naturals_overflow(_Ctx *C) noexcept nogil:
+    """1 when the naturals not yet laid need more wilds than are left (the wild-share bound
+    of ``_wild_shares`` on C.cnt, runs of 3..5 by the table): no complete lay-down below."""
+    cdef const kz_meld_rules *R = C.R
+    cdef int s, k, b, best, v, lo, hi
+    cdef int32_t tot = 0, limit = C.wl * WSCALE
+    cdef unsigned int m
+    for s in range(5):
+        m = C.nz[s]
+        while m:
+            k = kz_ctz16(m)
+            m &= m - 1
+            b = C.cnt[0][k] + C.cnt[1][k] + C.cnt[2][k] + C.cnt[3][k] + C.cnt[4][k]
+            if b >= R.min_book:
+                continue
+            best = (R.min_book - b) * _INV[b]
+            lo = R.pos_lo - k + 4
+            if lo < 0:
+                lo = 0
+            hi = k + 4 - R.pos_hi
+            if hi < 0:
+                hi = 0
+            v = <int>_RUN3[lo * 5 + hi][((<unsigned int>C.nz[s] << 4) >> k) & 511]
+            if v < best:
+                best = v
+            tot += best * C.cnt[s][k]
+            if tot > limit:
+                return 1
+    return 0
+
+
+cdef int _dead_points(_Ctx *C) noexcept nogil:
+    """Points of the naturals not yet laid that no meld can hold any more: a book of their
+    rank needs more wilds than are left, and so does every run of 3..5 positions through
+    them (a longer run splits into runs of 3..5 with no more wilds, so none holds them
+    either).  Those stay in hand: a lower bound on the points still to come."""
+    cdef const kz_meld_rules *R = C.R
+    cdef int s, k, b, lo, hi, dead = 0
+    cdef unsigned int m
+    for s in range(5):
+        m = C.nz[s]
+        while m:
+            k = kz_ctz16(m)
+            m &= m - 1
+            b = C.cnt[0][k] + C.cnt[1][k] + C.cnt[2][k] + C.cnt[3][k] + C.cnt[4][k]
+            if R.min_book - b <= C.wl:
+                continue
+            lo = R.pos_lo - k + 4
+            if lo < 0:
+                lo = 0
+            hi = k + 4 - R.pos_hi
+            if hi < 0:
+                hi = 0
+            if _RUN3W[lo * 5 + hi][((<unsigned int>C.nz[s] << 4) >> k) & 511] <= C.wl:
+                continue
+            dead += R.points[k] * C.cnt[s][k]
+    return dead
+
+
 cdef void _dfs(_Ctx *C, int s) noexcept nogil:
     cdef int k, pts
     if C.done or C.cur >= C.best:
+        return
+    if C.share_prune and _naturals_overflow(C):
+        return
+    if C.dead_prune and C.cur + _dead_points(C) >= C.best:
         return
     while s < 5 and C.nz[s] == 0:
         s += 1
@@ -501,7 +567,10 @@ cdef void _fill_wild_pos(const kz_meld_rules *R, int *lo, int *hi, int8_t *taken
 
 
 cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
-                    int want_b, int want_r, kz_arrangement *out) noexcept nogil:
+                    int want_b, int want_r, kz_arrangement *out, int prune=1,
+                    int32_t limit=NO_BEST) noexcept nogil:
+    """The search.  ``limit`` < NO_BEST (free lay-down, no ``out``): only arrangements
+    leaving fewer than ``limit`` points count; returns ``limit`` when there is none."""
     cdef _Ctx C
     cdef int i, t, s, k, kind, fixed = 0, nd = 0, npure = 0, nw, combo, ncombo, best_combo = -1
     cdef int dual_cnt[5]
@@ -510,9 +579,11 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
     cdef int wpts[KZ_MELD_MAX_HAND]
     cdef int base_cnt_ok
     cdef uint8_t basecnt[5][16]
+    cdef uint16_t basenz[5]
     if n < 0 or n > KZ_MELD_MAX_HAND:
         return -1
     memset(basecnt, 0, sizeof(basecnt))
+    memset(basenz, 0, sizeof(basenz))
     memset(dual_cnt, 0, sizeof(dual_cnt))
     memset(best_natural_dual, 0, sizeof(best_natural_dual))
     for i in range(n):
@@ -521,6 +592,7 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
             fixed += kz_card_points(R, hand[i])
         elif kind == 1:
             basecnt[hand[i] >> 4][hand[i] & 15] += 1
+            basenz[hand[i] >> 4] |= <uint16_t>(1u << (hand[i] & 15))
         elif kind == 2:
             npure += 1
         else:
@@ -533,6 +605,10 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         ncombo *= dual_cnt[s] + 1
     C.R = R
     C.best = NO_BEST
+    if limit < NO_BEST:
+        if limit - fixed <= 0:
+            return limit
+        C.best = limit - fixed          # branch and bound starts from the caller's bound
     C.found = 0
     C.done = 0
     C.full = full
@@ -548,6 +624,14 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
             C.span_run = R.max_run_len
         C.span_book = 2 * R.min_book - 1
         C.skip_single_run = 1 if (R.max_wild_book == KZ_WILD_ANY and R.min_book <= R.min_run) else 0
+    # complete lay-downs (kz_meld_all) under rules the wild-share table covers: prune by it
+    C.share_prune = 1 if (prune and full and want_b < 0 and nd == 0 and not R.wrap and not R.ace_high
+                          and R.min_run == 3 and R.max_run_len >= 5 and R.min_book >= 1
+                          and R.min_book <= 12 and R.pos_lo >= 1 and R.pos_hi <= 15) else 0
+    # free lay-downs (deadwood) under the same rules: prune by the naturals no meld can hold
+    C.dead_prune = 1 if (prune and not full and want_b < 0 and nd == 0 and not R.wrap
+                         and not R.ace_high and R.min_run == 3 and R.max_run_len >= 5
+                         and R.min_book >= 1 and R.pos_lo >= 1 and R.pos_hi <= 15) else 0
     for combo in range(ncombo):
         t = combo
         for s in range(5):
@@ -571,10 +655,9 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         for t in range(nw):
             C.leftcost[t + 1] = C.leftcost[t] + wpts[t]
         for s in range(5):
-            C.nz[s] = 0
-            for k in range(16):
-                if C.cnt[s][k]:
-                    C.nz[s] |= <uint16_t>(1u << k)
+            C.nz[s] = basenz[s]
+            if natural_dual[s]:
+                C.nz[s] |= <uint16_t>(1u << R.wild_rank)
         C.wl = nw
         C.cur = 0
         C.capa = 0
@@ -589,7 +672,7 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         if C.done:
             break
     if best_combo < 0:
-        return -1
+        return limit if limit < NO_BEST else -1
     if out != NULL:
         _materialize(R, hand, n, &C, best_natural_dual, out)
     return C.best + fixed
@@ -798,6 +881,13 @@ cdef int32_t kz_meld_deadwood(const kz_meld_rules *r, const uint8_t *hand, int n
     return _solve(r, hand, n, 0, -1, -1, out)
 
 
+cdef int32_t kz_meld_deadwood_below(const kz_meld_rules *r, const uint8_t *hand, int n,
+                                    int32_t limit) noexcept nogil:
+    if limit >= NO_BEST:
+        return _solve(r, hand, n, 0, -1, -1, NULL)
+    return _solve(r, hand, n, 0, -1, -1, NULL, 1, limit)
+
+
 cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, int n,
                                   int spare) noexcept nogil:
     """A quick necessary test for laying down every card (but ``spare`` of them): a natural
@@ -853,30 +943,208 @@ cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, i
 
 
 cdef int kz_meld_all(const kz_meld_rules *r, const uint8_t *hand, int n) noexcept nogil:
+    cdef int32_t share[KZ_MELD_MAX_HAND]
+    cdef int32_t total = 0, top = 0
+    cdef int w = 0
     if n == 0:
         return 1
     if n < r.min_book and n < r.min_run:
         return 0
+    if n <= KZ_MELD_MAX_HAND and _wild_shares(r, hand, n, share, &total, &top, &w, 0) and total > w * WSCALE:
+        return 0                        # the naturals need more wilds than the hand holds
     if _lone_cards_exceed_wilds(r, hand, n, 0):
         return 0
     return 1 if _solve(r, hand, n, 1, -1, -1, NULL) == 0 else 0
+
+
+
+
+cdef uint32_t _RUN3[25][512]    # shares of runs of 3..5 (min_run 3), see _init_run3
+cdef uint8_t _RUN3W[25][512]    # fewest wilds of such a run (255: none fits)
+cdef int32_t _INV[12]           # WSCALE // k
+
+
+cdef void _init_run3() noexcept nogil:
+    """``_RUN3[lo * 5 + hi][bits]``: the fewest wilds per natural (times WSCALE) of a run of
+    3..5 positions through the middle bit of a 9-bit window of one suit (``bits``: the suit's
+    naturals at positions k-4 .. k+4, bit 4 = k), when the lowest ``lo`` and highest ``hi``
+    positions of the window lie outside the rules' run positions.  1 << 30: no run fits."""
+    cdef int lo, hi, bits, L, a, j, nat, v, best, k, fewest
+    for k in range(1, 12):
+        _INV[k] = WSCALE // k
+    _INV[0] = 0
+    for lo in range(5):
+        for hi in range(5):
+            for bits in range(512):
+                best = 1 << 30
+                fewest = 255
+                if bits & 16:
+                    for L in range(3, 6):
+                        for a in range(4 - L + 1, 5):       # window bits a .. a+L-1 hold bit 4
+                            if a < lo or a + L - 1 > 8 - hi:
+                                continue
+                            nat = 0
+                            for j in range(a, a + L):
+                                nat += (bits >> j) & 1
+                            v = (L - nat) * (WSCALE // nat)
+                            if v < best:
+                                best = v
+                            if L - nat < fewest:
+                                fewest = L - nat
+                _RUN3[lo * 5 + hi][bits] = <uint32_t>best
+                _RUN3W[lo * 5 + hi][bits] = <uint8_t>fewest
+
+
+_init_run3()
+
+
+cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
+                      int32_t *share, int32_t *total, int32_t *top, int *wilds,
+                      int32_t slack=-1, int use_table=1) noexcept nogil:
+    """A lower bound on the wilds needed to lay down every natural card of the hand.
+
+    For each natural card c, ``share[i]`` is ``WSCALE`` times the fewest wilds per natural
+    card of any meld that could hold c: a book of c's rank with all the hand's naturals of
+    that rank, or a run of c's suit over a window of ``min_run .. 2*min_run-1`` positions
+    round c, with every natural of that suit in the window.  Lemma: if the naturals N and w
+    wilds lay down completely, then sum(share) <= w * WSCALE.  Proof: split every run of
+    ``2*min_run`` or more positions into two runs of at least ``min_run`` (the same wilds);
+    each meld M then holds n_M naturals and j_M wilds, sum(j_M) <= w, and for every c in M
+    the candidate meld of the same rank (books: all b >= n_M naturals of the rank, needing
+    max(0, min_book - b) <= j_M wilds) or the same window (runs: nat >= n_M naturals,
+    needing L - nat <= j_M) gives share(c) <= WSCALE * j_M / n_M; summing over c in M and
+    over M gives the claim.  Caps on wilds per meld only remove melds, so the bound holds
+    under any caps.  Fewer naturals never lower a share, so the shares of a hand also bound
+    every sub-hand.
+
+    Writes share[i] for each natural hand[i] (0 for wilds), *total (sum), *top (largest)
+    and *wilds.  With ``slack >= 0`` it stops early, returning 2 (shares and total
+    partial), as soon as the total exceeds ``wilds * WSCALE + slack``: the caller rejects
+    the hand.  Returns 1 when done, 0 when the bound does not apply (run positions that wrap or put an
+    Ace high, a wild rank that may be natural, cards the rules don't know, long melds):
+    then the caller must not use it."""
+    cdef int i, k, s, L, a, a0, a1, nat, lmax, best, v, ki, lo, hi, b
+    cdef int w = 0, fast
+    cdef int32_t tot = 0, mx = 0
+    cdef uint8_t rank_cnt[16]
+    cdef uint8_t pref[5][18]         # pref[s][p]: distinct naturals of suit s at positions < p
+    cdef unsigned int suitmask[5]
+    cdef uint8_t c, prev = 0xFF
+    if r.wrap or r.ace_high or r.min_book < 1 or r.min_run < 1 or r.min_book > 12:
+        return 0
+    lmax = 2 * r.min_run - 1
+    if lmax > r.max_run_len:
+        lmax = r.max_run_len
+    if lmax > 11 or r.pos_lo < 1 or r.pos_hi > 15:
+        return 0
+    fast = 1 if (use_table and r.min_run == 3 and lmax == 5) else 0
+    memset(rank_cnt, 0, sizeof(rank_cnt))
+    memset(suitmask, 0, sizeof(suitmask))
+    for i in range(n):
+        ki = _known(r, hand[i])
+        if ki == 1:
+            rank_cnt[hand[i] & 15] += 1
+            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
+        elif ki == 2:
+            w += 1
+        else:
+            return 0
+    if not fast:
+        for s in range(5):
+            pref[s][0] = 0
+            for k in range(17):
+                pref[s][k + 1] = pref[s][k] + ((suitmask[s] >> k) & 1)
+    best = 0
+    for i in range(n):
+        c = hand[i]
+        if c == prev:                   # the same card again: the same share
+            share[i] = best
+            tot += best
+            continue
+        share[i] = 0
+        k = c & 15
+        if c == 0x50 or k == r.wild_rank:
+            continue
+        prev = c
+        s = c >> 4
+        b = rank_cnt[k]
+        best = 0
+        if b < r.min_book:
+            best = (r.min_book - b) * _INV[b]
+            if fast:
+                lo = r.pos_lo - k + 4
+                if lo < 0:
+                    lo = 0
+                hi = k + 4 - r.pos_hi
+                if hi < 0:
+                    hi = 0
+                if lo <= 4 and hi <= 4:
+                    v = <int>_RUN3[lo * 5 + hi][((suitmask[s] << 4) >> k) & 511]
+                    if v < best:
+                        best = v
+            else:
+                for L in range(r.min_run, lmax + 1):
+                    a0 = k - L + 1
+                    if a0 < r.pos_lo:
+                        a0 = r.pos_lo
+                    a1 = k
+                    if a1 > r.pos_hi - L + 1:
+                        a1 = r.pos_hi - L + 1
+                    for a in range(a0, a1 + 1):
+                        nat = pref[s][a + L] - pref[s][a]
+                        v = (L - nat) * _INV[nat]
+                        if v < best:
+                            best = v
+                    if best == 0:
+                        break
+        share[i] = best
+        tot += best
+        if best > mx:
+            mx = best
+        if slack >= 0 and tot > w * WSCALE + slack:
+            total[0] = tot
+            top[0] = mx
+            wilds[0] = w
+            return 2
+    total[0] = tot
+    top[0] = mx
+    wilds[0] = w
+    return 1
 
 
 cdef int kz_meld_going_out(const kz_meld_rules *r, const uint8_t *hand, int n,
                            uint8_t *out) noexcept nogil:
     cdef uint8_t rest[KZ_MELD_MAX_HAND]
     cdef uint8_t seen[256]
-    cdef int i, t, m, found = 0
+    cdef int32_t share[KZ_MELD_MAX_HAND]
+    cdef int32_t total = 0, top = 0, cap = 0
+    cdef int i, t, m, found = 0, w = 0, bound
     if n < 1 or n > KZ_MELD_MAX_HAND:
         return 0
+    # the hand without its discard d must lay down completely: its naturals need at least
+    # total - share[d] wilds (d natural) or total with one wild fewer (d wild); see _wild_shares
+    # a share is at most min_book - 1 (a book of one natural): past that slack nothing fits
+    bound = _wild_shares(r, hand, n, share, &total, &top, &w, (r.min_book - 1) * WSCALE)
+    if bound == 2:
+        return 0
+    if bound:
+        cap = w * WSCALE
+        if total - top > cap:
+            return 0
     # discarding one natural card frees at most that card; discarding a wild leaves fewer
-    if n > 1 and _lone_cards_exceed_wilds(r, hand, n, 1):
+    elif n > 1 and _lone_cards_exceed_wilds(r, hand, n, 1):
         return 0
     memset(seen, 0, sizeof(seen))
     for i in range(n):
         if seen[hand[i]]:
             continue
         seen[hand[i]] = 1
+        if bound:
+            if _known(r, hand[i]) == 1:
+                if total - share[i] > cap:
+                    continue
+            elif total > cap - WSCALE:
+                continue
         m = 0
         for t in range(n):
             if t != i:
@@ -1136,3 +1404,63 @@ def _crazy_is(cards, kind, ace_wrap=False):
     if n == 0:
         return False
     return bool(_is_book(&r, buf, n) if kind == 1 else _is_run(&r, buf, n))
+
+
+def _wild_share_bound(hand, wild_rank, use_table=True):
+    """Test hook (Kings Rummy rules): ``None`` when the wild-share bound does not apply, else
+    ``(shares, total, wilds, scale)``: ``shares[i]`` is card i's share of the wilds any
+    complete lay-down needs, times ``scale`` (0 for wilds); see ``_wild_shares``.
+    ``use_table=False``: the plain window loop instead of the runs-of-3 table."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef int32_t share[KZ_MELD_MAX_HAND]
+    cdef int32_t total = 0, top = 0
+    cdef int w = 0, i
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    if not _wild_shares(&r, buf, n, share, &total, &top, &w, -1, 1 if use_table else 0):
+        return None
+    return [int(share[i]) for i in range(n)], int(total), w, WSCALE
+
+
+def _can_meld_all_unfiltered(hand, wild_rank):
+    """Test hook: ``can_meld_all`` by the exact search alone, without the quick necessary
+    tests or the search's wild-share pruning (the oracle the bound is checked against)."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    if n == 0:
+        return True
+    return _solve(&r, buf, n, 1, -1, -1, NULL, 0) == 0
+
+
+def _arrangement_pruned_and_not(hand, wild_rank, wild_points=20, joker_points=50):
+    """Test hook: ``(pruned, unpruned)``, each ``(points, meld_of, pos_of, kinds, lengths)``
+    of ``kz_meld_deadwood``'s arrangement with and without the search's dead-natural pruning:
+    they must be the same (pruning only skips subtrees that cannot beat the best so far)."""
+    cdef kz_meld_rules r
+    cdef kz_arrangement a
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, wild_points, joker_points)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    cdef int pr, i
+    out = []
+    for pr in (1, 0):
+        pts = _solve(&r, buf, n, 0, -1, -1, &a, pr)
+        out.append((int(pts), [a.meld_of[i] for i in range(n)], [a.pos_of[i] for i in range(n)],
+                    [a.kind[i] for i in range(a.n_melds)], [a.length[i] for i in range(a.n_melds)]))
+    return tuple(out)
+
+
+def _deadwood_below(hand, wild_rank, limit):
+    """Test hook: ``kz_meld_deadwood_below`` (Kings Rummy rules, wild 20, Joker 50)."""
+    cdef kz_meld_rules r
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    _kings_rules(&r, wild_rank, 20, 50)
+    codes = _parse_kings_cards(hand)
+    cdef int n = _load(codes, buf)
+    return int(kz_meld_deadwood_below(&r, buf, n, limit))

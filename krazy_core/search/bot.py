@@ -24,12 +24,14 @@ class ISMCTSBot(Bot):
     """A bot that picks each move with SO-ISMCTS.
 
     ``ISMCTSBot(*, iterations=None, time_limit=None, seed=None, exploration=0.7,
-    rollout="heuristic", threads=1, max_rollout=None)``.  The budget is ``iterations``
+    rollout="heuristic", threads=1, max_rollout=None, reuse=False)``.  The budget is ``iterations``
     (int > 0) and/or ``time_limit`` (seconds > 0) per move; with neither it thinks
     ``DEFAULT_TIME_LIMIT`` = 0.2 s.  ``seed`` (int or ``None``) seeds the bot's own PRNG,
     which seeds each search: with an iteration budget, the same seed and the same states
     give the same moves.  The other options are those of
-    :func:`krazy_core.search.ismcts.search`.  Raises ``ConfigError`` for an unknown option or
+    :func:`krazy_core.search.ismcts.search`; with ``reuse=True`` each search continues the
+    subtree of the bot's previous search where the game went (tree reuse between moves, the
+    ``previous`` argument of ``search``).  Raises ``ConfigError`` for an unknown option or
     a bad value; ``step`` raises ``IllegalActionError`` when the game is over.
     """
 
@@ -49,6 +51,7 @@ class ISMCTSBot(Bot):
         self.seed: Optional[int] = options.get("seed")
         self._rng = Rng(self._options["seed"])
         self.last_result = None
+        self._tree = None                   # the last search's trees, with reuse=True
 
     @property
     def options(self) -> Dict:
@@ -69,7 +72,8 @@ class ISMCTSBot(Bot):
             return legal[0], {legal[0]: 1.0}
         opts = dict(self._given)
         opts["seed"] = self._rng.next_u64()
-        result = search(state, **opts)
+        result = search(state, previous=self._tree, **opts)
+        self._tree = result.tree            # None unless reuse=True
         self.last_result = result
         return result.action, result.policy
 

@@ -1,5 +1,5 @@
 """Type stubs of krazy_core.search.ismcts (SO-ISMCTS over the GameOps table)."""
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, Union
 
 from krazy_core._state import State
 
@@ -10,6 +10,14 @@ DEFAULT_MAX_NODES: int
 ROLLOUTS: Tuple[str, ...]
 OPPONENTS: Tuple[str, ...]
 OPTIONS: Tuple[str, ...]
+
+class SearchTree:
+    workers: list
+    root: State
+    searcher: int
+    game: Any
+    opponents: str
+    nodes: int
 
 class SearchResult:
     action: int
@@ -25,14 +33,18 @@ class SearchResult:
     max_depth: int
     rollout_actions: float
     truncated: int
+    reused: int
+    tree: Optional[SearchTree]
     def iterations_per_second(self) -> float: ...
 
 def check_options(options: Dict[str, Any], *, defaults: Optional[Dict[str, Any]] = ...) -> Dict[str, Any]: ...
 
-def search(state: State, *, iterations: Optional[int] = ..., time_limit: Optional[float] = ...,
+def search(state: State, *, previous: Union[SearchResult, SearchTree, None] = ...,
+           iterations: Optional[int] = ..., time_limit: Optional[float] = ...,
            seed: Optional[int] = ..., exploration: float = ..., prior: float = ...,
            paired: bool = ..., opponents: str = ..., omniscient: bool = ..., rollout: str = ...,
-           max_rollout: Optional[int] = ..., horizon: str = ..., threads: int = ...,
-           max_nodes: int = ...) -> SearchResult: ...
+           max_rollout: Optional[int] = ..., horizon: str = ..., tree_depth: Optional[int] = ...,
+           threads: int = ...,
+           max_nodes: int = ..., reuse: bool = ...) -> SearchResult: ...
 
 def game_defaults(state: State) -> Dict[str, Any]: ...

@@ -33,7 +33,7 @@ cimport cython
 from libc.math cimport log, sqrt, INFINITY
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
@@ -53,7 +53,8 @@ DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0:
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
-           "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes")
+           "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes",
+           "reuse")
 OPPONENTS = ("tree", "heuristic")
 HORIZONS = ("round", "game")
 
@@ -115,6 +116,66 @@ cdef int _tree_init(kz_tree *t, int32_t max_nodes) noexcept nogil:
     if t.nodes == NULL or t.links == NULL:
         return -1
     _new_node(t, -1, -1, -1)
+    return 0
+
+
+cdef int32_t _find_path(kz_tree *t, const int32_t *path, int32_t n_pairs, int32_t searcher,
+                        bint opp_heuristic) noexcept nogil:
+    """The node reached from the root by the ``(player, action)`` pairs of ``path``, or -1
+    when the tree never went there.  With ``opp_heuristic`` the opponents' moves have no
+    nodes and are stepped over."""
+    cdef int32_t node = 0, i, key, child
+    for i in range(n_pairs):
+        if opp_heuristic and path[2 * i] != searcher:
+            continue
+        key = path[2 * i + 1] | (path[2 * i] << 24)
+        child = t.nodes[node].first_child
+        while child >= 0 and t.links[child].key != key:
+            child = t.links[child].next_sibling
+        if child < 0:
+            return -1
+        node = child
+    return node
+
+
+cdef int _copy_subtree(const kz_tree *src, int32_t x, kz_tree *dst) noexcept nogil:
+    """Make ``dst`` (fresh from ``_tree_init``) a copy of the subtree of ``src`` under node
+    ``x``, with ``x`` as the root: statistics kept, children in the same order, breadth
+    first.  Copies what fits in ``dst.max_nodes``.  Returns -1 when memory runs out (``dst``
+    is then still a valid tree)."""
+    cdef int32_t *old_of = <int32_t *>malloc(<size_t>src.n * sizeof(int32_t))
+    cdef int32_t head = 0, o, no, c, nn, prev
+    if old_of == NULL:
+        return -1
+    dst.nodes[0].visits = src.nodes[x].visits
+    dst.nodes[0].avail = src.nodes[x].avail
+    dst.nodes[0].reward = src.nodes[x].reward
+    old_of[0] = x                       # dst node i copies src node old_of[i]
+    while head < dst.n:
+        o = old_of[head]
+        no = head
+        head += 1
+        prev = -1
+        c = src.nodes[o].first_child
+        while c >= 0:
+            nn = _new_node(dst, no, src.nodes[c].action, src.nodes[c].player)
+            if nn < 0:
+                free(old_of)
+                return 0                # full: the rest of the subtree stays behind
+            # _new_node linked it first among its siblings: put it back in src's order
+            dst.nodes[no].first_child = dst.links[nn].next_sibling
+            dst.links[nn].next_sibling = -1
+            if prev < 0:
+                dst.nodes[no].first_child = nn
+            else:
+                dst.links[prev].next_sibling = nn
+            prev = nn
+            dst.nodes[nn].visits = src.nodes[c].visits
+            dst.nodes[nn].avail = src.nodes[c].avail
+            dst.nodes[nn].reward = src.nodes[c].reward
+            old_of[nn] = c
+            c = src.links[c].next_sibling
+    free(old_of)
     return 0
 
 
@@ -333,6 +394,12 @@ cdef class _Worker:
         with nogil:
             _run(&self.w)
 
+    cdef int adopt(self, _Worker old, int32_t node) except -1:
+        """Start from a copy of ``old``'s subtree under ``node`` instead of an empty tree."""
+        if _copy_subtree(&old.w.tree, node, &self.w.tree) != 0:
+            raise MemoryError()
+        return 0
+
     def root_children(self):
         """{action: (visits, reward sum)} of the root's children."""
         cdef kz_node *nodes = self.w.tree.nodes
@@ -393,6 +460,60 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     return wk
 
 
+class SearchTree:
+    """The trees of a finished search, kept so the next search can continue them
+    (``reuse=True``; see :func:`search`).  Opaque: pass it, or the ``SearchResult`` holding
+    it, as ``search(..., previous=...)``.  ``root``: a clone of the state searched;
+    ``searcher``: its player to act; ``nodes``: tree nodes in all its trees."""
+
+    __slots__ = ("workers", "root", "searcher", "game", "opponents", "nodes")
+
+    def __init__(self, workers, root, searcher, game, opponents):
+        self.workers = workers
+        self.root = root
+        self.searcher = searcher
+        self.game = game
+        self.opponents = opponents
+        self.nodes = sum((<_Worker>w).w.tree.n for w in workers)
+
+    def __repr__(self):
+        return (f"SearchTree(searcher={self.searcher}, depth={len(self.root.history())} actions, "
+                f"nodes={self.nodes}, trees={len(self.workers)})")
+
+
+cdef bint _continues(State new, State old):
+    """Whether ``new`` came from ``old`` by applying actions: both logs (events and history)
+    of ``old`` are the start of ``new``'s.  (The deal is in the events, so a new game with the
+    same history, e.g. none yet, is not taken for the old one.)"""
+    if new.ops != old.ops or new.n_ev < old.n_ev or new.n_hist < old.n_hist:
+        return False
+    if new.log is old.log:
+        return True
+    if old.n_ev and memcmp(new.log.ev.data, old.log.ev.data, old.n_ev * sizeof(int32_t)) != 0:
+        return False
+    return old.n_hist == 0 or memcmp(new.log.hist.data, old.log.hist.data,
+                                     old.n_hist * sizeof(int32_t)) == 0
+
+
+def _reuse_nodes(tree, State state, list workers, dict opts):
+    """The node of each old tree where ``state`` lies (-1: not in that tree), or ``None``
+    when the trees cannot be continued: another game or searcher, other ``threads`` or
+    ``opponents``, or a state that does not come from the old root by actions."""
+    cdef _Worker old
+    cdef State root = tree.root
+    if (tree.game != state.game or tree.searcher != state.current_player()
+            or len(tree.workers) != len(workers) or tree.opponents != opts["opponents"]
+            or not _continues(state, root)):
+        return None
+    cdef int32_t n = <int32_t>((state.n_hist - root.n_hist) // 2)
+    cdef const int32_t *path = state.log.hist.data + root.n_hist
+    found = []
+    for w in tree.workers:
+        old = <_Worker>w
+        found.append(_find_path(&old.w.tree, path, n, old.w.searcher, old.w.opp_heuristic))
+    return found
+
+
 class SearchResult:
     """What :func:`search` found.
 
@@ -400,13 +521,16 @@ class SearchResult:
     smaller action).  ``policy``: ``{action: visit fraction}`` over the root's legal actions
     (sums to 1).  ``visits``: ``{action: visits}``; ``values``: ``{action: mean return of the
     searcher}``.  ``iterations`` (all threads), ``nodes`` (tree nodes, all threads),
-    ``elapsed`` (seconds), ``threads``, ``bytes_per_iteration`` (tree node bytes used / iterations: about
+    ``elapsed`` (seconds), ``threads``, ``bytes_per_iteration`` (tree node bytes added / iterations: about
     one 40-byte node per iteration), ``tree_bytes`` (node pool bytes allocated, all trees), ``max_depth`` (deepest tree node reached), ``rollout_actions`` (mean actions
-    per rollout), ``truncated`` (rollouts cut by ``max_rollout``).
+    per rollout), ``truncated`` (rollouts cut by ``max_rollout``), ``reused`` (root visits
+    carried over from ``previous``: 0 for a fresh tree), ``tree`` (a :class:`SearchTree` to
+    continue with ``search(..., previous=result)`` when ``reuse=True``; ``None`` otherwise).
     """
 
     __slots__ = ("action", "policy", "visits", "values", "iterations", "nodes", "elapsed",
-                 "threads", "bytes_per_iteration", "tree_bytes", "max_depth", "rollout_actions", "truncated")
+                 "threads", "bytes_per_iteration", "tree_bytes", "max_depth", "rollout_actions", "truncated",
+                 "reused", "tree")
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -428,7 +552,7 @@ def check_options(options, *, defaults=None):
             "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
             "opponents": "tree", "omniscient": False, "rollout": "heuristic",
             "max_rollout": None, "horizon": "round", "tree_depth": None,
-            "threads": 1, "max_nodes": DEFAULT_MAX_NODES}
+            "threads": 1, "max_nodes": DEFAULT_MAX_NODES, "reuse": False}
     if defaults:
         opts.update(defaults)
     for k, v in options.items():
@@ -451,6 +575,8 @@ def check_options(options, *, defaults=None):
         raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
     if not isinstance(opts["paired"], bool):
         raise ConfigError(f"paired must be True or False, got {opts['paired']!r}")
+    if not isinstance(opts["reuse"], bool):
+        raise ConfigError(f"reuse must be True or False, got {opts['reuse']!r}")
     if not isinstance(opts["omniscient"], bool):
         raise ConfigError(f"omniscient must be True or False, got {opts['omniscient']!r}")
     if opts["opponents"] not in OPPONENTS:
@@ -476,7 +602,7 @@ def check_options(options, *, defaults=None):
     return opts
 
 
-def search(state, **options):
+def search(state, *, previous=None, **options):
     """Search ``state`` for the player to act with SO-ISMCTS and return a :class:`SearchResult`.
 
     Options (keyword only):
@@ -524,6 +650,19 @@ def search(state, **options):
       (Crazy Rummy, 4 players).  Opponents played by ``opponents="heuristic"`` take no depth.
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
     - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
+    - ``reuse`` (bool, default False): keep the trees in ``result.tree`` so that the next
+      search can continue them.
+
+    ``previous`` (a ``SearchResult`` or ``SearchTree`` of an earlier search with
+    ``reuse=True``, or ``None``): tree reuse between moves.  When ``state`` came from that
+    search's root by the actions in its ``full_history()`` (the searcher's own move and what
+    the others did since), and the tree holds that line of play, the search starts from a
+    copy of the subtree found there, its statistics kept, instead of an empty tree.  It
+    needs the same game, searcher, ``threads`` and ``opponents``; otherwise (or when the
+    line was never explored, e.g. a new round's deal) it starts afresh.  The information
+    set allows this only in part: the statistics carried over were gathered over
+    determinizations of the older, coarser information set (worlds the searcher has since
+    ruled out, dice since rolled), so they are a prior that the new iterations dilute.
 
     Raises ``ConfigError`` for an unknown option or a bad value, ``IllegalActionError`` when
     the game is over, ``TypeError`` when ``state`` is not a krazy_core ``State``.
@@ -531,7 +670,11 @@ def search(state, **options):
     if not isinstance(state, State):
         raise TypeError(f"search() needs a krazy_core State, got {type(state).__name__}")
     opts = check_options(options, defaults=game_defaults(state))
-    return _search(state, opts)
+    if previous is not None and not isinstance(previous, (SearchResult, SearchTree)):
+        raise TypeError(f"previous must be a SearchResult, a SearchTree or None, got {type(previous).__name__}")
+    if isinstance(previous, SearchResult):
+        previous = previous.tree
+    return _search(state, opts, previous)
 
 
 def game_defaults(state):
@@ -541,7 +684,7 @@ def game_defaults(state):
     return dict(getattr(spec, "search_defaults", None) or {})
 
 
-def _search(State state, dict opts):
+def _search(State state, dict opts, previous=None):
     cdef const kz_ops *ops = state.ops
     cdef int k, threads = opts["threads"]
     cdef int64_t iters, per, extra
@@ -573,6 +716,15 @@ def _search(State state, dict opts):
                                     opts["opponents"] == "heuristic", opts["omniscient"],
                                     opts["horizon"] == "round",
                                     -1 if opts["tree_depth"] is None else opts["tree_depth"]))
+    reused = carried = 0
+    if previous is not None:
+        found = _reuse_nodes(previous, state, workers, opts)
+        if found is not None:
+            for k in range(threads):
+                if found[k] >= 0:
+                    (<_Worker>workers[k]).adopt(<_Worker>previous.workers[k], found[k])
+                    reused += (<_Worker>workers[k]).w.tree.nodes[0].visits
+                    carried += (<_Worker>workers[k]).w.tree.n
     if threads == 1:
         (<_Worker>workers[0]).run()
     else:
@@ -615,7 +767,9 @@ def _search(State state, dict opts):
         policy = {a: (visits[a] / total_visits if total_visits else 1.0 / len(legal)) for a in legal}
     return SearchResult(action=best, policy=policy, visits=visits, values=values,
                         iterations=total_iters, nodes=nodes, elapsed=elapsed, threads=threads,
-                        bytes_per_iteration=nodes * NODE_BYTES / total_iters if total_iters else 0.0,
+                        bytes_per_iteration=(nodes - carried) * NODE_BYTES / total_iters if total_iters else 0.0,
                         tree_bytes=alloc,
                         max_depth=depth, rollout_actions=r_actions / total_iters if total_iters else 0.0,
-                        truncated=trunc)
+                        truncated=trunc, reused=reused,
+                        tree=SearchTree(workers, root, ops.current_player(state.data),
+                                        state.game, opts["opponents"]) if opts["reuse"] else None)

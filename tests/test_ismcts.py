@@ -57,7 +57,8 @@ def nim():
     {"iterations": 10, "max_nodes": 0}, {"iterations": 10, "prior": -1.0},
     {"iterations": 10, "paired": 1}, {"iterations": 10, "omniscient": "yes"}, {"iterations": 10, "opponents": "minimax"}, {"iterations": 10, "temperature": 1.0}, {},
     {"iterations": 2**63}, {"iterations": 10**20}, {"iterations": 10, "horizon": "hand"},
-    {"iterations": 10, "reuse": 1},
+    {"iterations": 10, "tree_depth": 0}, {"iterations": 10, "tree_depth": 1.5},
+    {"iterations": 10, "tree_depth": True}, {"iterations": 10, "reuse": 1},
 ])
 def test_bad_configuration_raises_config_error(nim, bad):
     with pytest.raises(ConfigError):
@@ -202,6 +203,21 @@ def test_max_nodes_caps_the_tree(nim):
     r = search(nim.new_state(40, seed=2), iterations=3000, seed=1, max_nodes=10)
     assert r.nodes == 10 and r.iterations == 3000
     assert math.isclose(sum(r.policy.values()), 1.0)
+
+
+def test_tree_depth_one_is_flat_monte_carlo(nim):
+    """tree_depth=1: the tree is the root and one child per root move; every later move is
+    the rollout's.  tree_depth=None (default) grows as deep as the iterations take it."""
+    st = nim.new_state(40, seed=2)
+    flat = search(st, iterations=3000, seed=1, tree_depth=1)
+    assert flat.nodes == 1 + len(st.legal_actions()) and flat.max_depth == 1
+    assert flat.iterations == 3000 and sum(flat.visits.values()) == 3000
+    two = search(st, iterations=3000, seed=1, tree_depth=2)
+    assert two.max_depth == 2 and two.nodes > flat.nodes
+    deep = search(st, iterations=3000, seed=1)
+    assert deep.max_depth > 2
+    explicit = search(st, iterations=3000, seed=1, tree_depth=None)
+    assert (explicit.visits, explicit.values, explicit.nodes) == (deep.visits, deep.values, deep.nodes)
 
 
 def test_time_limit_budget(nim):

@@ -183,6 +183,17 @@ def test_takes_a_winning_move_when_one_exists(game_id):
         assert r.action in win, (st.action_to_string(r.action), [st.action_to_string(a) for a in win])
 
 
+def test_crazy_rummy_searches_flat_unless_told():
+    """Crazy Rummy's default tree is the root and its moves (tree_depth=1, search_defaults);
+    tree_depth=None grows the full tree."""
+    st = midgame("contract-rummy", 4, 3)
+    n = len(st.legal_actions())          # midgame() gives a choice of 2 or more
+    flat = search(st, iterations=200, seed=3)
+    assert flat.nodes == 1 + n and flat.max_depth == 1
+    deep = search(st, iterations=200, seed=3, tree_depth=None)
+    assert deep.max_depth > 1 and deep.nodes > flat.nodes
+
+
 def test_game_search_defaults_fill_unset_options():
     """Kings Rummy searches with paired root worlds unless told otherwise
     (GameSpec.search_defaults); an explicit option wins; other games keep the generic ones."""
@@ -190,6 +201,7 @@ def test_game_search_defaults_fill_unset_options():
     st = midgame("kings-rummy", 2, 3)
     assert game_defaults(st) == {"paired": True}
     assert game_defaults(midgame("krazy-kings", 2, 3)) == {}
+    assert game_defaults(midgame("contract-rummy", 4, 3)) == {"tree_depth": 1}
     default = search(st, iterations=60, seed=5)
     paired = search(st, iterations=60, seed=5, paired=True)
     unpaired = search(st, iterations=60, seed=5, paired=False)

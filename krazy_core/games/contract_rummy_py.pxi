@@ -736,6 +736,11 @@ SPEC = GameSpec(
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR,),
     check_options=_check_options,
+    # flat Monte Carlo at the root: with 4 players a deeper tree spends its 1000 iterations
+    # on nodes whose first visits play uniformly random moves (random buys, discards and
+    # lay-downs for all four seats) and loses to the heuristic it rolls out with
+    # (benches/README.md, Crazy Rummy notes)
+    search_defaults={"tree_depth": 1},
     rules_file="contract_rummy.md",
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )

@@ -58,6 +58,8 @@ ctypedef struct kz_worker:
     int64_t rollout_actions # actions applied in rollouts (out)
     int64_t tree_actions    # actions applied while descending the tree (out)
     int32_t max_depth       # deepest node reached (out)
+    int32_t tree_depth      # the tree never grows below this depth (< 0: no limit); an
+                            # iteration rolls out from the first node that deep
     int32_t truncated       # rollouts cut by max_rollout (out)
     # paired root ("common random numbers"): each determinization, with the same future
     # dice and rollout draws, is played once after each root action in turn

@@ -43,7 +43,8 @@ def search(state: State, *, previous: Union[SearchResult, SearchTree, None] = ..
            iterations: Optional[int] = ..., time_limit: Optional[float] = ...,
            seed: Optional[int] = ..., exploration: float = ..., prior: float = ...,
            paired: bool = ..., opponents: str = ..., omniscient: bool = ..., rollout: str = ...,
-           max_rollout: Optional[int] = ..., horizon: str = ..., threads: int = ...,
+           max_rollout: Optional[int] = ..., horizon: str = ..., tree_depth: Optional[int] = ...,
+           threads: int = ...,
            max_nodes: int = ..., reuse: bool = ...) -> SearchResult: ...
 
 def game_defaults(state: State) -> Dict[str, Any]: ...

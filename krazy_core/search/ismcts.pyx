@@ -53,7 +53,8 @@ DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0:
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
-           "omniscient", "rollout", "max_rollout", "horizon", "threads", "max_nodes", "reuse")
+           "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes",
+           "reuse")
 OPPONENTS = ("tree", "heuristic")
 HORIZONS = ("round", "game")
 
@@ -236,6 +237,8 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
             ops.apply_action(st, a, NULL)
             w.tree_actions += 1
             continue
+        if w.tree_depth >= 0 and depth >= w.tree_depth:
+            break                       # as deep as the tree may grow: roll out from here
         if node == 0 and forced >= 0:
             w.legal[0] = forced                 # paired round: this iteration's root action
             n = 1
@@ -418,7 +421,7 @@ cdef class _Worker:
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
                           bint heuristic, int32_t max_rollout, int64_t max_iterations,
                           double deadline, int32_t max_nodes, bint paired, bint opp_heuristic,
-                          bint omniscient, bint horizon_round):
+                          bint omniscient, bint horizon_round, int32_t tree_depth):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
     if ops.num_distinct_actions > KEY_ACTION + 1:
@@ -447,6 +450,7 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.opp_heuristic = 1 if (opp_heuristic and ops.heuristic_action != NULL) else 0
     wk.w.max_iterations = max_iterations
     wk.w.deadline = deadline
+    wk.w.tree_depth = tree_depth
     if paired:
         wk.w.paired = 1
         wk.w.det = malloc(<size_t>ops.state_size)
@@ -553,7 +557,7 @@ def check_options(options, *, defaults=None):
     opts = {"iterations": None, "time_limit": None, "seed": None,
             "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
             "opponents": "tree", "omniscient": False, "rollout": "heuristic",
-            "max_rollout": None, "horizon": "round",
+            "max_rollout": None, "horizon": "round", "tree_depth": None,
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES, "reuse": False}
     if defaults:
         opts.update(defaults)
@@ -591,6 +595,9 @@ def check_options(options, *, defaults=None):
         raise ConfigError(f"max_rollout must be None or an int >= 0, got {mr!r}")
     if opts["horizon"] not in HORIZONS:
         raise ConfigError(f"horizon must be one of {', '.join(map(repr, HORIZONS))}, got {opts['horizon']!r}")
+    td = opts["tree_depth"]
+    if td is not None and (isinstance(td, bool) or not isinstance(td, int) or not 1 <= td < 2**31):
+        raise ConfigError(f"tree_depth must be None or an int >= 1, got {td!r}")
     th = opts["threads"]
     if isinstance(th, bool) or not isinstance(th, int) or not 1 <= th <= 256:
         raise ConfigError(f"threads must be an int in 1..256, got {th!r}")
@@ -641,6 +648,12 @@ def search(state, *, previous=None, **options):
       began in ends and backs up the game's evaluation (expected returns from the scores or
       chips so far); ``"game"`` plays every later round out too.  Games of one episode
       (Krazy Kings) are unaffected.
+    - ``tree_depth`` (int >= 1 or ``None``, default ``None`` = no limit): the tree grows no
+      deeper than this many moves below the root; an iteration that reaches that depth rolls
+      out from there.  ``tree_depth=1`` is flat Monte Carlo over the root's moves (UCB1 on
+      the root, every later move by the rollout policy): for a game whose heuristic rollouts
+      judge a move better than a shallow tree whose new nodes try moves uniformly at random
+      (Crazy Rummy, 4 players).  Opponents played by ``opponents="heuristic"`` take no depth.
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
     - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
     - ``reuse`` (bool, default False): keep the trees in ``result.tree`` so that the next
@@ -707,7 +720,8 @@ def _search(State state, dict opts, previous=None):
                                     opts["exploration"], opts["prior"], opts["rollout"] == "heuristic",
                                     max_rollout, per, deadline, opts["max_nodes"], opts["paired"],
                                     opts["opponents"] == "heuristic", opts["omniscient"],
-                                    opts["horizon"] == "round"))
+                                    opts["horizon"] == "round",
+                                    -1 if opts["tree_depth"] is None else opts["tree_depth"]))
     reused = carried = 0
     if previous is not None:
         found = _reuse_nodes(previous, state, workers, opts)

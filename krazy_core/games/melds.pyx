@@ -888,6 +888,28 @@ cdef int32_t kz_meld_deadwood_below(const kz_meld_rules *r, const uint8_t *hand,
     return _solve(r, hand, n, 0, -1, -1, NULL, 1, limit)
 
 
+cdef inline int _count_naturals(const kz_meld_rules *r, const uint8_t *hand, int n,
+                                uint8_t *rank_cnt, unsigned int *suitmask, int *wilds) noexcept nogil:
+    """Count the hand's naturals by rank (``rank_cnt[16]``) and mark them by suit
+    (``suitmask[5]``, bit = rank), and its pure wilds (``*wilds``).  Returns 1 when every
+    card is a natural or a pure wild, else the ``_known`` kind (0 or 3) of the first card
+    that is neither (the counts are then partial)."""
+    cdef int i, ki
+    memset(rank_cnt, 0, 16 * sizeof(uint8_t))
+    memset(suitmask, 0, 5 * sizeof(unsigned int))
+    wilds[0] = 0
+    for i in range(n):
+        ki = _known(r, hand[i])
+        if ki == 1:
+            rank_cnt[hand[i] & 15] += 1
+            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
+        elif ki == 2:
+            wilds[0] += 1
+        else:
+            return ki
+    return 1
+
+
 cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, int n,
                                   int spare) noexcept nogil:
     """A quick necessary test for laying down every card (but ``spare`` of them): a natural
@@ -901,19 +923,11 @@ cdef int _lone_cards_exceed_wilds(const kz_meld_rules *r, const uint8_t *hand, i
     cdef unsigned int window
     if r.wrap or r.ace_high:
         return 0
-    memset(rank_cnt, 0, sizeof(rank_cnt))
-    memset(suitmask, 0, sizeof(suitmask))
-    for i in range(n):
-        ki = _known(r, hand[i])
-        if ki == 1:
-            rank_cnt[hand[i] & 15] += 1
-            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
-        elif ki == 2:
-            w += 1
-        elif ki == 3:
-            return 0                    # a wild that may be natural: no quick test
-        else:
-            return 1 if spare == 0 else 0
+    ki = _count_naturals(r, hand, n, rank_cnt, suitmask, &w)
+    if ki == 3:
+        return 0                        # a wild that may be natural: no quick test
+    if ki == 0:
+        return 1 if spare == 0 else 0
     if r.max_wild_book == KZ_WILD_ANY or r.max_wild_book >= r.min_book - 1:
         need = r.min_book - 1
     if (r.max_wild_run == KZ_WILD_ANY or r.max_wild_run >= r.min_run - 1) and r.min_run - 1 < need:
@@ -1038,17 +1052,8 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
     if lmax > 11 or r.pos_lo < 1 or r.pos_hi > 15:
         return 0
     fast = 1 if (use_table and r.min_run == 3 and lmax == 5) else 0
-    memset(rank_cnt, 0, sizeof(rank_cnt))
-    memset(suitmask, 0, sizeof(suitmask))
-    for i in range(n):
-        ki = _known(r, hand[i])
-        if ki == 1:
-            rank_cnt[hand[i] & 15] += 1
-            suitmask[hand[i] >> 4] |= 1u << (hand[i] & 15)
-        elif ki == 2:
-            w += 1
-        else:
-            return 0
+    if _count_naturals(r, hand, n, rank_cnt, suitmask, &w) != 1:
+        return 0
     if not fast:
         for s in range(5):
             pref[s][0] = 0

@@ -195,11 +195,14 @@ def test_crazy_rummy_searches_flat_unless_told():
 
 
 def test_game_search_defaults_fill_unset_options():
-    """Kings Rummy searches with paired root worlds unless told otherwise
+    """Kings Rummy searches flat with paired root worlds unless told otherwise
     (GameSpec.search_defaults); an explicit option wins; other games keep the generic ones."""
     from krazy_core.search.ismcts import game_defaults
     st = midgame("kings-rummy", 2, 3)
-    assert game_defaults(st) == {"paired": True}
+    assert game_defaults(st) == {"paired": True, "tree_depth": 1}
+    flat = search(st, iterations=200, seed=5, max_rollout=CAP)
+    deep = search(st, iterations=200, seed=5, max_rollout=CAP, tree_depth=None)
+    assert flat.nodes == 1 + len(st.legal_actions()) < deep.nodes
     assert game_defaults(midgame("krazy-kings", 2, 3)) == {}
     assert game_defaults(midgame("contract-rummy", 4, 3)) == {"tree_depth": 1}
     default = search(st, iterations=60, seed=5)

@@ -14,6 +14,7 @@ a list shorter than the table is repeated.  Game options go as ``-o name=value``
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from importlib import resources
@@ -238,6 +239,21 @@ def _resolve_name(state, raw, legal, labels):
                   "or its name as listed; h for a hint, q to quit.")
 
 
+def _take_name(state, parts, legal, labels, whole=False):
+    """The move named by the first of ``parts`` (the comma-separated pieces of a line),
+    joined with as many of the next ones as it takes: a listed name may hold a comma
+    (``go out, discard K♣``).  Returns ``(action, the pieces left)``, or ``(None, error)``.
+    With ``whole`` only all the pieces together may name it."""
+    first_err = None
+    for j in range(len(parts), 0 if not whole else len(parts) - 1, -1):
+        a, err = _resolve_name(state, ", ".join(parts[:j]), legal, labels)
+        if a is not None:
+            return a, parts[j:]
+        if j == 1 or whole:
+            first_err = err
+    return None, first_err
+
+
 def _describe(ui, event, names):
     """The table's line for an event; a log loaded from someone's JSON may hold values no
     renderer expects (card fields are display data), so those print as raw fields."""
@@ -261,11 +277,11 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
     legal = ui.action_order(state, state.legal_actions())
     labels = [ui.action_label(state, a) for a in legal]
     if queue:
-        raw = queue.pop(0)
-        a, err = _resolve_name(state, raw, legal, labels)
+        a, rest = _take_name(state, list(queue), legal, labels)
         if a is not None:
+            queue[:] = rest
             return a                        # the event log line shows the move
-        console.print(f"[red]{err} (the rest of your moves, {escape(', '.join([raw] + queue))}, were not played)[/]")
+        console.print(f"[red]{rest} (the rest of your moves, {escape(', '.join(queue))}, were not played)[/]")
         queue.clear()
     console.print(ui.render(state, p))
     table = Table(show_header=False, box=None, padding=(0, 2))
@@ -280,28 +296,27 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         if raw in ("h", "hint", "?"):
             _hint(console, state, labels, legal, args)
             continue
-        rest = []
-        if "," in raw and queue is not None:
+        parts = [raw]
+        if "," in raw:
             parts = [x.strip() for x in raw.split(",") if x.strip()]
             if not parts:
                 console.print("[red]Nothing between the commas: type a move, or several as "
                               "name, name, ...[/]")
                 continue
-            raw, rest = parts[0], parts[1:]
-        if raw.isdecimal() and raw.isascii():
-            k = int(raw)
+        if parts[0].isdecimal() and parts[0].isascii() and (queue is not None or len(parts) == 1):
+            k = int(parts[0])
             if 1 <= k <= len(legal):
                 if queue is not None:
-                    queue.extend(rest)
+                    queue.extend(parts[1:])
                 return legal[k - 1]
             console.print(f"[red]{k} is not a choice: type a number from 1 to {len(legal)}.[/]")
             continue
-        a, err = _resolve_name(state, raw, legal, labels)
+        a, rest = _take_name(state, parts, legal, labels, whole=queue is None)
         if a is not None:
             if queue is not None:
                 queue.extend(rest)
             return a
-        console.print(f"[red]{err}[/]")
+        console.print(f"[red]{rest}[/]")
 
 
 def _hint(console, state, labels, legal, args):
@@ -327,6 +342,11 @@ def cmd_simulate(args, console: Console) -> int:
     base = args.seed or 0
     if args.games < 1 or args.workers < 1:
         raise ConfigError(f"--games and --workers must be >= 1, got {args.games} and {args.workers}")
+    cpus = os.cpu_count() or 1
+    if args.workers > max(64, 4 * cpus):
+        raise ConfigError(f"--workers {args.workers} is more processes than make sense here "
+                          f"({cpus} CPUs): use at most {max(64, 4 * cpus)}, e.g. --workers {cpus}")
+    args.workers = min(args.workers, args.games)    # a process per game at the most
     progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=console)
     with progress:

@@ -129,3 +129,31 @@ def test_bot_words_print_as_typed():
                       "--bots", "ismcts:100:horizon=game,heuristic")
     assert code == 0, out
     assert "ismcts:100:horizon=game" in out
+
+
+def test_a_listed_name_holding_a_comma_is_one_move():
+    """Kings Rummy lists 'go out, discard K♣': typed as shown it is one move, not a chain of
+    'go out' and 'discard K♣'; a chain after it still works (the longest listed name wins)."""
+    from krazy_core.cli import _take_name
+    from krazy_core.errors import IllegalActionError
+
+    class NoNames:                   # only the listed labels name moves here
+        def string_to_action(self, text):
+            raise IllegalActionError(text)
+
+    labels = ["go out, discard k♣", "discard k♣", "draw"]
+    legal = [7, 8, 9]
+    st = NoNames()
+    assert _take_name(st, ["go out", "discard k♣"], legal, labels) == (7, [])
+    assert _take_name(st, ["go out", "discard k♣", "draw"], legal, labels) == (7, ["draw"])
+    assert _take_name(st, ["discard k♣", "draw"], legal, labels) == (8, ["draw"])
+    a, err = _take_name(st, ["go out"], legal, labels)
+    assert a is None and "'go out' is not one of your moves" in err
+    assert _take_name(st, ["discard k♣", "draw"], legal, labels, whole=True)[0] is None
+
+
+def test_simulate_refuses_absurd_worker_counts():
+    code, out = krazy("simulate", "krazy-kings", "--games", "3", "--workers", "999")
+    assert code == 2 and "--workers 999 is more processes than make sense" in out
+    code, out = krazy("simulate", "krazy-kings", "--games", "2", "--workers", "8", "--seed", "1")
+    assert code == 0 and "2 games" in out          # no more processes than games

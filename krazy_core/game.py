@@ -221,6 +221,8 @@ class Game:
             state = self.spec.state_from_dict(self, doc["state"], doc["events"])
             if "history" in doc:            # optional: JSON written before it was saved lacks it
                 state._load_history(doc["history"])
+            for viewer in ("all", None):    # every event must read back (cards it names...)
+                state.events_for(viewer)
             return state
         except InvalidStateError:
             raise

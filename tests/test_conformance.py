@@ -375,3 +375,23 @@ def test_malformed_history_raises_invalid_state(game_id):
         d["history"] = bad
         with pytest.raises(InvalidStateError, match="history"):
             game.state_from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_event_fields_that_do_not_read_back_raise_invalid_state(game_id):
+    """A card field no card has (-1, 0, 255, 2**31-1) in any event either loads into a log
+    that reads back, or raises InvalidStateError at load: never a plain error later."""
+    game = krazy_core.make(game_id)
+    state = game.new_initial_state(seed=0)
+    random_playout(state, random.Random(0), max_steps=15)
+    doc = json.loads(state.to_json())
+    for i in range(len(doc["events"])):
+        for field in (2, 3):
+            for bad in (-1, 0, 255, 2 ** 31 - 1):
+                d = json.loads(json.dumps(doc))
+                d["events"][i][field] = bad
+                try:
+                    s = game.state_from_json(json.dumps(d))
+                except InvalidStateError:
+                    continue
+                s.events_for(None), s.events_for("all"), s.events_for(0)

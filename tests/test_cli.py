@@ -157,3 +157,18 @@ def test_simulate_refuses_absurd_worker_counts():
     assert code == 2 and "--workers 999 is more processes than make sense" in out
     code, out = krazy("simulate", "krazy-kings", "--games", "2", "--workers", "8", "--seed", "1")
     assert code == 0 and "2 games" in out          # no more processes than games
+
+
+def test_tables_count_cards_in_the_singular_and_plural():
+    import io
+    from rich.console import Console
+    import krazy_core
+    from krazy_core.ui import load_ui, plural
+    assert (plural(1, "card"), plural(0, "card"), plural(12, "card")) == ("1 card", "0 cards", "12 cards")
+    for game_id in ("krazy-kings", "kings-rummy", "contract-rummy"):
+        st = krazy_core.make(game_id).new_initial_state(seed=1)
+        console = Console(width=120, record=True, file=io.StringIO())
+        console.print(load_ui(game_id).render(st, 0))
+        text = console.export_text()
+        n = st.observation(0)["stock_size"]
+        assert "Stock" in text and plural(n, "card") in text

@@ -20,6 +20,11 @@ from rich.panel import Panel
 from rich.text import Text
 
 
+def plural(n: int, word: str) -> str:
+    """``"1 card"``, ``"3 cards"``: a count and its noun, for every table."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _generic_render(state, viewer):
     return Panel(Text(str(state) if viewer is None else _obs_text(state, viewer)),
                  title=state.game.name)

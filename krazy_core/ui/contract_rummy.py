@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from krazy_core.cards import format_card
+from krazy_core.ui import plural
 
 SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
 PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decline": "take the up-card or draw",
@@ -57,7 +58,7 @@ def render(state, viewer):
         head.add_row("Up-card", card_text(up))
     else:
         head.add_row("Discard", card_text(pile[-1]) if pile else Text("(empty)", style="dim"))
-    head.add_row("Stock", f"{obs['stock_size']} cards")
+    head.add_row("Stock", plural(obs['stock_size'], "card"))
     if obs["terminal"]:
         head.add_row("Result", "game over")
     else:

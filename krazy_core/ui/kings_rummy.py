@@ -10,17 +10,13 @@ from rich.table import Table
 from rich.text import Text
 
 from krazy_core.cards import format_card
+from krazy_core.ui import plural
 from krazy_core.games import melds
 
 SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs", "Stars")
 SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 4: "bold yellow",
               5: "bold magenta"}
 RANK_TEXT = {11: "J", 12: "Q", 13: "K"}
-
-
-def _count(n: int, word: str) -> str:
-    """``"1 card"``, ``"3 cards"``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _rank(r: int) -> str:
@@ -90,16 +86,16 @@ def render(state, viewer):
                           f"dealer seat {obs['dealer']}")
     head.add_row("Wilds", Text(f"{_rank(w)}s and Jokers", style="bold magenta"))
     top = obs["top_card"]
-    head.add_row("Discard pile", (card_text(top, w) + Text(f"  ({_count(len(obs['discard_pile']), 'card')})", style="dim"))
+    head.add_row("Discard pile", (card_text(top, w) + Text(f"  ({plural(len(obs['discard_pile']), 'card')})", style="dim"))
                  if top is not None else Text("(empty)", style="dim"))
-    head.add_row("Stock", _count(obs['stock_size'], 'card'))
+    head.add_row("Stock", plural(obs['stock_size'], 'card'))
     cp = obs["current_player"]
     if obs["terminal"]:
         head.add_row("Result", "game over")
     else:
         head.add_row("To act", f"seat {cp}: {obs['phase']}" + (" (last turn)" if obs["went_out"] is not None else ""))
     if obs["went_out"] is not None:
-        head.add_row("Went out", f"seat {obs['went_out']}; {_count(obs['last_turns_left'], 'last turn')} to go")
+        head.add_row("Went out", f"seat {obs['went_out']}; {plural(obs['last_turns_left'], 'last turn')} to go")
     head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']} this round")
 
     seats = Table(title="Scores", show_edge=False)
@@ -170,7 +166,7 @@ def describe_event(e, names):
     if k == "round_score":
         return f"{who} scores {e['points']} (total {e['total']})"
     if k == "stock_rebuilt":
-        return f"the discard pile is shuffled into a new stock of {_count(e['cards'], 'card')}"
+        return f"the discard pile is shuffled into a new stock of {plural(e['cards'], 'card')}"
     if k == "turn_limit":
         return f"the turn limit ({e['turns']}) ends round {e['round']}: every hand is scored"
     if k == "game_over":

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from krazy_core.cards import format_card
+from krazy_core.ui import plural
 
 DIE = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
@@ -33,7 +34,7 @@ def render(state, viewer):
     head.add_column()
     top = obs["top_card"]
     head.add_row("Top card", card_text(top) if top is not None else Text("(empty discard pile)", style="dim"))
-    head.add_row("Stock", f"{obs['stock_size']} cards")
+    head.add_row("Stock", plural(obs['stock_size'], "card"))
     head.add_row("Direction", "clockwise ↻" if obs["direction"] > 0 else "counter-clockwise ↺")
     head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']}")
     cp = obs["current_player"]

@@ -459,11 +459,26 @@ cdef void _books(_Ctx *C, int s, int k) noexcept nogil:
     _put(C, s, k)
 
 
+cdef inline int _run3_row(const kz_meld_rules *R, int k) noexcept nogil:
+    """The row of ``_RUN3`` / ``_RUN3W`` for the runs of 3..5 positions through rank ``k``:
+    ``lo * 5 + hi``, where ``lo`` / ``hi`` count the window starts that ``pos_lo`` /
+    ``pos_hi`` cut off; -1 when ``k`` lies outside the run positions (no run holds it)."""
+    cdef int lo = R.pos_lo - k + 4
+    cdef int hi = k + 4 - R.pos_hi
+    if lo < 0:
+        lo = 0
+    if hi < 0:
+        hi = 0
+    if lo > 4 or hi > 4:
+        return -1
+    return lo * 5 + hi
+
+
 cdef int _naturals_overflow(_Ctx *C) noexcept nogil:
     """1 when the naturals not yet laid need more wilds than are left (the wild-share bound
     of ``_wild_shares`` on C.cnt, runs of 3..5 by the table): no complete lay-down below."""
     cdef const kz_meld_rules *R = C.R
-    cdef int s, k, b, best, v, lo, hi
+    cdef int s, k, b, best, v, row
     cdef int32_t tot = 0, limit = C.wl * WSCALE
     cdef unsigned int m
     for s in range(5):
@@ -475,15 +490,11 @@ cdef int _naturals_overflow(_Ctx *C) noexcept nogil:
             if b >= R.min_book:
                 continue
             best = (R.min_book - b) * _INV[b]
-            lo = R.pos_lo - k + 4
-            if lo < 0:
-                lo = 0
-            hi = k + 4 - R.pos_hi
-            if hi < 0:
-                hi = 0
-            v = <int>_RUN3[lo * 5 + hi][((<unsigned int>C.nz[s] << 4) >> k) & 511]
-            if v < best:
-                best = v
+            row = _run3_row(R, k)
+            if row >= 0:
+                v = <int>_RUN3[row][((<unsigned int>C.nz[s] << 4) >> k) & 511]
+                if v < best:
+                    best = v
             tot += best * C.cnt[s][k]
             if tot > limit:
                 return 1
@@ -496,7 +507,7 @@ cdef int _dead_points(_Ctx *C) noexcept nogil:
     them (a longer run splits into runs of 3..5 with no more wilds, so none holds them
     either).  Those stay in hand: a lower bound on the points still to come."""
     cdef const kz_meld_rules *R = C.R
-    cdef int s, k, b, lo, hi, dead = 0
+    cdef int s, k, b, row, dead = 0
     cdef unsigned int m
     for s in range(5):
         m = C.nz[s]
@@ -506,13 +517,8 @@ cdef int _dead_points(_Ctx *C) noexcept nogil:
             b = C.cnt[0][k] + C.cnt[1][k] + C.cnt[2][k] + C.cnt[3][k] + C.cnt[4][k]
             if R.min_book - b <= C.wl:
                 continue
-            lo = R.pos_lo - k + 4
-            if lo < 0:
-                lo = 0
-            hi = k + 4 - R.pos_hi
-            if hi < 0:
-                hi = 0
-            if _RUN3W[lo * 5 + hi][((<unsigned int>C.nz[s] << 4) >> k) & 511] <= C.wl:
+            row = _run3_row(R, k)
+            if row >= 0 and _RUN3W[row][((<unsigned int>C.nz[s] << 4) >> k) & 511] <= C.wl:
                 continue
             dead += R.points[k] * C.cnt[s][k]
     return dead
@@ -1037,7 +1043,7 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
     the hand.  Returns 1 when done, 0 when the bound does not apply (run positions that wrap or put an
     Ace high, a wild rank that may be natural, cards the rules don't know, long melds):
     then the caller must not use it."""
-    cdef int i, k, s, L, a, a0, a1, nat, lmax, best, v, ki, lo, hi, b
+    cdef int i, k, s, L, a, a0, a1, nat, lmax, best, v, ki, row, b
     cdef int w = 0, fast
     cdef int32_t tot = 0, mx = 0
     cdef uint8_t rank_cnt[16]
@@ -1077,14 +1083,9 @@ cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
         if b < r.min_book:
             best = (r.min_book - b) * _INV[b]
             if fast:
-                lo = r.pos_lo - k + 4
-                if lo < 0:
-                    lo = 0
-                hi = k + 4 - r.pos_hi
-                if hi < 0:
-                    hi = 0
-                if lo <= 4 and hi <= 4:
-                    v = <int>_RUN3[lo * 5 + hi][((suitmask[s] << 4) >> k) & 511]
+                row = _run3_row(r, k)
+                if row >= 0:
+                    v = <int>_RUN3[row][((suitmask[s] << 4) >> k) & 511]
                     if v < best:
                         best = v
             else:

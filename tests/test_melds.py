@@ -358,14 +358,20 @@ def test_KR_10_wild_share_bound_never_rejects_a_hand_that_goes_out(w, n, seed):
     _check_share_bound(_deal(rng, n, k, w, rng.choice([1, 2, 5])), w)
 
 
-def test_KR_10_wild_share_bound_many_hands_every_wild_rank():
-    """Seeded sweep: 2,000 hands per wild rank 3..13 (round 1..11), half built from melds."""
-    rng = random.Random(20261129)
+def _sweep(check, seed, per_rank):
+    """``check(hand, w)`` on ``per_rank`` seeded hands of 1..14 cards for every wild rank
+    3..13 (rounds 1..11), half of them built from melds."""
+    rng = random.Random(seed)
     for w in range(3, 14):
-        for t in range(2000):
+        for t in range(per_rank):
             n = rng.randint(1, 14)
             hand = _meldy_hand(rng, w, n) if t % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
-            _check_share_bound(hand, w)
+            check(hand, w)
+
+
+def test_KR_10_wild_share_bound_many_hands_every_wild_rank():
+    """Seeded sweep: 2,000 hands per wild rank 3..13 (round 1..11), half built from melds."""
+    _sweep(_check_share_bound, 20261129, 2000)
 
 
 def test_KR_10_wild_share_bound_values():
@@ -395,12 +401,7 @@ def test_KR_12_dead_natural_pruning_same_arrangement(w, n, seed):
 
 
 def test_KR_12_dead_natural_pruning_many_hands_every_wild_rank():
-    rng = random.Random(112920262)
-    for w in range(3, 14):
-        for t in range(1500):
-            n = rng.randint(1, 14)
-            hand = _meldy_hand(rng, w, n) if t % 2 else _deal(rng, n, rng.randint(0, min(n, 3)), w)
-            _check_dead_prune(hand, w)
+    _sweep(_check_dead_prune, 112920262, 1500)
 
 
 @settings(max_examples=200, deadline=None)

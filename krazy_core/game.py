@@ -221,8 +221,7 @@ class Game:
             state = self.spec.state_from_dict(self, doc["state"], doc["events"])
             if "history" in doc:            # optional: JSON written before it was saved lacks it
                 state._load_history(doc["history"])
-            for viewer in ("all", None):    # every event must read back (cards it names...)
-                state.events_for(viewer)
+            state.events_for("all")         # every event must read back (the cards it names...)
             return state
         except InvalidStateError:
             raise

@@ -984,6 +984,14 @@ cdef bint _has_inference(const KKState *st, int player, const int *cnt) noexcept
 cdef inline bint _card_in(uint64_t mask, uint8_t code) noexcept nogil:
     return (mask >> CODE_TO_IDX[code]) & 1
 
+cdef inline uint64_t _positions(const uint8_t *pidx, int total, uint64_t cards) noexcept nogil:
+    """The pool positions (bit i for pool[i], card index pidx[i]) holding a card of `cards`."""
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(total):
+        m |= ((cards >> pidx[i]) & 1) << i
+    return m
+
 cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, const int *cnt,
                          kz_rng *rng, int force_seat, uint64_t force_mask, bint reserve) noexcept nogil:
     """Deal the shuffled unseen cards honouring the public inferences: each constrained seat
@@ -996,20 +1004,24 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
     With ``force_seat >= 0`` that seat first takes the first card of ``force_mask`` (outside
     its inferred set if it can): the last resort giving the player to act a legal discard.
     With ``reserve``, each takes first the fitting cards no later one could use (for tight
-    tables, after the plain deal failed).  Returns whether every inference was met."""
-    cdef uint8_t used[NIDX]
+    tables, after the plain deal failed).  Returns whether every inference was met.
+    Pool positions are handled as bit sets (``total <= NIDX < 64``): each consumer takes the
+    lowest free positions that fit, as a scan in pool order would, without a branch per card."""
     cdef uint8_t rest[NIDX]
+    cdef uint8_t pidx[NIDX]          # the card index at each pool position
     cdef int order[MAXP + 1]
     cdef int slack[MAXP + 1]
     cdef int got[MAXP + 1]      # got[MAXP]: the stock
     cdef int cons[MAXP]
     cdef int n_order = 0, p, q, i, j, k, need, m
-    cdef uint64_t excl, later, ok_mask
+    cdef uint64_t excl, later, avail, inside
+    cdef uint64_t used = 0            # bit i: pool[i] dealt
     cdef uint64_t fits[MAXP + 1]     # the cards each consumer may take
+    cdef uint64_t fitpos[MAXP + 1]   # the pool positions holding them
     cdef int r
     cdef bint met = True
     for i in range(total):
-        used[i] = 0
+        pidx[i] = <uint8_t>CODE_TO_IDX[pool[i]]
     got[MAXP] = 0
     for p in range(MAXP + 1):
         if p < MAXP:
@@ -1028,11 +1040,8 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
         if need <= 0:
             continue
         fits[p] = ~excl
-        k = 0
-        for i in range(total):
-            if not _card_in(excl, pool[i]):
-                k += 1
-        slack[p] = k - need
+        fitpos[p] = _positions(pidx, total, fits[p])
+        slack[p] = popcount(fitpos[p]) - need
         # insertion by slack, then seat (a public order: no hidden information in it)
         j = n_order
         while j > 0 and slack[order[j - 1]] > slack[p]:
@@ -1041,16 +1050,15 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
         order[j] = p
         n_order += 1
     if force_seat >= 0 and force_seat != player and cnt[force_seat] > 0:
-        for k in range(2):
-            for i in range(total):
-                if _card_in(force_mask, pool[i]) and (k == 1 or not _card_in(st.inf_mask[force_seat], pool[i])):
-                    used[i] = 1
-                    add_card(st, force_seat, pool[i])
-                    got[force_seat] = 1
-                    cons[force_seat] = 0 if _card_in(st.inf_mask[force_seat], pool[i]) else 1
-                    break
-            if got[force_seat]:
-                break
+        # the first card of force_mask outside the seat's inferred set, else the first one
+        avail = _positions(pidx, total, force_mask)
+        if avail:
+            inside = _positions(pidx, total, st.inf_mask[force_seat])
+            i = __builtin_ctzll(avail & ~inside if avail & ~inside else avail)
+            used |= 1ULL << i
+            add_card(st, force_seat, pool[i])
+            got[force_seat] = 1
+            cons[force_seat] = 0 if (inside >> i) & 1 else 1
     for q in range(n_order):
         p = order[q]
         later = 0
@@ -1058,24 +1066,23 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
             for j in range(q + 1, n_order):
                 later |= fits[order[j]]
         for r in range(2 if reserve else 1):
-            ok_mask = fits[p] & ~later if (reserve and r == 0) else fits[p]
+            if reserve and r == 0:
+                avail = _positions(pidx, total, fits[p] & ~later) & ~used
+            else:
+                avail = fitpos[p] & ~used
             if p == MAXP:
-                for i in range(total):
-                    if got[MAXP] >= st.n_stock:
-                        break
-                    if used[i] or not _card_in(ok_mask, pool[i]):
-                        continue
-                    used[i] = 1
+                while got[MAXP] < st.n_stock and avail:
+                    i = __builtin_ctzll(avail)
+                    avail &= avail - 1
+                    used |= 1ULL << i
                     st.stock[got[MAXP]] = pool[i]
                     got[MAXP] += 1
                 continue
             need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
-            for i in range(total):
-                if cons[p] >= need or got[p] >= cnt[p]:
-                    break
-                if used[i] or not _card_in(ok_mask, pool[i]):
-                    continue
-                used[i] = 1
+            while cons[p] < need and got[p] < cnt[p] and avail:
+                i = __builtin_ctzll(avail)
+                avail &= avail - 1
+                used |= 1ULL << i
                 add_card(st, p, pool[i])
                 got[p] += 1
                 cons[p] += 1
@@ -1085,10 +1092,12 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
         elif cons[p] < (st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]):
             met = False
     m = 0
-    for i in range(total):
-        if not used[i]:
-            rest[m] = pool[i]
-            m += 1
+    avail = ~used & ((1ULL << total) - 1)
+    while avail:
+        i = __builtin_ctzll(avail)
+        avail &= avail - 1
+        rest[m] = pool[i]
+        m += 1
     kz_shuffle_u8(rng, rest, m)
     k = 0
     for p in range(st.num_players):

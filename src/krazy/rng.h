@@ -66,15 +66,12 @@ static inline uint32_t kz_bounded(kz_rng *r, uint32_t n) {
 static inline uint32_t kz_bounded_nb(kz_rng *r, uint32_t n) {
     const uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
     const uint64_t x = kz_rotl(s1 * 5, 7) * 9;
-    const uint64_t keep = (uint64_t)0 - (uint64_t)(n <= 1);
-    uint64_t n2 = s2 ^ s0, n3 = s3 ^ s1;
-    const uint64_t n1 = s1 ^ n2, n0 = s0 ^ n3;
-    n2 ^= s1 << 17;
-    n3 = kz_rotl(n3, 45);
-    r->s[0] = (s0 & keep) | (n0 & ~keep);
-    r->s[1] = (s1 & keep) | (n1 & ~keep);
-    r->s[2] = (s2 & keep) | (n2 & ~keep);
-    r->s[3] = (s3 & keep) | (n3 & ~keep);
+    const uint64_t go = (uint64_t)0 - (uint64_t)(n > 1);    /* all ones: the step is taken */
+    const uint64_t a = s3 ^ s1, b = s2 ^ s0;                 /* kz_next's change of s0, s1 */
+    r->s[0] = s0 ^ (a & go);
+    r->s[1] = s1 ^ (b & go);
+    r->s[2] = s2 ^ ((s0 ^ (s1 << 17)) & go);
+    r->s[3] = s3 ^ ((kz_rotl(a, 45) ^ s3) & go);
     uint64_t m = (x >> 32) * (uint64_t)n;       /* n <= 1: m >> 32 is 0 */
     uint32_t l = (uint32_t)m;
     if (l < n) {                                /* n == 1 here only with l == 0: t == 0 */

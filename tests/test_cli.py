@@ -172,3 +172,22 @@ def test_tables_count_cards_in_the_singular_and_plural():
         text = console.export_text()
         n = st.observation(0)["stock_size"]
         assert "Stock" in text and plural(n, "card") in text
+
+
+def test_simulate_shows_progress_inside_a_game():
+    # one process: a second bar follows the game being played (turn, decisions)
+    code, out = krazy("simulate", "kings-rummy", "--games", "1", "--bots", "heuristic", "--seed", "2",
+                      "-o", "rounds=2")
+    assert code == 0, out
+    assert "game 1: round 2, turn" in out and "1 game (seed 2" in out and "1 games" not in out
+
+
+def test_arena_reports_every_decision_in_process():
+    import krazy_core
+    from krazy_core.arena import run_arena
+    seen = []
+    res = run_arena(krazy_core.make("krazy-kings"), ["heuristic", "random"], games=3, seed=4,
+                    on_decision=lambda state, k: seen.append(k))
+    assert len(seen) == sum(res.decisions)
+    starts = [i for i, k in enumerate(seen) if k == 1]
+    assert len(starts) == 3 and seen[-1] == res.decisions[-1]

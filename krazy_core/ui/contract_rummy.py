@@ -17,6 +17,8 @@ PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decl
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
 
+SHORT_FORMS = "cards in letters ('discard 8S', 'lay 10h', 'lay off JK on meld 3 high'); a lay off on a book needs no end"
+
 
 def card_text(code: int) -> Text:
     return Text(format_card(code), style=SUIT_STYLE.get(code >> 4, "bold"))

@@ -230,3 +230,47 @@ def test_hot_seat_hand_over_clears_screen_and_scrollback():
     pipe = Console(file=io.StringIO(), force_terminal=False)
     _clear_screen(pipe)
     assert pipe.file.getvalue() == ""          # nothing but text down a pipe
+
+
+@pytest.mark.parametrize("game_id,name,rule", [("krazy-kings", "Krazy Kings", "KK-1"),
+                                               ("kings-rummy", "Kings Rummy", "KR-1"),
+                                               ("contract-rummy", "Crazy Rummy", "CR-1"),
+                                               ("krass-kariert", "KrassKariert", "KA-1")])
+def test_rules_name_the_game_not_internal_seed_files(game_id, name, rule):
+    import re
+    code, out = krazy("rules", game_id)
+    assert code == 0
+    assert out.split("\n", 1)[0].strip() == f"{name} ({game_id})"        # the title
+    assert f"{rule} " in out and f"Options of {name}" in out
+    assert not re.search(r"\d{3}_[0-9a-f]{16}\.txt", out)
+    assert "seed" not in out.lower()
+
+
+def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
+    """Crazy Rummy, round 3 only, seed 3, 119 heuristic steps: seat 1 is down with the runs
+    3♦ 2♥ 5♦ 6♦ (id 3) and 2♣ 4♣ 🃏 6♣ (id 4).  Cards standing as wilds carry ✱ as in the
+    hand; the ids (seat * 3 + k, what a lay off is typed with) are explained."""
+    import io
+    from rich.console import Console
+    import krazy_core
+    from krazy_core.ui import load_ui
+    from krazy_core.ui.contract_rummy import meld_wilds
+    st = krazy_core.make("contract-rummy", first_round=3, rounds=1).new_initial_state(seed=3)
+    for k in range(119):
+        st.apply_action(st.heuristic_action(seed=k))
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(load_ui("contract-rummy").render(st, 1))
+    text = " ".join(console.export_text().replace("│", " ").split())
+    assert "3 1 run 3♦ 2♥✱ 5♦ 6♦" in text and "4 1 run 2♣✱ 4♣ 🃏✱ 6♣" in text
+    assert ("Meld ids are fixed per seat (seat 0: 0-2; seat 1: 3-5; seat 2: 6-8; seat 3: 9-11); "
+            "gaps are melds not laid. Type the id to lay off or swap: 'lay off CARD on meld ID', 'swap CARD into meld ID'. "
+            "✱ = a wild") in text
+    # a 2 in its own place is natural (CR-2): A♥ 2♥ 3♥ 4♥, a book of 2s; a Joker never is
+    run = {"kind": "run", "suit": 1, "lo": 1, "rank": None, "cards": [0x11, 0x12, 0x13, 0x14]}
+    assert meld_wilds(run) == [False, False, False, False]
+    high = {"kind": "run", "suit": 1, "lo": 11, "rank": None, "cards": [0x1B, 0x32, 0x1D, 0x11]}
+    assert meld_wilds(high) == [False, True, False, False]          # J♥ 2♣(Q) K♥ A♥
+    book2 = {"kind": "book", "suit": None, "lo": None, "rank": 2, "cards": [0x02, 0x12, 0x50]}
+    assert meld_wilds(book2) == [False, False, True]
+    book7 = {"kind": "book", "suit": None, "lo": None, "rank": 7, "cards": [0x07, 0x27, 0x32]}
+    assert meld_wilds(book7) == [False, False, True]

@@ -439,13 +439,28 @@ def cmd_simulate(args, console: Console) -> int:
         raise ConfigError(f"--workers {args.workers} is more processes than make sense here "
                           f"({cpus} CPUs): use at most {max(64, 4 * cpus)}, e.g. --workers {cpus}")
     args.workers = min(args.workers, args.games)    # a process per game at the most
-    progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=console)
     with progress:
-        bar = progress.add_task("games", total=args.games)
+        bar = progress.add_task("simulating", total=args.games)
+        on_decision = None
+        if args.workers == 1:
+            # inside a game too: a long game of search bots otherwise shows nothing for minutes
+            inner = progress.add_task("this game", total=None)
+            last = [0.0]
+
+            def on_decision(state, decisions):
+                now = time.monotonic()
+                if now - last[0] >= 0.1 or state.is_terminal():
+                    last[0] = now
+                    progress.update(inner, completed=decisions,
+                                    description=f"game {int(progress.tasks[bar].completed) + 1}: "
+                                                f"{_game_progress(state)}")
+
         res = run_arena(game, entries, args.games, seed=base, workers=args.workers, rotate=args.rotate,
-                        progress=lambda k: progress.advance(bar, k))
-    table = Table(title=f"{game.name}, {n} players, {args.games} games (seed {base}"
+                        progress=lambda k: progress.advance(bar, k), on_decision=on_decision)
+    from krazy_core.ui import plural
+    table = Table(title=f"{game.name}, {n} players, {plural(args.games, 'game')} (seed {base}"
                         f"{', seats rotated' if args.rotate else ''})")
     for col in ("bot", "wins", "win rate", "95% interval", "fair share"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -457,9 +472,25 @@ def cmd_simulate(args, console: Console) -> int:
     console.print(table)
     turns = f", {res.mean_turns:.1f} turns" if res.mean_turns is not None else ""
     console.print(f"mean game length: {res.mean_decisions:.1f} decisions{turns}; max_turns ended "
-                  f"{res.turn_limit_games} of {res.games} games ({res.turn_limit_games / res.games:.1%}); "
+                  f"{res.turn_limit_games} of {plural(res.games, 'game')} ({res.turn_limit_games / res.games:.1%}); "
                   f"{res.seconds:.1f} s")
     return 0
+
+
+def _game_progress(state) -> str:
+    """A few words on how far a game is: turn, round, decisions (what the state's ``stats``
+    and ``observation`` offer)."""
+    stats = state.stats() if hasattr(state, "stats") else {}
+    words = []
+    try:
+        obs = state.observation(0)
+    except Exception:                   # a view is optional for progress
+        obs = {}
+    if isinstance(obs.get("round"), int):
+        words.append(f"round {obs['round']}")
+    if "turns" in stats:
+        words.append(f"turn {stats['turns']}")
+    return ", ".join(words) + (", decisions" if words else "decisions")
 
 
 # ---------------------------------------------------------------------------- rules, bench

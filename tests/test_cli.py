@@ -274,3 +274,22 @@ def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
     assert meld_wilds(book2) == [False, False, True]
     book7 = {"kind": "book", "suit": None, "lo": None, "rank": 7, "cards": [0x07, 0x27, 0x32]}
     assert meld_wilds(book7) == [False, False, True]
+
+
+def test_simulate_shows_progress_inside_a_game():
+    # one process: a second bar follows the game being played (turn, decisions)
+    code, out = krazy("simulate", "kings-rummy", "--games", "1", "--bots", "heuristic", "--seed", "2",
+                      "-o", "rounds=2")
+    assert code == 0, out
+    assert "game 1: round 2, turn" in out and "1 game (seed 2" in out and "1 games" not in out
+
+
+def test_arena_reports_every_decision_in_process():
+    import krazy_core
+    from krazy_core.arena import run_arena
+    seen = []
+    res = run_arena(krazy_core.make("krazy-kings"), ["heuristic", "random"], games=3, seed=4,
+                    on_decision=lambda state, k: seen.append(k))
+    assert len(seen) == sum(res.decisions)
+    starts = [i for i, k in enumerate(seen) if k == 1]
+    assert len(starts) == 3 and seen[-1] == res.decisions[-1]

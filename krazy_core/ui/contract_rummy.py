@@ -176,13 +176,11 @@ def hand_text(codes) -> Text:
 
 
 def action_label(state, action):
-    """The words of a numbered choice: ``action_to_string``, except that a lay off on a book
-    names no end (``"lay off 6♥ on meld 0"``; the action string keeps its ``low``)."""
+    """The words of a numbered choice: ``action_to_string``, with a lay off on a book (which
+    names no end) marked ``"lay off 6♥ on meld 0 (book)"``."""
     text = state.action_to_string(action)
-    if text.startswith("lay off ") and text.endswith(" low"):
-        m = int(text.split()[-2])
-        if any(d["id"] == m and d["kind"] == "book" for d in state.melds()):
-            return text[:-len(" low")] + " (book)"
+    if text.startswith("lay off ") and not text.endswith((" low", " high")):
+        return text + " (book)"
     return text
 
 

@@ -98,11 +98,19 @@ cdef class ContractRummyState(State):
     def action_to_string(self, action) -> str:
         """``"discard 7♥"``, ``"take up-card"``, ``"buy"``, ``"go down"``, ``"lay 5♥"``,
         ``"start run H from 5♥"``, ``"finish meld"``, ``"lay off 9♣ on meld 4 high"``,
-        ``"swap 7♥ into meld 3"``, ...  Raises ``ValueError`` outside ``[0, 3009)``."""
+        ``"swap 7♥ into meld 3"``, ...  A lay off on a book names no end (a book has none,
+        CR-11): ``"lay off 6♥ on meld 0"``; ``string_to_action`` still reads the ``low``
+        form.  Raises ``ValueError`` outside ``[0, 3009)``."""
+        cdef CRState *st = S(self)
         a = int(action)
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
-        return _action_text(a)
+        text = _action_text(a)
+        if A_LAYOFF <= a < A_SWAP and not (a - A_LAYOFF) & 1:
+            m = ((a - A_LAYOFF) >> 1) % MAXM
+            if m < st.num_players * 3 and st.melds[m].kind == MK_BOOK:
+                return text[:-len(" low")]
+        return text
 
     def string_to_action(self, text) -> int:
         """The legal action named by ``text`` as ``action_to_string`` writes it, case-blind,

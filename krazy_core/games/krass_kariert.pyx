@@ -458,13 +458,21 @@ cdef class KrassKariertState(State):
         return _x_values(cards, c)
 
     def string_to_action(self, text) -> int:
-        """The action named by ``text`` (an ``action_to_string`` text, with or without its
-        ``(X=..)`` part).  Raises ``IllegalActionError`` when it names no legal action."""
+        """The action named by ``text``: an ``action_to_string`` text, with or without its
+        ``(X=..)`` part, or a short form (``"p3"``, ``"3-4"``, ``"3-4 pair"``, ``"pair 5"``,
+        ``"stop"``, ``"draw"``, ``"reserve 8 at 2"``, ``"insert 4"``: see
+        ``krazy_core.games.krass_kariert_input``), which may name an action the rules forbid
+        now.  Raises ``UnclearActionError`` for a short form that fits several legal actions or
+        no cards, ``IllegalActionError`` when ``text`` names nothing."""
         want = " ".join(str(text).strip().lower().split())
         for a in self.legal_actions():
             t = self.action_to_string(a).lower()
             if t == want or t.split(" (x=")[0] == want:
                 return a
+        from krazy_core.games.krass_kariert_input import read_short_form
+        a = read_short_form(self, want)
+        if a is not None:
+            return a
         return State.string_to_action(self, text)
 
     def _explain_illegal(self, int a):

@@ -14,6 +14,10 @@ from krazy_core.cards import format_card
 X, DRAW, STOP = 0x70, 0x71, 0x72
 STYLE = {X: "bold magenta", DRAW: "bold cyan", STOP: "bold red"}
 
+SHORT_FORMS = ("'p3' plays the card at position 3, '3-4' the cards at positions 3-4 (add the kind "
+               "when X cards make several: '3-4 pair'); 'pair 5'; 'stop'; 'draw'; 'reserve 8 at 2' "
+               "takes reserve 8 into position 2; 'insert 4' puts a drawn card at position 4")
+
 
 def card_text(code, style=None) -> Text:
     return Text(format_card(code), style=style or STYLE.get(code, "bold"))

@@ -88,29 +88,40 @@ from krazy_core._state cimport State
 
 cdef extern from *:
     """
-    #include <immintrin.h>
     #include "krazy/rng.h"
     /* ops.random_playout is the whole of a random rollout, kk_playout below: GCC is asked to
      * inline every call in it (flatten: kk_apply, play_card, run_from, draw_cards ... with
      * events off), which saves the calls' register saves and the event-log tests per action.
-     * Two copies: one for any x86-64, one using POPCNT and BMI2's PDEP to count and pick the
-     * random legal card (kk_playout_for picks one at import, from the CPU).  The name is
-     * Cython's for kk_playout; a wrong one fails at import (used but never defined). */
+     * Two copies on x86 with GCC or clang: one for any x86-64, one using POPCNT and BMI2's
+     * PDEP to count and pick the random legal card (kk_playout_for picks one at import, from
+     * the CPU); elsewhere the first only.  The name is Cython's for kk_playout; a wrong one
+     * fails at import (used but never defined). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define KK_FLATTEN __attribute__((flatten))
+    #else
+    #define KK_FLATTEN
+    #endif
     static int32_t __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(void *, kz_rng *, int32_t, int);
-    __attribute__((flatten)) static int32_t kk_playout_base(void *st, kz_rng *rng, int32_t max_steps) {
+    KK_FLATTEN static int32_t kk_playout_base(void *st, kz_rng *rng, int32_t max_steps) {
         return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 0);
     }
+    typedef int32_t (*kk_playout_fn)(void *, kz_rng *, int32_t);
+    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+    #include <immintrin.h>
     __attribute__((flatten, target("popcnt,bmi,bmi2")))
     static int32_t kk_playout_bmi2(void *st, kz_rng *rng, int32_t max_steps) {
         return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 1);
     }
-    typedef int32_t (*kk_playout_fn)(void *, kz_rng *, int32_t);
     static kk_playout_fn kk_playout_for(int bmi2) { return bmi2 ? kk_playout_bmi2 : kk_playout_base; }
     /* PDEP is fast on Intel (Haswell on) and AMD Zen 3 on; Zen 1/2 microcode it (slow) */
     static int kk_cpu_fast_pdep(void) {
         __builtin_cpu_init();
         return __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi2")
-            && (__builtin_cpu_is("intel") || __builtin_cpu_is("amdfam19h"));
+            && (__builtin_cpu_is("intel")
+    #if defined(__clang__) || __GNUC__ >= 11
+                || __builtin_cpu_is("amdfam19h")
+    #endif
+                );
     }
     /* only ever inlined into kk_playout_bmi2 (the base copy's calls are dead code) */
     __attribute__((target("popcnt"))) static inline int kk_popcnt(uint64_t x) {
@@ -119,6 +130,12 @@ cdef extern from *:
     __attribute__((target("popcnt,bmi,bmi2"))) static inline int kk_select_pdep(uint64_t m, int k) {
         return (int)__builtin_ctzll(_pdep_u64(1ULL << k, m));   /* the k-th lowest set bit of m */
     }
+    #else
+    static kk_playout_fn kk_playout_for(int bmi2) { (void)bmi2; return kk_playout_base; }
+    static int kk_cpu_fast_pdep(void) { return 0; }
+    static inline int kk_popcnt(uint64_t x) { (void)x; return 0; }             /* never called */
+    static inline int kk_select_pdep(uint64_t m, int k) { (void)m; (void)k; return 0; }
+    #endif
     """
     ctypedef int32_t (*kk_playout_fn)(void *, kz_rng *, int32_t) noexcept nogil
     kk_playout_fn kk_playout_for(int bmi2) noexcept nogil

@@ -64,8 +64,8 @@ def test_x_cards_ask_which_combination():
     assert st.action_to_string(a) == "draw 4" and a not in st.legal_actions()
     assert st._explain_illegal(a) == "a Draw card never leads a trick (KA-9)"
     assert name(st, "reserve 9 at 2") == name(st, "take 9 into position 2") == name(st, "r 9 2") \
-        == "reserve 0 at 2"
-    assert name(st, "reserve 12 at 0") == "reserve 1 at 0"
+        == "reserve slot 0 at 2"
+    assert name(st, "reserve 12 at 0") == "reserve slot 1 at 0"
     assert refusal(st, "reserve 9") == ("say where it goes in your hand: 'reserve 9 at N', N from 0 "
                                         "(the front) to 10 (the end)")
     assert refusal(st, "reserve 9 at 11") == "position 11 is past the end of your hand: 0 (the front) .. 10 (the end)"
@@ -112,3 +112,20 @@ def test_any_typed_words_give_an_action_or_an_illegal_action_error():
                 pass
     assert seen > 40                  # short forms that named an action
     assert refusal(deal(3), "pair 99999999999999") == "a pair has a value 1..12, not 99999999999999"
+
+
+def test_reserve_short_form_names_the_card_not_the_slot():
+    # the action names say "reserve slot S at K"; a typed "reserve 1 at 0" means the card 1,
+    # even where the card 1 lies in slot 0 and slot 1 holds another card (it once took slot 1)
+    for seed in range(200):
+        st = krazy_core.make("krass-kariert", num_players=3).new_initial_state(seed=seed)
+        p = st.current_player()
+        res = st.observation(p)["reserves"][p]
+        if 0x61 in res and len(set(res)) == 2:
+            break
+    one = res.index(0x61)
+    other = 1 - one
+    assert name(st, "reserve 1 at 0") == f"reserve slot {one} at 0"
+    other_card = res[other]
+    typed = {0x70: "X", 0x71: "DRAW", 0x72: "STOP"}.get(other_card, str(other_card & 0xF))
+    assert name(st, f"reserve {typed} at 0") == f"reserve slot {other} at 0"

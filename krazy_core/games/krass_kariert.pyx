@@ -423,7 +423,7 @@ def _action_text(int a):
     if a < KA_A_INSERT:
         slot = (a - KA_A_RESERVE) // KA_MAX_HAND
         pos = (a - KA_A_RESERVE) % KA_MAX_HAND
-        return f"reserve {slot} at {pos}"
+        return f"reserve slot {slot} at {pos}"
     return f"insert at {a - KA_A_INSERT}"
 
 
@@ -435,7 +435,8 @@ cdef class KrassKariertState(State):
 
     def action_to_string(self, action) -> str:
         """``"play 3-4 pair 5"``, ``"play 0 solo 7"``, ``"stop 2"``, ``"draw 5"``,
-        ``"reserve 1 at 0"``, ``"insert at 4"``; a play holding X cards adds their values
+        ``"reserve slot 1 at 0"`` (slot 0 or 1: which face-up reserve card; the short form
+        ``"reserve 8 at 0"`` names the card instead), ``"insert at 4"``; a play holding X cards adds their values
         (``"play 2-3 pair 5 (X=5)"``) when the state's hand has them there.  Raises
         ``ValueError`` outside ``[0, 1116)``."""
         cdef ka_state *s = S(self)

@@ -163,8 +163,8 @@ def action_label(state, a) -> str:
         lo, _, hi = where.partition("-")
         lo, hi = int(lo), int(hi or lo)
         return text + ": " + " ".join(format_card(c) for c in hand[lo:hi + 1])
-    if text.startswith("reserve "):
-        slot, pos = int(text.split()[1]), int(text.split()[3])
+    if text.startswith("reserve slot "):
+        slot, pos = int(text.split()[2]), int(text.split()[4])
         res = obs["reserves"][p]
         label = f"take reserve {format_card(res[slot])}"
         if len(res) == 2 and res[0] is not None and res[0] == res[1]:

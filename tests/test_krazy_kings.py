@@ -382,6 +382,16 @@ def test_KK_19_last_card_must_be_announced():
     assert "last_card" in kinds(s) and s.observation(0)["hand_sizes"][0] == 1
 
 
+def test_KK_19_a_card_alone_announces_when_it_leaves_one_card():
+    s = scripted(hands=["5S 9H", "3D 4D 8S", "3C 4C", "3H 4H"], discard=["5H"])
+    called = s.string_to_action("play 5♠ last card")
+    assert s.string_to_action("5s") == s.string_to_action("5♠") == s.string_to_action("play 5s") == called
+    assert s.string_to_action("5s!") == called
+    assert s.string_to_action("play 5♠") == called - 53       # the exact name: unannounced
+    t = scripted(hands=["5S 9H 3S", "3D 4D 8S", "3C 4C", "3H 4H"], discard=["5H"])
+    assert t.action_to_string(t.string_to_action("5s")) == "play 5♠"   # leaves two: no call
+
+
 def test_KK_19_caught_without_announcement_rolls_match_wins():
     s = scripted(hands=["5S 9H", "3D 4D 8S", "3C 4C", "3H 4H"], discard=["5H"], dice=(4, 5))
     s.apply_action("play 5♠")                  # no call: caught, rolls 4+5: 9H matches, wins

@@ -1391,8 +1391,11 @@ cdef class KrazyKingsState(State):
 
     def string_to_action(self, text) -> int:
         """The action named by ``text``: an ``action_to_string`` text, or a card alone
-        (``"QS"``, ``"Q♠"``, ``"JK"``, with ``"!"`` or ``" last card"`` after it to announce).
-        Raises ``IllegalActionError`` when it names no legal action."""
+        (``"QS"``, ``"Q♠"``, ``"JK"``, ``"play qs"``; ``"!"`` or ``" last card"`` after it
+        announces).  A card alone whose play leaves one card announces last card when that
+        is legal (KK-19: nobody means to be caught); only the exact name ``"play Q♠"`` or
+        the action number plays it unannounced.  Raises ``IllegalActionError`` when it
+        names no legal action."""
         t = str(text).strip()
         low = t.lower()
         for a in self.legal_actions():
@@ -1407,6 +1410,8 @@ cdef class KrazyKingsState(State):
         i = CODE_TO_IDX[code] if 0 <= code < 128 else -1
         if i < 0:
             return State.string_to_action(self, text)
+        if not announce and (i + A_ANNOUNCE) in self.legal_actions():
+            announce = True
         return i + (A_ANNOUNCE if announce else 0)
 
     def _explain_illegal(self, int a):

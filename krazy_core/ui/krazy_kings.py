@@ -14,8 +14,8 @@ from krazy_core.ui import plural
 DIE = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
 
-SHORT_FORMS = ("a card alone plays it ('7h', 'QS', 'JK'); add '!' to announce your last card "
-               "('7h!')")
+SHORT_FORMS = ("a card alone plays it ('7h', 'QS', 'JK'), calling 'last card' when it leaves "
+               "you one card")
 
 
 def card_text(code: int) -> Text:

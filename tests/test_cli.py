@@ -293,3 +293,22 @@ def test_arena_reports_every_decision_in_process():
     assert len(seen) == sum(res.decisions)
     starts = [i for i, k in enumerate(seen) if k == 1]
     assert len(starts) == 3 and seen[-1] == res.decisions[-1]
+
+
+def test_an_unbuilt_source_tree_says_why_it_does_not_import():
+    # a checkout's krazy_core/ without compiled modules shadows the installed package when
+    # Python starts in the checkout: the import error names the cause and the two ways out
+    import os
+    import shutil
+    import krazy_core
+    with tempfile.TemporaryDirectory() as cwd:
+        pkg = os.path.join(cwd, "krazy_core")
+        os.mkdir(pkg)
+        src = os.path.dirname(krazy_core.__file__)
+        for f in ("__init__.py", "errors.py"):
+            shutil.copy(os.path.join(src, f), pkg)
+        p = subprocess.run([sys.executable, "-c", "import krazy_core"], cwd=cwd, capture_output=True,
+                           text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert p.returncode == 1
+    assert "a source tree whose compiled modules are not built" in p.stderr
+    assert "python setup.py build_ext --inplace" in p.stderr

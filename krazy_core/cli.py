@@ -193,6 +193,7 @@ def cmd_play(args, console: Console) -> int:
             console.print(Panel(f"[bold]{names[p]}[/], it is your turn. Everyone else, look away.",
                                 border_style="yellow"))
             if _ask(console, "Press Enter when seated (q to quit) ").lower() in ("q", "quit"):
+                console.print("Bye.")
                 return 0
             last_seated = p
             own = state.events_for(p)
@@ -356,7 +357,7 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         queue.clear()
     console.print(ui.render(state, p))
     if len(legal) == 1:
-        return _forced_turn(console, state, p, labels[0], legal[0], names, args)
+        return _forced_turn(console, state, p, labels[0], legal[0], names, args, queue)
     table = Table(show_header=False, box=None, padding=(0, 2))
     for i, lab in enumerate(labels, 1):
         table.add_row(f"[bold cyan]{i}[/]", escape(lab))
@@ -393,9 +394,10 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         console.print(f"[red]{rest}[/]")
 
 
-def _forced_turn(console, state, p, label, action, names, args):
+def _forced_turn(console, state, p, label, action, names, args, queue=None):
     """A turn with one legal move: say what it is and play it on Enter (its number ``1`` or
-    its name also do, so scripted input that answers every prompt keeps working)."""
+    its name also do, so scripted input that answers every prompt keeps working).  A chain
+    of moves whose first is this one plays it and keeps the rest for the next prompts."""
     console.print(f"[bold]Your only move:[/] [cyan]{escape(label)}[/]")
     while True:
         raw = _ask(console, f"[bold]{names[p]}[/], press Enter to play it (q = quit): ")
@@ -404,6 +406,15 @@ def _forced_turn(console, state, p, label, action, names, args):
             return None
         if low in ("", "1", "y", "yes", "ok") or _norm(raw) == _norm(label):
             return action
+        parts = [x.strip() for x in raw.split(",") if x.strip()] if "," in raw else [raw]
+        if queue is not None and len(parts) > 1:
+            if parts[0].lower() in ("1", "y", "yes", "ok"):
+                a, rest = action, parts[1:]
+            else:
+                a, rest = _take_name(state, parts, [action], [label])
+            if a is not None:
+                _queue(queue, state, rest, [action], [label])
+                return a
         a, _ = _take_name(state, [raw], [action], [label], whole=True)
         if a is not None:
             return a

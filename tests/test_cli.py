@@ -312,3 +312,18 @@ def test_an_unbuilt_source_tree_says_why_it_does_not_import():
     assert p.returncode == 1
     assert "a source tree whose compiled modules are not built" in p.stderr
     assert "python setup.py build_ext --inplace" in p.stderr
+
+
+def test_a_chain_starting_with_the_only_move_is_played_at_a_forced_prompt():
+    # seed 5, seat 0's third decision: only play 2♦.  The chain plays it and keeps the rest,
+    # which the end of the turn then reports (as any chain's left-overs)
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0",
+                      input="1\n1\nplay 2d, play 7d\nq\n")
+    text = " ".join(out.split())
+    assert code == 0 and "is the only move you have now" not in text
+    assert "seat 0 (you) plays 2♦" in text and "Your turn ended; not played: play 7♦" in text
+
+
+def test_end_of_input_at_the_hot_seat_hand_over_says_bye():
+    code, out = krazy("play", "krazy-kings", "--players", "2", "--humans", "2", "--seed", "1", input="")
+    assert code == 0 and out.rstrip().endswith("Bye.")

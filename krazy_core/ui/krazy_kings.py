@@ -113,7 +113,7 @@ def describe_event(e, names):
     if k == "stock_rebuilt":
         return f"the discard pile is shuffled into a new stock of {e['cards']}"
     if k == "round_one":
-        return f"everyone is back to Round One ({e['reason']})"
+        return f"everyone is back to Round One: {e['reason']}"
     if k == "last_card":
         return None
     if k == "caught":

@@ -287,7 +287,8 @@ def _resolve_name(state, raw, legal, labels, short_forms=None):
     except UnclearActionError as e:     # the game says what is wrong with a short form
         return None, escape(str(e)) + " (or type the move's number from the list)"
     except KrazyError:
-        a = None
+        # a name the game knows but that is not legal now: say why (see _explain_illegal)
+        a = state._action_named(raw) if hasattr(state, "_action_named") else None
     if a is not None and a in legal:
         return a, None
     if a is not None:

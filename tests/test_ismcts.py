@@ -333,3 +333,19 @@ def test_bot_default_budget_and_options():
     assert "ISMCTSBot(time_limit=0.2, seed=1" in repr(bot)
     with pytest.raises(ConfigError):
         ISMCTSBot(iterations=10, seed=2.5)
+
+
+def test_ctrl_c_stops_a_long_search():
+    """A search with a long time budget looks for signals between slices of iterations, so
+    Ctrl-C (here: _thread.interrupt_main) stops it within a fraction of a second."""
+    import _thread
+    import threading
+    import time
+    import krazy_core
+    from krazy_core.search.ismcts import search
+    st = krazy_core.make("krazy-kings").new_initial_state(seed=2)
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        search(st, time_limit=30.0, seed=1)
+    assert time.monotonic() - t0 < 5.0

@@ -30,6 +30,7 @@ The Python face is :func:`search`; the bot is ``krazy_core.search.bot.ISMCTSBot`
 """
 
 cimport cython
+from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport log, sqrt, INFINITY
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
@@ -46,6 +47,7 @@ from krazy_core.errors import ConfigError, IllegalActionError
 
 DEF INITIAL_NODES = 4096
 DEF CLOCK_EVERY = 1            # iterations between two looks at the clock (vDSO: ~25 ns)
+DEF SLICE = 0.05               # seconds between two looks for signals (Ctrl-C) in the caller's thread
 
 NODE_BYTES = sizeof(kz_node) + sizeof(kz_link)   # 32 + 8: statistics and sibling link
 DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in [0, 1]
@@ -396,9 +398,30 @@ cdef class _Worker:
         free(self.w.round_ret)
         free(self.w.best_share)
 
-    def run(self):
-        with nogil:
-            _run(&self.w)
+    def run(self, bint interruptible=False):
+        """Iterate to the budget without the GIL.  ``interruptible`` (the caller's own
+        thread): iterate in slices of at most ``SLICE`` seconds and look for signals between
+        them, so Ctrl-C stops a long search.  A slice ends between two iterations and the
+        next continues the same tree and generator, so an iteration budget gives the same
+        result either way."""
+        cdef double real = self.w.deadline, now
+        if not interruptible:
+            with nogil:
+                _run(&self.w)
+            return
+        try:
+            while True:
+                now = _now()
+                self.w.deadline = now + SLICE if real <= 0.0 else min(real, now + SLICE)
+                with nogil:
+                    _run(&self.w)
+                if self.w.max_iterations >= 0 and self.w.iterations >= self.w.max_iterations:
+                    return
+                if real > 0.0 and _now() >= real:
+                    return
+                PyErr_CheckSignals()        # raises KeyboardInterrupt after a Ctrl-C
+        finally:
+            self.w.deadline = real
 
     cdef int adopt(self, _Worker old, int32_t node) except -1:
         """Start from a copy of ``old``'s subtree under ``node`` instead of an empty tree."""
@@ -732,12 +755,12 @@ def _search(State state, dict opts, previous=None):
                     reused += (<_Worker>workers[k]).w.tree.nodes[0].visits
                     carried += (<_Worker>workers[k]).w.tree.n
     if threads == 1:
-        (<_Worker>workers[0]).run()
+        (<_Worker>workers[0]).run(True)
     else:
         pool = [threading.Thread(target=w.run, daemon=True) for w in workers[1:]]
         for t in pool:
             t.start()
-        (<_Worker>workers[0]).run()
+        (<_Worker>workers[0]).run(True)
         for t in pool:
             t.join()
     elapsed = _now() - t0

@@ -546,6 +546,7 @@ def cmd_games(args, console: Console) -> int:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="krazy", description="Play and study Krazy Kings, Kings Rummy, "
                                  "Crazy Rummy and KrassKariert against bots.")
+    ap.add_argument("--version", action="version", version=f"krazy_core {krazy_core.__version__}")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     def common(p, bots_default="heuristic"):

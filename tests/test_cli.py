@@ -327,3 +327,9 @@ def test_a_chain_starting_with_the_only_move_is_played_at_a_forced_prompt():
 def test_end_of_input_at_the_hot_seat_hand_over_says_bye():
     code, out = krazy("play", "krazy-kings", "--players", "2", "--humans", "2", "--seed", "1", input="")
     assert code == 0 and out.rstrip().endswith("Bye.")
+
+
+def test_version():
+    import krazy_core
+    code, out = krazy("--version")
+    assert code == 0 and out.strip() == f"krazy_core {krazy_core.__version__}"

@@ -13,8 +13,18 @@ Games: ``krazy_core.available_games()``.  Errors: :class:`KrazyError` and its su
 """
 
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError, KrazyError
+
+try:
+    from krazy_core.cards import Card, format_card, format_cards, parse_card, parse_cards
+except ModuleNotFoundError as _e:          # the source tree without its compiled modules
+    if _e.name != "krazy_core.cards":
+        raise
+    import os as _os
+    raise ImportError(
+        f"krazy_core was imported from {_os.path.dirname(_os.path.abspath(__file__))}, a source "
+        "tree whose compiled modules are not built. Run Python from another directory to use "
+        "the installed package, or build here: python setup.py build_ext --inplace") from None
 from krazy_core.game import Game, Option, available_games, make
-from krazy_core.cards import Card, format_card, format_cards, parse_card, parse_cards
 from krazy_core._state import State, TERMINAL_PLAYER
 
 __version__ = "0.1.0"

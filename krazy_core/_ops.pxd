@@ -9,6 +9,7 @@ cdef extern from "krazy/rng.h" nogil:
     void kz_rng_seed(kz_rng *r, uint64_t seed) noexcept
     uint64_t kz_next(kz_rng *r) noexcept
     uint32_t kz_bounded(kz_rng *r, uint32_t n) noexcept   # uniform in [0, n), unbiased
+    uint32_t kz_bounded_nb(kz_rng *r, uint32_t n) noexcept   # the same, no branch on n <= 1
     int kz_d6(kz_rng *r) noexcept                          # 1..6
     double kz_uniform(kz_rng *r) noexcept                  # [0, 1)
     void kz_shuffle_u8(kz_rng *r, uint8_t *a, int n) noexcept  # Fisher-Yates in place

@@ -333,8 +333,16 @@ cdef class State:
         return self.events_for(None)
 
     def events_for(self, player) -> list:
-        """The event log as ``player`` saw it (their own cards shown); ``None`` gives the
-        public log, ``"all"`` the omniscient one."""
+        """The event log as ``player`` saw it (their own cards shown): a ``list[dict]``.
+        ``player`` is a seat ``0..num_players-1``; ``None`` gives the public log, ``"all"``
+        the omniscient one.  Raises ``ValueError`` for anything else (a seat out of range
+        would otherwise read as a spectator and silently give the public log)."""
+        if player is not None and not (isinstance(player, str) and player == "all"):
+            if isinstance(player, (bool, str)) or not hasattr(player, "__index__") \
+                    or not 0 <= player.__index__() < self.game.num_players:
+                raise ValueError(f"events_for: player must be a seat 0..{self.game.num_players - 1}, "
+                                 f"None (the public log) or 'all' (every card shown), got {player!r}")
+            player = player.__index__()
         return [self._event_dict(k, p, a, b, player) for (k, p, a, b) in self.raw_events()]
 
     def _event_dict(self, kind, player, a, b, viewer):

@@ -61,9 +61,11 @@ class ArenaResult:
         return sum(self.turns) / len(self.turns) if self.turns else None
 
 
-def play_game(game, bot_words: Sequence[str], seed: int, bot_seed: Optional[int] = None):
+def play_game(game, bot_words: Sequence[str], seed: int, bot_seed: Optional[int] = None,
+              on_decision: Optional[Callable[[object, int], None]] = None):
     """One game; seat ``s`` is played by ``bot_words[s]``.  Returns ``(returns, decisions,
-    stats)``."""
+    stats)``.  ``on_decision(state, decisions)``, if given, is called after every decision
+    (for progress inside a long game)."""
     base = seed if bot_seed is None else bot_seed
     bots = [make_bot(w, seed=base * 31 + i) for i, w in enumerate(bot_words)]
     state = game.new_initial_state(seed=seed)
@@ -71,6 +73,8 @@ def play_game(game, bot_words: Sequence[str], seed: int, bot_seed: Optional[int]
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
         decisions += 1
+        if on_decision is not None:
+            on_decision(state, decisions)
     stats = state.stats() if hasattr(state, "stats") else {}
     return state.returns(), decisions, stats
 
@@ -81,9 +85,11 @@ def _task(payload):
 
 
 def run_arena(game, bots: Sequence[str], games: int, seed: int = 0, workers: int = 1,
-              rotate: bool = True, progress: Optional[Callable[[int], None]] = None) -> ArenaResult:
+              rotate: bool = True, progress: Optional[Callable[[int], None]] = None,
+              on_decision: Optional[Callable[[object, int], None]] = None) -> ArenaResult:
     """Play ``games`` games (game ``g`` dealt from ``seed + g``).  ``progress(k)`` is called
-    after each game.  Raises ``ConfigError`` for ``games < 1``, ``workers < 1`` or an unknown bot."""
+    after each game; ``on_decision(state, decisions)`` after every decision of a game played
+    in this process (``workers == 1``; worker processes report whole games only).  Raises ``ConfigError`` for ``games < 1``, ``workers < 1`` or an unknown bot."""
     import time
     if games < 1:
         raise ConfigError(f"games must be >= 1, got {games}")
@@ -110,7 +116,7 @@ def run_arena(game, bots: Sequence[str], games: int, seed: int = 0, workers: int
                     progress(1)
     else:
         for (t, shift) in tasks:
-            _tally(res, shift, *play_game(game, t[3], t[4]))
+            _tally(res, shift, *play_game(game, t[3], t[4], on_decision=on_decision))
             if progress:
                 progress(1)
     res.seconds = time.perf_counter() - t0

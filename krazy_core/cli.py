@@ -28,7 +28,7 @@ from rich.table import Table
 
 import krazy_core
 from krazy_core.bots import make_bot
-from krazy_core.errors import KrazyError, ConfigError
+from krazy_core.errors import KrazyError, ConfigError, UnclearActionError
 from krazy_core.ui import load_ui
 
 
@@ -189,10 +189,11 @@ def cmd_play(args, console: Console) -> int:
             _drop_queue(console, queue)
             continue
         if hot_seat and last_seated != p:
-            console.clear()
+            _clear_screen(console)
             console.print(Panel(f"[bold]{names[p]}[/], it is your turn. Everyone else, look away.",
                                 border_style="yellow"))
-            if _ask(console, "Press Enter when seated (q to quit) ") in ("q", "quit"):
+            if _ask(console, "Press Enter when seated (q to quit) ").lower() in ("q", "quit"):
+                console.print("Bye.")
                 return 0
             last_seated = p
             own = state.events_for(p)
@@ -214,39 +215,96 @@ def cmd_play(args, console: Console) -> int:
 
 
 def _ask(console, prompt):
+    """A line of input, stripped, in the case it was typed (``"q"`` at end of input)."""
     try:
-        return console.input(prompt).strip().lower()
+        return console.input(prompt).strip()
     except EOFError:
         return "q"
 
 
-def _resolve_name(state, raw, legal, labels):
-    """The legal action named ``raw`` (a label as listed, or an action string), else
-    ``(None, error message)``."""
+def _clear_screen(console):
+    """Clear the screen AND the terminal's scrollback (``ESC [3J``), so the player who just
+    moved leaves no hand to scroll back to at a hot-seat hand-over.  Writes nothing when the
+    output is not a terminal (a pipe, a file)."""
+    if not console.is_terminal or console.is_dumb_terminal:
+        return
+    console.clear()                         # ESC [2J ESC [H
+    console.file.write("\033[3J")
+    console.file.flush()
+
+
+def _norm(text):
+    return " ".join(str(text).split()).lower()
+
+
+def _proper_name(state, piece, legal=(), labels=()):
+    """A typed move as the table names it: the listed label it matches, else the engine's
+    ``action_to_string`` of what ``string_to_action`` reads (``"play 7h"`` -> ``"play 7♥"``),
+    else the text as typed with every card in it written as the table writes cards."""
+    want = _norm(piece)
     for a, lab in zip(legal, labels):
-        if raw == lab.lower():
+        if want == _norm(lab):
+            return lab
+    try:
+        a = state.string_to_action(piece)
+        if 0 <= a < state.game.num_distinct_actions:
+            return state.action_to_string(a)
+    except (KrazyError, ValueError, TypeError):
+        pass
+    from krazy_core.cards import format_card, parse_card
+    out = []
+    for tok in str(piece).split():
+        try:
+            code = parse_card(tok)
+            # suit cards and Jokers only: "draw" or "1" read as KrassKariert cards stay words
+            out.append(format_card(code) if type(code) is int and 0 <= code < 0x60 else tok)
+        except (ValueError, TypeError, KeyError):
+            out.append(tok)
+    return " ".join(out)
+
+
+def _refusal(raw, legal, labels, short_forms=None):
+    """What to say to a line that names none of the moves: what was typed, a few of the
+    moves (all of them are numbered above), the game's short forms, and the keys."""
+    few = ", ".join(repr(lab) for lab in labels[:3]) + (", ..." if len(labels) > 3 else "")
+    few = few if few.endswith("...") else few + "."
+    text = (f"{_shown(raw)} is not one of your moves. Type a number from the list above "
+            f"(1-{len(legal)}) or a move's name as listed: {escape(few)}")
+    if short_forms:
+        text += f" Short forms: {escape(short_forms)}."
+    return text + " h for a hint, q to quit."
+
+
+def _resolve_name(state, raw, legal, labels, short_forms=None):
+    """The legal action named ``raw`` (a label as listed, or an action string, in any case),
+    else ``(None, error message)``."""
+    want = _norm(raw)
+    for a, lab in zip(legal, labels):
+        if want == _norm(lab):
             return a, None
     try:
         a = state.string_to_action(raw)
+    except UnclearActionError as e:     # the game says what is wrong with a short form
+        return None, escape(str(e)) + " (or type the move's number from the list)"
     except KrazyError:
-        a = None
+        # a name the game knows but that is not legal now: say why (see _explain_illegal)
+        a = state._action_named(raw) if hasattr(state, "_action_named") else None
     if a is not None and a in legal:
         return a, None
     if a is not None:
         why = state._explain_illegal(a) if 0 <= a < state.game.num_distinct_actions else "out of range"
         return None, f"{escape(state.action_to_string(a))} is not allowed now: {escape(why)}."
-    return None, (f"{_shown(raw)} is not one of your moves. Type its number (1-{len(legal)}) "
-                  "or its name as listed; h for a hint, q to quit.")
+    return None, _refusal(raw, legal, labels, short_forms)
 
 
-def _take_name(state, parts, legal, labels, whole=False):
+def _take_name(state, parts, legal, labels, whole=False, short_forms=None):
     """The move named by the first of ``parts`` (the comma-separated pieces of a line),
     joined with as many of the next ones as it takes: a listed name may hold a comma
     (``go out, discard K♣``).  Returns ``(action, the pieces left)``, or ``(None, error)``.
     With ``whole`` only all the pieces together may name it."""
     first_err = None
     for j in range(len(parts), 0 if not whole else len(parts) - 1, -1):
-        a, err = _resolve_name(state, ", ".join(parts[:j]), legal, labels)
+        a, err = _resolve_name(state, ", ".join(parts[:j]), legal, labels, short_forms)
         if a is not None:
             return a, parts[j:]
         if j == 1 or whole:
@@ -264,36 +322,54 @@ def _describe(ui, event, names):
 
 
 def _drop_queue(console, queue):
-    """Chained moves end with the player's turn: say which were not played."""
+    """Chained moves end with the player's turn: say which were not played (by their proper
+    names, see ``_queue``)."""
     if queue:
-        console.print(f"[yellow]Your turn ended; not played: {escape(', '.join(queue)[:200])}[/]")
+        console.print(f"[yellow]Your turn ended; not played: {escape(_queued_names(queue)[:200])}[/]")
         queue.clear()
+
+
+def _queue(queue, state, pieces, legal, labels):
+    """Put the rest of a line of chained moves in ``queue`` as ``(typed, proper name)``: the
+    typed text names the move when its turn comes, the proper name (as the table writes the
+    move, read in the state it was typed in) is what messages show."""
+    queue.extend((x, _proper_name(state, x, legal, labels)) for x in pieces)
+
+
+def _queued_names(queue):
+    return ", ".join(shown for _, shown in queue)
 
 
 def _human_turn(console, state, p, ui, names, args, queue=None):
     """The human's move: a number or a name from the list.  Several names separated by
     commas (``lay 7H, lay 8H, lay 9H, finish meld``) play one after another while it stays
-    this player's turn: the rest wait in ``queue``."""
+    this player's turn: the rest wait in ``queue``.  A player with a single legal move is
+    told so and plays it with Enter (or its number or name)."""
     legal = ui.action_order(state, state.legal_actions())
     labels = [ui.action_label(state, a) for a in legal]
+    short = ui.short_forms
     if queue:
-        a, rest = _take_name(state, list(queue), legal, labels)
+        a, rest = _take_name(state, [x for x, _ in queue], legal, labels, short_forms=short)
         if a is not None:
-            queue[:] = rest
+            del queue[:len(queue) - len(rest)]
             return a                        # the event log line shows the move
-        console.print(f"[red]{rest} (the rest of your moves, {escape(', '.join(queue))}, were not played)[/]")
+        console.print(f"[red]{rest} (the rest of your moves, {escape(_queued_names(queue))}, "
+                      "were not played)[/]")
         queue.clear()
     console.print(ui.render(state, p))
+    if len(legal) == 1:
+        return _forced_turn(console, state, p, labels[0], legal[0], names, args, queue)
     table = Table(show_header=False, box=None, padding=(0, 2))
     for i, lab in enumerate(labels, 1):
-        table.add_row(f"[bold cyan]{i}[/]", lab)
+        table.add_row(f"[bold cyan]{i}[/]", escape(lab))
     console.print(table)
     while True:
-        raw = _ask(console, f"[bold]{names[p]}[/], your move [1-{len(legal)}, or a name like '{labels[0]}'"
-                            f" (several: name, name, ...); h = hint, q = quit]: ")
-        if raw in ("q", "quit", "exit"):
+        raw = _ask(console, f"[bold]{names[p]}[/], your move [1-{len(legal)}, or a name like "
+                            f"'{escape(labels[0])}' (several: name, name, ...); h = hint, q = quit]: ")
+        low = raw.lower()
+        if low in ("q", "quit", "exit"):
             return None
-        if raw in ("h", "hint", "?"):
+        if low in ("h", "hint", "?"):
             _hint(console, state, labels, legal, args)
             continue
         parts = [raw]
@@ -307,16 +383,44 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
             k = int(parts[0])
             if 1 <= k <= len(legal):
                 if queue is not None:
-                    queue.extend(parts[1:])
+                    _queue(queue, state, parts[1:], legal, labels)
                 return legal[k - 1]
             console.print(f"[red]{k} is not a choice: type a number from 1 to {len(legal)}.[/]")
             continue
-        a, rest = _take_name(state, parts, legal, labels, whole=queue is None)
+        a, rest = _take_name(state, parts, legal, labels, whole=queue is None, short_forms=short)
         if a is not None:
             if queue is not None:
-                queue.extend(rest)
+                _queue(queue, state, rest, legal, labels)
             return a
         console.print(f"[red]{rest}[/]")
+
+
+def _forced_turn(console, state, p, label, action, names, args, queue=None):
+    """A turn with one legal move: say what it is and play it on Enter (its number ``1`` or
+    its name also do, so scripted input that answers every prompt keeps working).  A chain
+    of moves whose first is this one plays it and keeps the rest for the next prompts."""
+    console.print(f"[bold]Your only move:[/] [cyan]{escape(label)}[/]")
+    while True:
+        raw = _ask(console, f"[bold]{names[p]}[/], press Enter to play it (q = quit): ")
+        low = raw.lower()
+        if low in ("q", "quit", "exit"):
+            return None
+        if low in ("", "1", "y", "yes", "ok") or _norm(raw) == _norm(label):
+            return action
+        parts = [x.strip() for x in raw.split(",") if x.strip()] if "," in raw else [raw]
+        if queue is not None and len(parts) > 1:
+            if parts[0].lower() in ("1", "y", "yes", "ok"):
+                a, rest = action, parts[1:]
+            else:
+                a, rest = _take_name(state, parts, [action], [label])
+            if a is not None:
+                _queue(queue, state, rest, [action], [label])
+                return a
+        a, _ = _take_name(state, [raw], [action], [label], whole=True)
+        if a is not None:
+            return a
+        console.print(f"[red]{_shown(raw)}: {escape(label)} is the only move you have now. "
+                      "Press Enter to play it, or q to quit.[/]")
 
 
 def _hint(console, state, labels, legal, args):
@@ -347,13 +451,28 @@ def cmd_simulate(args, console: Console) -> int:
         raise ConfigError(f"--workers {args.workers} is more processes than make sense here "
                           f"({cpus} CPUs): use at most {max(64, 4 * cpus)}, e.g. --workers {cpus}")
     args.workers = min(args.workers, args.games)    # a process per game at the most
-    progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=console)
     with progress:
-        bar = progress.add_task("games", total=args.games)
+        bar = progress.add_task("simulating", total=args.games)
+        on_decision = None
+        if args.workers == 1:
+            # inside a game too: a long game of search bots otherwise shows nothing for minutes
+            inner = progress.add_task("this game", total=None)
+            last = [0.0]
+
+            def on_decision(state, decisions):
+                now = time.monotonic()
+                if now - last[0] >= 0.1 or state.is_terminal():
+                    last[0] = now
+                    progress.update(inner, completed=decisions,
+                                    description=f"game {int(progress.tasks[bar].completed) + 1}: "
+                                                f"{_game_progress(state)}")
+
         res = run_arena(game, entries, args.games, seed=base, workers=args.workers, rotate=args.rotate,
-                        progress=lambda k: progress.advance(bar, k))
-    table = Table(title=f"{game.name}, {n} players, {args.games} games (seed {base}"
+                        progress=lambda k: progress.advance(bar, k), on_decision=on_decision)
+    from krazy_core.ui import plural
+    table = Table(title=f"{game.name}, {n} players, {plural(args.games, 'game')} (seed {base}"
                         f"{', seats rotated' if args.rotate else ''})")
     for col in ("bot", "wins", "win rate", "95% interval", "fair share"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -365,9 +484,25 @@ def cmd_simulate(args, console: Console) -> int:
     console.print(table)
     turns = f", {res.mean_turns:.1f} turns" if res.mean_turns is not None else ""
     console.print(f"mean game length: {res.mean_decisions:.1f} decisions{turns}; max_turns ended "
-                  f"{res.turn_limit_games} of {res.games} games ({res.turn_limit_games / res.games:.1%}); "
+                  f"{res.turn_limit_games} of {plural(res.games, 'game')} ({res.turn_limit_games / res.games:.1%}); "
                   f"{res.seconds:.1f} s")
     return 0
+
+
+def _game_progress(state) -> str:
+    """A few words on how far a game is: turn, round, decisions (what the state's ``stats``
+    and ``observation`` offer)."""
+    stats = state.stats() if hasattr(state, "stats") else {}
+    words = []
+    try:
+        obs = state.observation(0)
+    except Exception:                   # a view is optional for progress
+        obs = {}
+    if isinstance(obs.get("round"), int):
+        words.append(f"round {obs['round']}")
+    if "turns" in stats:
+        words.append(f"turn {stats['turns']}")
+    return ", ".join(words) + (", decisions" if words else "decisions")
 
 
 # ---------------------------------------------------------------------------- rules, bench

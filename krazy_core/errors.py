@@ -3,7 +3,7 @@ the standard library still catch them."""
 
 from __future__ import annotations
 
-__all__ = ["KrazyError", "IllegalActionError", "InvalidStateError", "ConfigError"]
+__all__ = ["KrazyError", "IllegalActionError", "InvalidStateError", "ConfigError", "UnclearActionError"]
 
 
 class KrazyError(Exception):
@@ -20,3 +20,9 @@ class InvalidStateError(KrazyError, ValueError):
 
 class ConfigError(KrazyError, ValueError):
     """An unknown game, an unknown option, or an option value out of its range."""
+
+
+class UnclearActionError(IllegalActionError):
+    """A typed move (a short form) that names no single action: it fits several legal ones,
+    or it points at cards that make no move.  The message is for the player: it says what
+    is wrong and how to say it."""

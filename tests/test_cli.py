@@ -86,8 +86,10 @@ def test_play_several_moves_stop_at_a_bad_one():
                       input="draw, discard 9Z, discard K♦\nq\n")
     assert code == 0 and "Bye." in out
     assert "seat 0 (you) draws" in out
-    assert "'discard 9z' is not one of your moves" in out
-    assert "were not played" in out and "discards" not in out.split("were not played")[1].split("Bye.")[0]
+    assert "'discard 9Z' is not one of your moves" in out          # as typed, not lower-cased
+    # the moves left are named as the table names them
+    assert "(the rest of your moves, discard 9Z, discard K♦, were not played)" in out
+    assert "discards" not in out.split("were not played")[1].split("Bye.")[0]
 
 
 def test_play_quit_and_end_of_input():
@@ -172,3 +174,156 @@ def test_tables_count_cards_in_the_singular_and_plural():
         text = console.export_text()
         n = st.observation(0)["stock_size"]
         assert "Stock" in text and plural(n, "card") in text
+
+
+def test_chained_moves_left_over_show_their_proper_names():
+    """'play 2s, play 4s, play kc' (Krazy Kings seed 7): the turn ends after 2♠; the moves not
+    played are named as the engine writes them, not as typed in lower case."""
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0",
+                      input="play 2s, play 4s, play kc\nq\n")
+    assert code == 0 and "seat 0 (you) plays 2♠" in out
+    assert "Your turn ended; not played: play 4♠, play K♣" in out
+    assert "play 4s" not in out and "play kc" not in out
+
+
+def test_proper_name_of_typed_moves():
+    import krazy_core
+    from krazy_core.cli import _proper_name
+    st = krazy_core.make("kings-rummy", num_players=2).new_initial_state(seed=1)
+    assert _proper_name(st, "take") == "take 6♠"                 # what string_to_action reads
+    assert _proper_name(st, "kd out") == "go out, discard K♦"
+    assert _proper_name(st, "discard 9Z") == "discard 9Z"        # names nothing: as typed
+    cr = krazy_core.make("contract-rummy").new_initial_state(seed=1)
+    assert _proper_name(cr, "lay off 7h on meld 3 High") == "lay off 7♥ on meld 3 High"
+
+
+def test_unknown_move_is_refused_with_some_moves_and_the_short_forms():
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", input="Foo\nq\n")
+    assert code == 0
+    text = " ".join(out.split())
+    assert ("'Foo' is not one of your moves. Type a number from the list above (1-3) or a move's "
+            "name as listed: 'play 2♠', 'play 3♥', 'play 3♦'. Short forms: a card alone plays it") in text
+
+
+def test_a_single_legal_move_is_named_and_played_on_enter():
+    """Krazy Kings seed 5: seat 0's third decision has one legal move (play 2♦); the table
+    says so instead of a list '1 play 2♦' and a prompt [1-1], and Enter plays it."""
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\n\nq\n")
+    assert code == 0 and "[1-1" not in out
+    assert "Your only move: play 2♦" in out
+    assert "press Enter to play it (q = quit):   seat 0 (you) plays 2♦" in out
+    # scripted input that answers '1' (or the move's name) plays it too; anything else is refused
+    code, out1 = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\n1\nq\n")
+    assert out1 == out
+    code, out2 = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\nzz\nPlay 2D\nq\n")
+    assert "'zz': play 2♦ is the only move you have now. Press Enter to play it, or q to quit." in out2
+    assert "seat 0 (you) plays 2♦" in out2 and "Your only move: play 7♦" in out2
+
+
+def test_hot_seat_hand_over_clears_screen_and_scrollback():
+    import io
+    from rich.console import Console
+    from krazy_core.cli import _clear_screen
+    tty = Console(file=io.StringIO(), force_terminal=True)
+    _clear_screen(tty)
+    assert tty.file.getvalue() == "\033[2J\033[H\033[3J"
+    pipe = Console(file=io.StringIO(), force_terminal=False)
+    _clear_screen(pipe)
+    assert pipe.file.getvalue() == ""          # nothing but text down a pipe
+
+
+@pytest.mark.parametrize("game_id,name,rule", [("krazy-kings", "Krazy Kings", "KK-1"),
+                                               ("kings-rummy", "Kings Rummy", "KR-1"),
+                                               ("contract-rummy", "Crazy Rummy", "CR-1"),
+                                               ("krass-kariert", "KrassKariert", "KA-1")])
+def test_rules_name_the_game_not_internal_seed_files(game_id, name, rule):
+    import re
+    code, out = krazy("rules", game_id)
+    assert code == 0
+    assert out.split("\n", 1)[0].strip() == f"{name} ({game_id})"        # the title
+    assert f"{rule} " in out and f"Options of {name}" in out
+    assert not re.search(r"\d{3}_[0-9a-f]{16}\.txt", out)
+    assert "seed" not in out.lower()
+
+
+def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
+    """Crazy Rummy, round 3 only, seed 3, 119 heuristic steps: seat 1 is down with the runs
+    3♦ 2♥ 5♦ 6♦ (id 3) and 2♣ 4♣ 🃏 6♣ (id 4).  Cards standing as wilds carry ✱ as in the
+    hand; the ids (seat * 3 + k, what a lay off is typed with) are explained."""
+    import io
+    from rich.console import Console
+    import krazy_core
+    from krazy_core.ui import load_ui
+    from krazy_core.ui.contract_rummy import meld_wilds
+    st = krazy_core.make("contract-rummy", first_round=3, rounds=1).new_initial_state(seed=3)
+    for k in range(119):
+        st.apply_action(st.heuristic_action(seed=k))
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(load_ui("contract-rummy").render(st, 1))
+    text = " ".join(console.export_text().replace("│", " ").split())
+    assert "3 1 run 3♦ 2♥✱ 5♦ 6♦" in text and "4 1 run 2♣✱ 4♣ 🃏✱ 6♣" in text
+    assert ("Meld ids are fixed per seat (seat 0: 0-2; seat 1: 3-5; seat 2: 6-8; seat 3: 9-11); "
+            "gaps are melds not laid. Type the id to lay off or swap: 'lay off CARD on meld ID', 'swap CARD into meld ID'. "
+            "✱ = a wild") in text
+    # a 2 in its own place is natural (CR-2): A♥ 2♥ 3♥ 4♥, a book of 2s; a Joker never is
+    run = {"kind": "run", "suit": 1, "lo": 1, "rank": None, "cards": [0x11, 0x12, 0x13, 0x14]}
+    assert meld_wilds(run) == [False, False, False, False]
+    high = {"kind": "run", "suit": 1, "lo": 11, "rank": None, "cards": [0x1B, 0x32, 0x1D, 0x11]}
+    assert meld_wilds(high) == [False, True, False, False]          # J♥ 2♣(Q) K♥ A♥
+    book2 = {"kind": "book", "suit": None, "lo": None, "rank": 2, "cards": [0x02, 0x12, 0x50]}
+    assert meld_wilds(book2) == [False, False, True]
+    book7 = {"kind": "book", "suit": None, "lo": None, "rank": 7, "cards": [0x07, 0x27, 0x32]}
+    assert meld_wilds(book7) == [False, False, True]
+
+
+def test_simulate_shows_progress_inside_a_game():
+    # one process: a second bar follows the game being played (turn, decisions)
+    code, out = krazy("simulate", "kings-rummy", "--games", "1", "--bots", "heuristic", "--seed", "2",
+                      "-o", "rounds=2")
+    assert code == 0, out
+    assert "game 1: round 2, turn" in out and "1 game (seed 2" in out and "1 games" not in out
+
+
+def test_arena_reports_every_decision_in_process():
+    import krazy_core
+    from krazy_core.arena import run_arena
+    seen = []
+    res = run_arena(krazy_core.make("krazy-kings"), ["heuristic", "random"], games=3, seed=4,
+                    on_decision=lambda state, k: seen.append(k))
+    assert len(seen) == sum(res.decisions)
+    starts = [i for i, k in enumerate(seen) if k == 1]
+    assert len(starts) == 3 and seen[-1] == res.decisions[-1]
+
+
+def test_an_unbuilt_source_tree_says_why_it_does_not_import():
+    # a checkout's krazy_core/ without compiled modules shadows the installed package when
+    # Python starts in the checkout: the import error names the cause and the two ways out
+    import os
+    import shutil
+    import krazy_core
+    with tempfile.TemporaryDirectory() as cwd:
+        pkg = os.path.join(cwd, "krazy_core")
+        os.mkdir(pkg)
+        src = os.path.dirname(krazy_core.__file__)
+        for f in ("__init__.py", "errors.py"):
+            shutil.copy(os.path.join(src, f), pkg)
+        p = subprocess.run([sys.executable, "-c", "import krazy_core"], cwd=cwd, capture_output=True,
+                           text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert p.returncode == 1
+    assert "a source tree whose compiled modules are not built" in p.stderr
+    assert "python setup.py build_ext --inplace" in p.stderr
+
+
+def test_a_chain_starting_with_the_only_move_is_played_at_a_forced_prompt():
+    # seed 5, seat 0's third decision: only play 2♦.  The chain plays it and keeps the rest,
+    # which the end of the turn then reports (as any chain's left-overs)
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0",
+                      input="1\n1\nplay 2d, play 7d\nq\n")
+    text = " ".join(out.split())
+    assert code == 0 and "is the only move you have now" not in text
+    assert "seat 0 (you) plays 2♦" in text and "Your turn ended; not played: play 7♦" in text
+
+
+def test_end_of_input_at_the_hot_seat_hand_over_says_bye():
+    code, out = krazy("play", "krazy-kings", "--players", "2", "--humans", "2", "--seed", "1", input="")
+    assert code == 0 and out.rstrip().endswith("Bye.")

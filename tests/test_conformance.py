@@ -395,3 +395,24 @@ def test_event_fields_that_do_not_read_back_raise_invalid_state(game_id):
                 except InvalidStateError:
                     continue
                 s.events_for(None), s.events_for("all"), s.events_for(0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_bad_viewer_raises_value_error(game_id):
+    """A seat out of range is an error in every per-player view: observation,
+    observation_tensor and events_for (which used to read seat 99 as a spectator)."""
+    game = krazy_core.make(game_id)
+    n = game.num_players
+    state = game.new_initial_state(seed=3)
+    random_playout(state, random.Random(3), max_steps=6)
+    for bad in (-1, n, 99, "0"):
+        with pytest.raises((ValueError, TypeError)):
+            state.observation(bad)
+        with pytest.raises((ValueError, TypeError)):
+            state.observation_tensor(bad)
+    for bad in (-1, n, 99, True, "0", "ALL", 1.0):
+        with pytest.raises(ValueError, match="seat 0..%d" % (n - 1)):
+            state.events_for(bad)
+    assert state.events_for(np.int64(n - 1)) == state.events_for(n - 1)
+    own = state.events_for(0)
+    assert len(own) == len(state.events) == len(state.events_for("all"))

@@ -98,7 +98,8 @@ def test_CR_5_caps_hold_for_lay_offs():
                         3: ("book", 7, None, "7C 7S 2S"), 4: ("run", 1, 5, "5H JK 2C 8H")},
                  phase="play", cur=0, up_live=False, turns=1, down=(0, 1))
     offs = [t for t in texts(s) if t.startswith("lay off")]
-    assert offs == [norm("lay off 9H on meld 4 high"), norm("lay off 7D on meld 3 low")]
+    assert offs == [norm("lay off 9H on meld 4 high"), norm("lay off 7D on meld 3")]   # a book has no end
+    assert s.string_to_action("lay off 7D on meld 3 low") == s.string_to_action("lay off 7D on meld 3")
 
 
 def test_CR_6_deal_from_the_dealers_left_then_the_up_card_and_dealer_moves_left():
@@ -286,7 +287,7 @@ def test_CR_11_lay_off_on_other_players_melds_at_either_end():
                    melds={0: ("book", 9, None, "9D 9C 9H"), 1: ("run", 3, 4, "4C 5C 6C 7C"),
                           3: ("book", 12, None, "QC QH QS"), 4: ("run", 0, 5, "5S 6S 7S 8S")},
                    phase="play", cur=0, up_live=False, turns=1, down=(0, 1))
-    assert norm("lay off 9S on meld 0 low") in texts(own)
+    assert norm("lay off 9S on meld 0") in texts(own)              # a book: no end
 
 
 def test_CR_11_not_down_no_lay_off():
@@ -610,3 +611,31 @@ def test_CR_11_lay_off_event_on_a_book_names_no_end():
     assert lines == [norm("A lays off 7D on meld 3 (book)"), norm("A lays off 9H on meld 4 (high end)")]
     back = s.game.state_from_json(s.to_json())
     assert ev(back, "lay_off") == offs
+
+
+def test_CR_11_CR_12_refused_lay_offs_and_swaps_say_why_at_the_table():
+    """The table's answer to a typed lay off or swap that is not legal now names the rule
+    broken (the engine's string_to_action still refuses such names outright)."""
+    from krazy_core.cli import _resolve_name
+    s = scripted(rnd=2, hands={0: "4S 9S 8H AD KS", 1: "QD KD KH"},
+                 melds={0: ("book", 9, None, "9D 9C 9H"), 1: ("run", 3, 4, "4C 5C 6C 7C"),
+                        3: ("book", 12, None, "QC QH QS"), 4: ("run", 0, 5, "5S 6S 7S 8S")},
+                 phase="play", cur=0, up_live=False, turns=1, down=(0, 1))
+    legal = s.legal_actions()
+    labels = [s.action_to_string(a) for a in legal]
+
+    def why(text):
+        with pytest.raises(IllegalActionError):
+            s.string_to_action(text)
+        a, err = _resolve_name(s, text, legal, labels)
+        assert a is None
+        return err
+
+    assert "not your own (CR-11" in why("lay off K♠ on meld 0")
+    assert "does not fit the book of meld 3" in why("lay off KS on meld 3")
+    assert "does not extend the run of meld 4 at its low end" in why("lay off 8H on meld 4")
+    assert "there is no meld 7 on the table" in why("lay off 4S on meld 7")
+    assert "never swapped out of a book (CR-12)" in why("swap KS into meld 3")
+    assert "holds no wild standing for 9♠" in why("swap 9S into meld 4")
+    assert "seat 0 holds no 7♥" in why("lay off 7H on meld 4 low")
+    assert _resolve_name(s, "lay off 4S on meld 4", legal, labels)[0] == s.string_to_action("lay off 4S on meld 4 low")

@@ -1,5 +1,6 @@
 """ISMCTS on the real games: determinism, no peeking at hidden cards, obvious winning moves,
-bad budgets.  Scripted Krazy Kings positions reuse ``scripted`` from test_krazy_kings.py."""
+bad budgets.  Scripted Krazy Kings and KrassKariert positions reuse ``scripted`` from
+test_krazy_kings.py and test_krass_kariert.py."""
 import importlib.util
 import os
 import random
@@ -14,14 +15,15 @@ from krazy_core.search.ismcts import search
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _kk_helpers():
-    spec = importlib.util.spec_from_file_location("_kk_rules_tests", os.path.join(HERE, "test_krazy_kings.py"))
+def _rules_tests(name):
+    spec = importlib.util.spec_from_file_location(f"_{name}_rules", os.path.join(HERE, f"{name}.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-kk = _kk_helpers()
+kk = _rules_tests("test_krazy_kings")
+ka = _rules_tests("test_krass_kariert")
 
 
 def midgame(game_id, players, seed, steps=None):
@@ -181,6 +183,28 @@ def test_takes_a_winning_move_when_one_exists(game_id):
     for rollout in ("heuristic", "random"):
         r = search(st, iterations=1000, seed=1, rollout=rollout, max_rollout=CAP)
         assert r.action in win, (st.action_to_string(r.action), [st.action_to_string(a) for a in win])
+
+
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
+def test_KA_14_leads_the_pair_that_leaves_the_last_opponent_holding_cards(rollout):
+    """KrassKariert, everyone at 0 chips (KA-15), seat 2 already out.  Seat 0 leads holding
+    3 3; seat 1 holds a 12 and no reserve.  Leading the pair empties seat 0's hand and leaves
+    seat 1 alone holding cards (KA-14a): seat 1 must give a chip it does not have and loses.
+    Leading either 3 alone lets the 12 beat it and go out (a player without reserves who can
+    beat must, KA-14), which leaves seat 0 holding cards: seat 0 loses."""
+    s = ka.scripted([[3, 3], [12], []], reserves=[[None, None]] * 3, leader=0, chips=[0, 0, 0])
+    pair = s.string_to_action("play 0-1 pair 3")
+    assert sorted(s.action_to_string(a) for a in s.legal_actions()) == \
+        ["play 0 solo 3", "play 0-1 pair 3", "play 1 solo 3"]
+    for a in s.legal_actions():              # the stakes as stated: each move decides the game
+        c = s.clone()
+        c.apply_action(a)
+        while not c.is_terminal():
+            (only,) = c.legal_actions()
+            c.apply_action(only)
+        assert c.returns()[0] == (1.0 if a == pair else 0.0)
+    r = search(s, iterations=300, seed=1, rollout=rollout)
+    assert r.action == pair and r.policy[pair] > 0.9
 
 
 def test_crazy_rummy_searches_flat_unless_told():

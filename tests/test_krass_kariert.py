@@ -146,8 +146,8 @@ def test_KA_5_adjacency_3_9_4_5():
     s = scripted([[3, 9, 4, 5], [1, 5], [2, 6]], reserves=[[None, None], [7, None], [8, None]], leader=0)
     play(s, "play 1 solo 9")
     assert s.hand(0) == [0x63, 0x64, 0x65]
-    play(s, "reserve 0 at 0")
-    play(s, "reserve 0 at 0")
+    play(s, "reserve slot 0 at 0")
+    play(s, "reserve slot 0 at 0")
     assert s.current_player() == 0 and "play 0-2 3-straight 5" in texts(s)
     # order inside a combination does not matter: 8 10 9 is a 3-straight of top card 10
     assert ka.combination([8, 10, 9]) == ("3-straight", 10)
@@ -187,7 +187,7 @@ def test_KA_7_solo_12_does_not_beat_solo_12():
     assert body(s)["chips"] == [3, 2, 3] and s.current_player() == 1
     s = scripted([[12, 5], [12, 4], [3, 3]], reserves=[[None, None], [6, None], [None, None]], leader=0)
     play(s, "play 0 solo 12")
-    assert texts(s) == ["reserve 0 at 0", "reserve 0 at 1", "reserve 0 at 2"]
+    assert texts(s) == ["reserve slot 0 at 0", "reserve slot 0 at 1", "reserve slot 0 at 2"]
 
 
 def test_KA_8_x_card_takes_any_value_inside_adjacent_combinations():
@@ -218,7 +218,7 @@ def test_KA_9_one_lap_and_reserve_instead_of_beating():
     play(s, "play 0 solo 2")
     # seat 1 could beat but takes reserve 1 (a 12) into position 1
     assert "play 0 solo 5" in texts(s)
-    play(s, "reserve 1 at 1")
+    play(s, "reserve slot 1 at 1")
     assert s.hand(1) == [0x65, 0x6C, 0x66, 0x67]
     assert body(s)["reserves"][1] == [0x6B, None]
     assert s.observation(0)["known_cards"][1] == [0x6C]
@@ -231,8 +231,8 @@ def test_KA_9_one_lap_and_reserve_instead_of_beating():
     s = scripted([[2, "DRAW"], [5, 6], [4, 8]], reserves=[[1, None], [None, None], [None, None]], leader=0)
     assert texts(s) == ["play 0 solo 2"]
     s = scripted([["DRAW"], [5, 6], [4, 8]], reserves=[[1, None], [None, None], [None, None]], leader=0)
-    assert texts(s) == ["reserve 0 at 0", "reserve 0 at 1"]
-    play(s, "reserve 0 at 1")
+    assert texts(s) == ["reserve slot 0 at 0", "reserve slot 0 at 1"]
+    play(s, "reserve slot 0 at 1")
     assert s.current_player() == 0 and texts(s) == ["play 1 solo 1"]
 
 
@@ -246,7 +246,7 @@ def test_KA_10_winner_leads_next():
     s = scripted([[3, 1, 1], [5, 2, 2], [4, 6, 6]], reserves=[[None, None], [None, None], [7, None]], leader=0)
     play(s, "play 0 solo 3")
     play(s, "play 0 solo 5")
-    play(s, "reserve 0 at 0")
+    play(s, "reserve slot 0 at 0")
     e = [e for e in s.events if e["event"] == "trick_end"][-1]
     assert e["player"] == 1 and e["combination"]["value"] == 5
     assert body(s)["trick_no"] == 2 and s.current_player() == 1
@@ -259,7 +259,7 @@ def test_KA_10_exact_next_leaders():
     play(s, "play 0 solo 3")
     play(s, "play 0 solo 5")
     play(s, "play 0 solo 9")
-    play(s, "reserve 0 at 0")
+    play(s, "reserve slot 0 at 0")
     assert body(s)["trick_no"] == 2 and s.current_player() == 1
     # winner seat 1 goes out and the second best (seat 0, the leader) is out too:
     # the next seat clockwise from the winner with cards leads
@@ -267,15 +267,15 @@ def test_KA_10_exact_next_leaders():
                  reserves=[[None, None], [None, None], [1, None], [2, None]], leader=0)
     play(s, "play 0 solo 3")
     play(s, "play 0 solo 9")
-    play(s, "reserve 0 at 0")
-    play(s, "reserve 0 at 0")
+    play(s, "reserve slot 0 at 0")
+    play(s, "reserve slot 0 at 0")
     assert body(s)["trick_no"] == 2 and s.current_player() == 0  # second best (seat 0) holds a 3
     s = scripted([[3], [9], [6, 6, 6], [10, 10, 10]],
                  reserves=[[None, None], [None, None], [1, None], [2, None]], leader=0)
     play(s, "play 0 solo 3")
     play(s, "play 0 solo 9")
-    play(s, "reserve 0 at 0")
-    play(s, "reserve 0 at 0")
+    play(s, "reserve slot 0 at 0")
+    play(s, "reserve slot 0 at 0")
     assert body(s)["trick_no"] == 2 and s.current_player() == 2  # clockwise from winner 1
 
 
@@ -345,7 +345,7 @@ def test_KA_13_out_players_are_skipped_and_a_drawing_winner_comes_back():
     play(s, "draw 0")
     play(s, "play 0 solo 9")
     assert s.hand(2) == []
-    play(s, "reserve 0 at 0")
+    play(s, "reserve slot 0 at 0")
     assert s.current_player() == 2 and body(s)["pending"] == 3
     for _ in range(3):
         play(s, "insert at 0")
@@ -513,7 +513,7 @@ def test_determinize_resamples_other_hands_and_keeps_known_cards():
     s = scripted([[2, 9, 9], [5, 6, 7], [4, 8, 8], [3, 10, 10]],
                  reserves=[[1, None], [11, 12], [None, None], [None, None]], leader=0)
     play(s, "play 0 solo 2")
-    play(s, "reserve 1 at 1")
+    play(s, "reserve slot 1 at 1")
     seen = set()
     for k in range(20):
         d = s.determinize(0, seed=k)
@@ -660,7 +660,7 @@ def test_observation_tensor_and_heuristic():
     s = scripted([[12, 1, 1], [6, 3, 9, 11], [2, 2, 9]], reserves=[[None, None], [10, None], [None, None]],
                  leader=0)
     play(s, "play 0 solo 12")
-    assert s.action_to_string(s.heuristic_action(1)) == "reserve 0 at 3"
+    assert s.action_to_string(s.heuristic_action(1)) == "reserve slot 0 at 3"
 
 
 def test_simulate_random_counts_decisions():
@@ -707,7 +707,7 @@ def test_action_strings_and_illegal_explanations():
     with pytest.raises(IllegalActionError, match="does not beat the trick's solo 9 .KA-7."):
         s.apply_action(0 * 57 + ka.combination_index("solo", 1))
     assert [ka._action_text(a) for a in (0, 1025, 1026, 1044, 1062, 1080, 1098, 1115)] == [
-        "play 0 solo 1", "play 17-19 triple 12", "stop 0", "draw 0", "reserve 0 at 0", "reserve 1 at 0",
+        "play 0 solo 1", "play 17-19 triple 12", "stop 0", "draw 0", "reserve slot 0 at 0", "reserve slot 1 at 0",
         "insert at 0", "insert at 17"]
 
 

@@ -382,6 +382,16 @@ def test_KK_19_last_card_must_be_announced():
     assert "last_card" in kinds(s) and s.observation(0)["hand_sizes"][0] == 1
 
 
+def test_KK_19_a_card_alone_announces_when_it_leaves_one_card():
+    s = scripted(hands=["5S 9H", "3D 4D 8S", "3C 4C", "3H 4H"], discard=["5H"])
+    called = s.string_to_action("play 5♠ last card")
+    assert s.string_to_action("5s") == s.string_to_action("5♠") == s.string_to_action("play 5s") == called
+    assert s.string_to_action("5s!") == called
+    assert s.string_to_action("play 5♠") == called - 53       # the exact name: unannounced
+    t = scripted(hands=["5S 9H 3S", "3D 4D 8S", "3C 4C", "3H 4H"], discard=["5H"])
+    assert t.action_to_string(t.string_to_action("5s")) == "play 5♠"   # leaves two: no call
+
+
 def test_KK_19_caught_without_announcement_rolls_match_wins():
     s = scripted(hands=["5S 9H", "3D 4D 8S", "3C 4C", "3H 4H"], discard=["5H"], dice=(4, 5))
     s.apply_action("play 5♠")                  # no call: caught, rolls 4+5: 9H matches, wins
@@ -472,3 +482,57 @@ def test_random_action_matches_legal_actions_under_options(opts):
             state.apply_action(rng.choice(legal))
     assert seen_roll > 0 if game.options.may_roll_when_able else seen_roll == 0
     assert seen_announce > 0 if game.options.last_card_call else seen_announce == 0
+
+
+def test_random_playout_is_the_python_loop_of_uniform_picks():
+    """ops.random_playout and ops.random_action (kz_bounded_nb: no draw when one action is
+    legal) against a Python loop of legal[Rng.bounded(n)] on one generator (kz_bounded),
+    both playout copies (POPCNT/PDEP and baseline x86-64) when this CPU runs both."""
+    from krazy_core.games import krazy_kings as kk
+    fast = kk._fast_playout()
+    copies = [False, True] if fast else [False]
+    try:
+        for n in (2, 4, 5):
+            game = krazy_core.make("krazy-kings", num_players=n)
+            for seed in range(4):
+                ref = game.new_initial_state(seed=seed)
+                rng = Rng(seed + 100)
+                steps = 0
+                while not ref.is_terminal():
+                    legal = ref.legal_actions()
+                    ref.apply_action(legal[rng.bounded(len(legal))])
+                    steps += 1
+                for copy in copies:
+                    kk._fast_playout(copy)
+                    st = game.new_initial_state(seed=seed)
+                    assert st._random_playout(seed + 100, -1, True) == steps
+                    assert json.loads(st.to_json())["state"] == json.loads(ref.to_json())["state"]
+                st = game.new_initial_state(seed=seed)
+                assert st._random_playout(seed + 100, -1, False) == steps
+                assert json.loads(st.to_json())["state"] == json.loads(ref.to_json())["state"]
+    finally:
+        kk._fast_playout(fast)
+
+
+def test_both_playout_copies_search_alike():
+    """Seeded ISMCTS with random rollouts gives the same statistics through either copy of
+    ops.random_playout."""
+    from krazy_core.games import krazy_kings as kk
+    from krazy_core.search.ismcts import search
+    fast = kk._fast_playout()
+    if not fast:
+        pytest.skip("this CPU runs only the baseline copy")
+    game = krazy_core.make("krazy-kings", num_players=4)
+    st = game.new_initial_state(seed=5)
+    rng = random.Random(5)
+    for _ in range(12):
+        st.apply_action(rng.choice(st.legal_actions()))
+    out = []
+    try:
+        for copy in (True, False):
+            kk._fast_playout(copy)
+            r = search(st, iterations=300, seed=3, rollout="random")
+            out.append((r.action, sorted(r.visits.items()), sorted(r.values.items()), r.rollout_actions))
+    finally:
+        kk._fast_playout(fast)
+    assert out[0] == out[1]

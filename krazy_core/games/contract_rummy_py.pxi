@@ -98,11 +98,19 @@ cdef class ContractRummyState(State):
     def action_to_string(self, action) -> str:
         """``"discard 7♥"``, ``"take up-card"``, ``"buy"``, ``"go down"``, ``"lay 5♥"``,
         ``"start run H from 5♥"``, ``"finish meld"``, ``"lay off 9♣ on meld 4 high"``,
-        ``"swap 7♥ into meld 3"``, ...  Raises ``ValueError`` outside ``[0, 3009)``."""
+        ``"swap 7♥ into meld 3"``, ...  A lay off on a book names no end (a book has none,
+        CR-11): ``"lay off 6♥ on meld 0"``; ``string_to_action`` still reads the ``low``
+        form.  Raises ``ValueError`` outside ``[0, 3009)``."""
+        cdef CRState *st = S(self)
         a = int(action)
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
-        return _action_text(a)
+        text = _action_text(a)
+        if A_LAYOFF <= a < A_SWAP and not (a - A_LAYOFF) & 1:
+            m = ((a - A_LAYOFF) >> 1) % MAXM
+            if m < st.num_players * 3 and st.melds[m].kind == MK_BOOK:
+                return text[:-len(" low")]
+        return text
 
     def string_to_action(self, text) -> int:
         """The legal action named by ``text`` as ``action_to_string`` writes it, case-blind,
@@ -122,6 +130,19 @@ cdef class ContractRummyState(State):
             if len(hits) == 1:
                 return hits[0]
         return State.string_to_action(self, text)
+
+    def _action_named(self, text):
+        """The action ``text`` names, legal now or not (``None`` if none): the table uses it
+        to say why a typed move is refused (``_explain_illegal``)."""
+        want = _canon_action_text(text)
+        ends = (want,)
+        if want.startswith("lay off ") and not want.endswith((" low", " high")):
+            core = want[:-len(" (book)")] if want.endswith(" (book)") else want
+            ends = (core + " low", core + " high")
+        for a in range(NUM_ACTIONS):
+            if _canon_action_text(_action_text(a)) in ends:
+                return a
+        return None
 
     def _explain_illegal(self, int a):
         cdef CRState *st = S(self)
@@ -148,11 +169,37 @@ cdef class ContractRummyState(State):
         if a < A_LAYOFF:
             return "cards are laid into melds only after 'go down' (CR-10)"
         if a < A_SWAP:
+            k = ((a - A_LAYOFF) >> 1) // MAXM
+            m = ((a - A_LAYOFF) >> 1) % MAXM
             if not st.down[p]:
                 return "only a player who is down may lay off (CR-11)"
-            return "that card does not fit that end of that meld, or the meld is not another player's (CR-5, CR-11)"
+            if not st.hand[p][k]:
+                return f"seat {p} holds no {format_card(KIND_CODE[k])}"
+            if m >= st.num_players * 3 or st.melds[m].kind == MK_NONE:
+                return f"there is no meld {m} on the table (meld ids: seat × 3 + 0..2)"
+            if m // 3 == p and not st.opt_layoff_own:
+                return "cards are laid off on other players' melds, not your own (CR-11, option layoff_on_own)"
+            if st.melds[m].kind == MK_BOOK:
+                return (f"{format_card(KIND_CODE[k])} does not fit the book of meld {m}: same rank, "
+                        "at most one wild (CR-5, CR-11)")
+            return (f"{format_card(KIND_CODE[k])} does not extend the run of meld {m} at its "
+                    f"{'high' if (a - A_LAYOFF) & 1 else 'low'} end (the next card of the suit there, "
+                    "wilds within the cap, CR-3, CR-5, CR-11)")
         if a < A_KEEP:
-            return "a swap puts the exact natural card for a wild into an opponent's run (CR-12)"
+            k = (a - A_SWAP) // MAXM
+            m = (a - A_SWAP) % MAXM
+            if st.opt_swap_down and not st.down[p]:
+                return "a wild is swapped only by a player who is down (option swap_requires_down, CR-12)"
+            if not st.hand[p][k]:
+                return f"seat {p} holds no {format_card(KIND_CODE[k])}"
+            if m >= st.num_players * 3 or st.melds[m].kind == MK_NONE:
+                return f"there is no meld {m} on the table (meld ids: seat × 3 + 0..2)"
+            if st.melds[m].kind == MK_BOOK:
+                return "a wild is never swapped out of a book (CR-12)"
+            if m // 3 == p:
+                return "a wild is swapped out of an opponent's run, not your own (CR-12)"
+            return (f"meld {m} holds no wild standing for {format_card(KIND_CODE[k])}: a swap puts "
+                    "the exact natural card in a wild's place (CR-12)")
         return "keeping the last card is only for round 7 with final_round_no_discard (CR-13)"
 
     # -------------------------------------------------------- views

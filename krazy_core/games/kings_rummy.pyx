@@ -769,7 +769,8 @@ cdef class KingsRummyState(State):
 
     def observation(self, int player) -> dict:
         """What ``player`` may see, JSON-ready: their own hand (codes and text), each hand's
-        size, the cards everyone knows each hand holds (taken from the discard pile), hands
+        size (a hand laid down this round still counts: its cards stay with the player
+        until the round is scored, KR-11; see ``laid_down``), the cards everyone knows each hand holds (taken from the discard pile), hands
         laid down this round (after going out or a last turn) with their points, the discard
         pile (bottom first) and its top, the stock size, the round, wild rank and cards
         dealt, the dealer, whose turn and which phase, who went out and how many last turns

@@ -423,7 +423,7 @@ def _action_text(int a):
     if a < KA_A_INSERT:
         slot = (a - KA_A_RESERVE) // KA_MAX_HAND
         pos = (a - KA_A_RESERVE) % KA_MAX_HAND
-        return f"reserve {slot} at {pos}"
+        return f"reserve slot {slot} at {pos}"
     return f"insert at {a - KA_A_INSERT}"
 
 
@@ -435,7 +435,8 @@ cdef class KrassKariertState(State):
 
     def action_to_string(self, action) -> str:
         """``"play 3-4 pair 5"``, ``"play 0 solo 7"``, ``"stop 2"``, ``"draw 5"``,
-        ``"reserve 1 at 0"``, ``"insert at 4"``; a play holding X cards adds their values
+        ``"reserve slot 1 at 0"`` (slot 0 or 1: which face-up reserve card; the short form
+        ``"reserve 8 at 0"`` names the card instead), ``"insert at 4"``; a play holding X cards adds their values
         (``"play 2-3 pair 5 (X=5)"``) when the state's hand has them there.  Raises
         ``ValueError`` outside ``[0, 1116)``."""
         cdef ka_state *s = S(self)
@@ -458,13 +459,21 @@ cdef class KrassKariertState(State):
         return _x_values(cards, c)
 
     def string_to_action(self, text) -> int:
-        """The action named by ``text`` (an ``action_to_string`` text, with or without its
-        ``(X=..)`` part).  Raises ``IllegalActionError`` when it names no legal action."""
+        """The action named by ``text``: an ``action_to_string`` text, with or without its
+        ``(X=..)`` part, or a short form (``"p3"``, ``"3-4"``, ``"3-4 pair"``, ``"pair 5"``,
+        ``"stop"``, ``"draw"``, ``"reserve 8 at 2"``, ``"insert 4"``: see
+        ``krazy_core.games.krass_kariert_input``), which may name an action the rules forbid
+        now.  Raises ``UnclearActionError`` for a short form that fits several legal actions or
+        no cards, ``IllegalActionError`` when ``text`` names nothing."""
         want = " ".join(str(text).strip().lower().split())
         for a in self.legal_actions():
             t = self.action_to_string(a).lower()
             if t == want or t.split(" (x=")[0] == want:
                 return a
+        from krazy_core.games.krass_kariert_input import read_short_form
+        a = read_short_form(self, want)
+        if a is not None:
+            return a
         return State.string_to_action(self, text)
 
     def _explain_illegal(self, int a):

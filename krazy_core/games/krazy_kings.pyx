@@ -81,10 +81,68 @@ from libc.string cimport memset, memcpy
 
 import numpy as np
 
-from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_d6,
+from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_bounded_nb, kz_d6,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL,
                               kz_popcount64, kz_single_bit)
 from krazy_core._state cimport State
+
+cdef extern from *:
+    """
+    #include "krazy/rng.h"
+    /* ops.random_playout is the whole of a random rollout, kk_playout below: GCC is asked to
+     * inline every call in it (flatten: kk_apply, play_card, run_from, draw_cards ... with
+     * events off), which saves the calls' register saves and the event-log tests per action.
+     * Two copies on x86 with GCC or clang: one for any x86-64, one using POPCNT and BMI2's
+     * PDEP to count and pick the random legal card (kk_playout_for picks one at import, from
+     * the CPU); elsewhere the first only.  The name is Cython's for kk_playout; a wrong one
+     * fails at import (used but never defined). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define KK_FLATTEN __attribute__((flatten))
+    #else
+    #define KK_FLATTEN
+    #endif
+    static int32_t __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(void *, kz_rng *, int32_t, int);
+    KK_FLATTEN static int32_t kk_playout_base(void *st, kz_rng *rng, int32_t max_steps) {
+        return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 0);
+    }
+    typedef int32_t (*kk_playout_fn)(void *, kz_rng *, int32_t);
+    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+    #include <immintrin.h>
+    __attribute__((flatten, target("popcnt,bmi,bmi2")))
+    static int32_t kk_playout_bmi2(void *st, kz_rng *rng, int32_t max_steps) {
+        return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 1);
+    }
+    static kk_playout_fn kk_playout_for(int bmi2) { return bmi2 ? kk_playout_bmi2 : kk_playout_base; }
+    /* PDEP is fast on Intel (Haswell on) and AMD Zen 3 on; Zen 1/2 microcode it (slow) */
+    static int kk_cpu_fast_pdep(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi2")
+            && (__builtin_cpu_is("intel")
+    #if defined(__clang__) || __GNUC__ >= 11
+                || __builtin_cpu_is("amdfam19h")
+    #endif
+                );
+    }
+    /* only ever inlined into kk_playout_bmi2 (the base copy's calls are dead code) */
+    __attribute__((target("popcnt"))) static inline int kk_popcnt(uint64_t x) {
+        return __builtin_popcountll(x);
+    }
+    __attribute__((target("popcnt,bmi,bmi2"))) static inline int kk_select_pdep(uint64_t m, int k) {
+        return (int)__builtin_ctzll(_pdep_u64(1ULL << k, m));   /* the k-th lowest set bit of m */
+    }
+    #else
+    static kk_playout_fn kk_playout_for(int bmi2) { (void)bmi2; return kk_playout_base; }
+    static int kk_cpu_fast_pdep(void) { return 0; }
+    static inline int kk_popcnt(uint64_t x) { (void)x; return 0; }             /* never called */
+    static inline int kk_select_pdep(uint64_t m, int k) { (void)m; (void)k; return 0; }
+    #endif
+    """
+    ctypedef int32_t (*kk_playout_fn)(void *, kz_rng *, int32_t) noexcept nogil
+    kk_playout_fn kk_playout_for(int bmi2) noexcept nogil
+    int kk_cpu_fast_pdep() noexcept nogil
+    int kk_popcnt(uint64_t x) noexcept nogil
+    int kk_select_pdep(uint64_t m, int k) noexcept nogil
+
 from krazy_core._state import check_seed
 from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
 from krazy_core.errors import InvalidStateError, IllegalActionError
@@ -272,26 +330,23 @@ cdef inline int select_bit(uint64_t m, uint64_t prefix, int k) noexcept nogil:
 
 
 # ------------------------------------------------------------------ card movement
+# (the hot helpers below are written without branches where a random card or die decides:
+# a mispredicted branch costs more than the few instructions that replace it)
 cdef inline void add_card(KKState *st, int p, uint8_t code) noexcept nogil:
     cdef int i = CODE_TO_IDX[code]
-    if i == 52 and (st.hand[p] >> 52) & 1:
-        i = 53
+    i += (i == 52) & <int>((st.hand[p] >> 52) & 1)        # the second Joker: bit 53
     st.hand[p] |= 1ULL << i
 
 cdef inline void remove_idx(KKState *st, int p, int i) noexcept nogil:
     # i is 0..52; a Joker is taken from bit 53 first so that one Joker always sits on bit 52
-    if i == 52 and (st.hand[p] >> 53) & 1:
-        i = 53
+    i += (i == 52) & <int>((st.hand[p] >> 53) & 1)
     st.hand[p] &= ~(1ULL << i)
 
 cdef inline int next_seat(const KKState *st, int p) noexcept nogil:
     """The seat after p in the direction of play (KK-4, KK-14); no division."""
     p += st.direction
-    if p < 0:
-        return p + st.num_players
-    if p >= st.num_players:
-        return p - st.num_players
-    return p
+    p += st.num_players & -<int>(p < 0)
+    return p - (st.num_players & -<int>(p >= st.num_players))
 
 cdef inline int top_idx(const KKState *st) noexcept nogil:
     if st.n_discard == 0:
@@ -299,35 +354,59 @@ cdef inline int top_idx(const KKState *st) noexcept nogil:
     return CODE_TO_IDX[st.discard[st.n_discard - 1]]
 
 cdef void everyone_round_one(KKState *st, int reason, kz_events *ev) noexcept nogil:
-    cdef int p
-    for p in range(st.num_players):
-        st.round_two[p] = 0
+    memset(st.round_two, 0, MAXP)            # seats past num_players are 0 anyway
     kz_ev_push(ev, EV_ROUND_ONE, -1, reason, 0)
 
 cdef int rebuild_stock(KKState *st, kz_events *ev) noexcept nogil:
     """KK-17/KK-18: the discard pile but its top becomes the shuffled stock."""
     cdef uint64_t pile = _pile_mask(st) if st.n_stock == 0 and not st.untracked else 0
-    cdef int k = kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng)
+    cdef int k = st.n_discard - 1
     if k <= 0:
         return 0
+    if st.n_stock == 0:
+        # kz_rebuild_stock with whole-array copies of fixed size (a few vector moves, not a
+        # loop per card): slots past a pile's top are zero, so the stock gets the pile, then
+        # its top slot is cleared; the same shuffle
+        memcpy(st.stock, st.discard, NIDX)
+        st.stock[k] = 0
+        st.discard[0] = st.discard[k]
+        memset(&st.discard[1], 0, NIDX - 1)
+        st.n_stock = k
+        st.n_discard = 1
+        kz_shuffle_u8(&st.rng, st.stock, k)
+    else:
+        k = kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng)
     infer_rebuild(st, pile)
     kz_ev_push(ev, EV_REBUILD, -1, st.n_stock, 0)
     everyone_round_one(st, 1, ev)
     return k
 
 cdef void draw_cards(KKState *st, int p, int k, int reason, kz_events *ev) noexcept nogil:
-    cdef int i
+    """Seat p draws k cards from the top of the stock, which is rebuilt (KK-17) whenever it
+    runs out; fewer when even that leaves it empty.  The cards the stock holds are taken in
+    one loop, the hand kept in a local (add_card's bit for each card)."""
+    cdef int i, n, take
     cdef uint8_t c
-    for i in range(k):
+    cdef uint64_t h
+    while k > 0:
         if st.n_stock == 0:
             rebuild_stock(st, ev)
             if st.n_stock == 0:
                 return
-        st.n_stock -= 1
-        c = st.stock[st.n_stock]
-        st.stock[st.n_stock] = 0              # unused slots stay zero: states compare by memcmp
-        add_card(st, p, c)
-        kz_ev_push(ev, EV_DRAW, p, c, reason)
+        n = st.n_stock
+        take = k if k < n else n
+        k -= take
+        h = st.hand[p]
+        for i in range(take):
+            n -= 1
+            c = st.stock[n]
+            st.stock[n] = 0                   # unused slots stay zero: states compare by memcmp
+            i = CODE_TO_IDX[c]
+            i += (i == 52) & <int>((h >> 52) & 1)             # the second Joker: bit 53
+            h |= 1ULL << i
+            kz_ev_push(ev, EV_DRAW, p, c, reason)
+        st.hand[p] = h
+        st.n_stock = n
 
 cdef inline int counts_double(const KKState *st, bint challenge_roll) noexcept nogil:
     if st.opt_doubles == 0:
@@ -340,14 +419,14 @@ cdef inline void roll(KKState *st, int p, int kind, bint challenge_roll, int32_t
     d1[0] = kz_d6(&st.rng)
     d2[0] = kz_d6(&st.rng)
     kz_ev_push(ev, kind, p, d1[0], d2[0])
-    if d1[0] == d2[0] and counts_double(st, challenge_roll):
-        st.pending_reverse ^= 1
+    st.pending_reverse ^= (d1[0] == d2[0]) & counts_double(st, challenge_roll)
 
 cdef inline int end_turn(KKState *st, int p, kz_events *ev) noexcept nogil:
     """The play resolves: apply a pending reversal (KK-14); the next seat to begin."""
-    if st.pending_reverse:
-        st.direction = -st.direction
-        st.pending_reverse = 0
+    cdef int r = st.pending_reverse                          # 0 or 1
+    st.direction -= 2 * r * st.direction
+    st.pending_reverse = 0
+    if r and ev != NULL:
         kz_ev_push(ev, EV_REVERSE, p, st.direction, 0)
     st.d1 = 0
     st.d2 = 0
@@ -382,11 +461,9 @@ cdef inline uint64_t legal_cards(const KKState *st) noexcept nogil:
         return 0
     h = st.hand[p]
     allowed = phase_cards(st) & h
-    if kz_single_bit(h):
-        allowed &= ~KINGS                     # KK-13: a King is never the last card
-    if (allowed >> 53) & 1:
-        allowed = (allowed & ~(1ULL << 53)) | (1ULL << 52)   # the Jokers are one choice
-    return allowed
+    allowed &= ~(KINGS & -<uint64_t>kz_single_bit(h))   # KK-13: a King is never the last card
+    allowed |= (allowed >> 1) & (1ULL << 52)  # the Jokers are one choice: bit 53 counts as 52
+    return allowed & ~(1ULL << 53)
 
 cdef inline uint64_t pending_cards(KKState *st) noexcept nogil:
     """``legal_cards``, kept in ``st.playable``: a decision is pending when it is not 0."""
@@ -498,11 +575,15 @@ cdef int kk_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         n += 1
     return n
 
-cdef inline int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
+cdef int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogil:
     """ops.random_action: ``kk_legal_actions(st, out)[kz_bounded(rng, n)]`` (-1 when there
     is none) without writing the list: count the discards, draw once, pick the k-th."""
-    cdef const KKState *st = <const KKState *>vst
-    cdef uint64_t m, h, prefix
+    return random_action(<const KKState *>vst, rng, False)
+
+cdef inline int32_t random_action(const KKState *st, kz_rng *rng, bint bmi2) noexcept nogil:
+    """kk_random_action; with ``bmi2`` (a constant: only in kk_playout_bmi2) by POPCNT and
+    PDEP instead of the broadword count and select."""
+    cdef uint64_t m, h, prefix = 0
     cdef int c, n, k, base = 0
     cdef bint roll
     if st.phase == PH_NONE:
@@ -511,22 +592,27 @@ cdef inline int32_t kk_random_action(const void *vst, kz_rng *rng) noexcept nogi
         return A_CW + <int32_t>kz_bounded(rng, 2)
     m = st.playable                                         # legal_cards(st)
     h = st.hand[st.cur]
-    prefix = byte_prefix_counts(m)
-    c = <int>(prefix >> 56)                                  # popcount(m)
+    if bmi2:
+        c = kk_popcnt(m)
+    else:
+        prefix = byte_prefix_counts(m)
+        c = <int>(prefix >> 56)                              # popcount(m)
     n = c
     if st.opt_last_card and kz_single_bit(h & (h - 1)):     # two cards: the announcing twins
         n += c
-    roll = st.phase == PH_R2 and st.opt_may_roll             # and last, roll instead (KK-8)
+    roll = (st.phase == PH_R2) & (st.opt_may_roll != 0)      # and last, roll instead (KK-8)
     if roll:
         n += 1
     if n <= 0:
         return -1
-    k = <int>kz_bounded(rng, <uint32_t>n)
+    k = <int>kz_bounded_nb(rng, <uint32_t>n)                # n is often 1 (then no draw)
     if roll and k == n - 1:
         return A_ROLL
     if k >= c:
         k -= c
         base = A_ANNOUNCE
+    if bmi2:
+        return base + kk_select_pdep(m, k)
     return base + select_bit(m, prefix, k)                   # the k-th lowest legal card
 
 # ------------------------------------------------------------------ turns
@@ -652,16 +738,12 @@ cdef int rolloff(KKState *st, int joker_player, kz_events *ev) noexcept nogil:
             if in_[p]:
                 last[p] = kz_d6(&st.rng)
                 kz_ev_push(ev, EV_ROLLOFF_DIE, p, last[p], rnd)
-                if last[p] > best:
-                    best = last[p]
+                best = last[p] if last[p] > best else best
         n_best = 0
-        for p in range(st.num_players):
-            if in_[p]:
-                if last[p] == best:
-                    n_best += 1
-                    w = p
-                else:
-                    in_[p] = False
+        for p in range(st.num_players):                  # without branches on the dice
+            in_[p] = in_[p] & (last[p] == best)
+            n_best += in_[p]
+            w = p if in_[p] else w
         if n_best == 1:
             break
     kz_ev_push(ev, EV_ROLLOFF_WIN, w, best, joker_player)
@@ -735,7 +817,7 @@ cdef inline int play_card(KKState *st, int i, bint announce, kz_events *ev) noex
         st.open_d2 = 0
         return end_turn(st, p, ev)
     st.rolloff_rolls = 0
-    if i < 52 and (KINGS >> i) & 1:                          # KK-10/11
+    if (KINGS >> i) & 1:                                     # KK-10/11 (i <= 52: no King bit)
         return king_challenge(st, p, ev)
     if i >= 52 and st.opt_jokers:                            # KK-16
         return rolloff(st, p, ev)
@@ -769,18 +851,35 @@ cdef inline int kk_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     run_from(st, nxt, ev)
     return 0
 
-cdef int32_t kk_random_playout(void *vst, kz_rng *rng, int32_t max_steps) noexcept nogil:
-    """ops.random_playout: kk_random_action then kk_apply (events off) until the game ends
-    or max_steps actions (< 0: no cap); returns the actions applied."""
+cdef int32_t kk_playout(void *vst, kz_rng *rng, int32_t max_steps, bint bmi2) noexcept nogil:
+    """ops.random_playout (kk_playout_base or kk_playout_bmi2, which inline all of it):
+    random_action then kk_apply (events off) until the game ends or max_steps actions
+    (< 0: no cap); returns the actions applied.  The rollout's generator is copied into a
+    local for the loop, so it may live in registers (the same draws)."""
     cdef KKState *st = <KKState *>vst
     cdef int32_t steps = 0, a
+    cdef kz_rng g = rng[0]
     while steps != max_steps and st.phase != PH_NONE:
-        a = kk_random_action(st, rng)
+        a = random_action(st, &g, bmi2)
         if a < 0:
             break
         kk_apply(st, a, NULL)
         steps += 1
+    rng[0] = g
     return steps
+
+
+def _fast_playout(enable=None):
+    """Which ops.random_playout copy runs: True = POPCNT/PDEP (``kk_playout_bmi2``, chosen at
+    import when the CPU has fast PDEP), False = the baseline x86-64 one.  ``enable``
+    (tests only) switches it when given: both must play identically."""
+    global _FAST
+    if enable is not None:
+        if enable and not kk_cpu_fast_pdep():
+            raise ValueError("this CPU has no fast PDEP")
+        _FAST = bool(enable)
+        KK_OPS.random_playout = kk_playout_for(_FAST)
+    return _FAST
 
 # ------------------------------------------------------------------ new game
 cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
@@ -902,6 +1001,14 @@ cdef bint _has_inference(const KKState *st, int player, const int *cnt) noexcept
 cdef inline bint _card_in(uint64_t mask, uint8_t code) noexcept nogil:
     return (mask >> CODE_TO_IDX[code]) & 1
 
+cdef inline uint64_t _positions(const uint8_t *pidx, int total, uint64_t cards) noexcept nogil:
+    """The pool positions (bit i for pool[i], card index pidx[i]) holding a card of `cards`."""
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(total):
+        m |= ((cards >> pidx[i]) & 1) << i
+    return m
+
 cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, const int *cnt,
                          kz_rng *rng, int force_seat, uint64_t force_mask, bint reserve) noexcept nogil:
     """Deal the shuffled unseen cards honouring the public inferences: each constrained seat
@@ -914,20 +1021,24 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
     With ``force_seat >= 0`` that seat first takes the first card of ``force_mask`` (outside
     its inferred set if it can): the last resort giving the player to act a legal discard.
     With ``reserve``, each takes first the fitting cards no later one could use (for tight
-    tables, after the plain deal failed).  Returns whether every inference was met."""
-    cdef uint8_t used[NIDX]
+    tables, after the plain deal failed).  Returns whether every inference was met.
+    Pool positions are handled as bit sets (``total <= NIDX < 64``): each consumer takes the
+    lowest free positions that fit, as a scan in pool order would, without a branch per card."""
     cdef uint8_t rest[NIDX]
+    cdef uint8_t pidx[NIDX]          # the card index at each pool position
     cdef int order[MAXP + 1]
     cdef int slack[MAXP + 1]
     cdef int got[MAXP + 1]      # got[MAXP]: the stock
     cdef int cons[MAXP]
     cdef int n_order = 0, p, q, i, j, k, need, m
-    cdef uint64_t excl, later, ok_mask
+    cdef uint64_t excl, later, avail, inside
+    cdef uint64_t used = 0            # bit i: pool[i] dealt
     cdef uint64_t fits[MAXP + 1]     # the cards each consumer may take
+    cdef uint64_t fitpos[MAXP + 1]   # the pool positions holding them
     cdef int r
     cdef bint met = True
     for i in range(total):
-        used[i] = 0
+        pidx[i] = <uint8_t>CODE_TO_IDX[pool[i]]
     got[MAXP] = 0
     for p in range(MAXP + 1):
         if p < MAXP:
@@ -946,11 +1057,8 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
         if need <= 0:
             continue
         fits[p] = ~excl
-        k = 0
-        for i in range(total):
-            if not _card_in(excl, pool[i]):
-                k += 1
-        slack[p] = k - need
+        fitpos[p] = _positions(pidx, total, fits[p])
+        slack[p] = popcount(fitpos[p]) - need
         # insertion by slack, then seat (a public order: no hidden information in it)
         j = n_order
         while j > 0 and slack[order[j - 1]] > slack[p]:
@@ -959,16 +1067,15 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
         order[j] = p
         n_order += 1
     if force_seat >= 0 and force_seat != player and cnt[force_seat] > 0:
-        for k in range(2):
-            for i in range(total):
-                if _card_in(force_mask, pool[i]) and (k == 1 or not _card_in(st.inf_mask[force_seat], pool[i])):
-                    used[i] = 1
-                    add_card(st, force_seat, pool[i])
-                    got[force_seat] = 1
-                    cons[force_seat] = 0 if _card_in(st.inf_mask[force_seat], pool[i]) else 1
-                    break
-            if got[force_seat]:
-                break
+        # the first card of force_mask outside the seat's inferred set, else the first one
+        avail = _positions(pidx, total, force_mask)
+        if avail:
+            inside = _positions(pidx, total, st.inf_mask[force_seat])
+            i = __builtin_ctzll(avail & ~inside if avail & ~inside else avail)
+            used |= 1ULL << i
+            add_card(st, force_seat, pool[i])
+            got[force_seat] = 1
+            cons[force_seat] = 0 if (inside >> i) & 1 else 1
     for q in range(n_order):
         p = order[q]
         later = 0
@@ -976,24 +1083,23 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
             for j in range(q + 1, n_order):
                 later |= fits[order[j]]
         for r in range(2 if reserve else 1):
-            ok_mask = fits[p] & ~later if (reserve and r == 0) else fits[p]
+            if reserve and r == 0:
+                avail = _positions(pidx, total, fits[p] & ~later) & ~used
+            else:
+                avail = fitpos[p] & ~used
             if p == MAXP:
-                for i in range(total):
-                    if got[MAXP] >= st.n_stock:
-                        break
-                    if used[i] or not _card_in(ok_mask, pool[i]):
-                        continue
-                    used[i] = 1
+                while got[MAXP] < st.n_stock and avail:
+                    i = __builtin_ctzll(avail)
+                    avail &= avail - 1
+                    used |= 1ULL << i
                     st.stock[got[MAXP]] = pool[i]
                     got[MAXP] += 1
                 continue
             need = st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]
-            for i in range(total):
-                if cons[p] >= need or got[p] >= cnt[p]:
-                    break
-                if used[i] or not _card_in(ok_mask, pool[i]):
-                    continue
-                used[i] = 1
+            while cons[p] < need and got[p] < cnt[p] and avail:
+                i = __builtin_ctzll(avail)
+                avail &= avail - 1
+                used |= 1ULL << i
                 add_card(st, p, pool[i])
                 got[p] += 1
                 cons[p] += 1
@@ -1003,10 +1109,12 @@ cdef bint _deal_inferred(KKState *st, int player, uint8_t *pool, int total, cons
         elif cons[p] < (st.inf_n[p] if st.inf_n[p] < cnt[p] else cnt[p]):
             met = False
     m = 0
-    for i in range(total):
-        if not used[i]:
-            rest[m] = pool[i]
-            m += 1
+    avail = ~used & ((1ULL << total) - 1)
+    while avail:
+        i = __builtin_ctzll(avail)
+        avail &= avail - 1
+        rest[m] = pool[i]
+        m += 1
     kz_shuffle_u8(rng, rest, m)
     k = 0
     for p in range(st.num_players):
@@ -1207,7 +1315,8 @@ KK_OPS.determinize = kk_determinize
 KK_OPS.heuristic_action = kk_heuristic
 KK_OPS.new_game = kk_new_game_dealt
 KK_OPS.random_action = kk_random_action
-KK_OPS.random_playout = kk_random_playout
+_FAST = bool(kk_cpu_fast_pdep())
+KK_OPS.random_playout = kk_playout_for(_FAST)
 
 # ------------------------------------------------------------------ Python face
 cdef inline KKState *S(State s):
@@ -1282,8 +1391,11 @@ cdef class KrazyKingsState(State):
 
     def string_to_action(self, text) -> int:
         """The action named by ``text``: an ``action_to_string`` text, or a card alone
-        (``"QS"``, ``"Q♠"``, ``"JK"``, with ``"!"`` or ``" last card"`` after it to announce).
-        Raises ``IllegalActionError`` when it names no legal action."""
+        (``"QS"``, ``"Q♠"``, ``"JK"``, ``"play qs"``; ``"!"`` or ``" last card"`` after it
+        announces).  A card alone whose play leaves one card announces last card when that
+        is legal (KK-19: nobody means to be caught); only the exact name ``"play Q♠"`` or
+        the action number plays it unannounced.  Raises ``IllegalActionError`` when it
+        names no legal action."""
         t = str(text).strip()
         low = t.lower()
         for a in self.legal_actions():
@@ -1298,6 +1410,8 @@ cdef class KrazyKingsState(State):
         i = CODE_TO_IDX[code] if 0 <= code < 128 else -1
         if i < 0:
             return State.string_to_action(self, text)
+        if not announce and (i + A_ANNOUNCE) in self.legal_actions():
+            announce = True
         return i + (A_ANNOUNCE if announce else 0)
 
     def _explain_illegal(self, int a):

@@ -6,7 +6,9 @@
 - ``describe_event(event: dict, names: list[str]) -> str | None``: one line of the play by
   play for an event of ``state.events_for(viewer)`` (``None`` hides it);
 - optionally ``action_label(state, action) -> str``: the words of a numbered choice, and
-  ``action_order(state, legal) -> list``: the order choices are numbered in.
+  ``action_order(state, legal) -> list``: the order choices are numbered in;
+- optionally ``SHORT_FORMS``: one line naming the short ways to type a move that the game's
+  ``string_to_action`` reads (shown when a typed move names nothing).
 
 Games without a module get the generic view below.
 """
@@ -52,4 +54,5 @@ def load_ui(game_id: str):
         describe_event=getattr(mod, "describe_event", _generic_event),
         action_label=getattr(mod, "action_label", lambda state, a: state.action_to_string(a)),
         action_order=getattr(mod, "action_order", lambda state, legal: list(legal)),
+        short_forms=getattr(mod, "SHORT_FORMS", None),
     )

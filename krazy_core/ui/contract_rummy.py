@@ -17,6 +17,9 @@ PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decl
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
 
+SHORT_FORMS = ("cards in letters ('discard 8S', 'lay 10h', 'lay off JK on meld 3 high'); a lay "
+               "off on a book needs no end")
+
 
 def card_text(code: int) -> Text:
     return Text(format_card(code), style=SUIT_STYLE.get(code >> 4, "bold"))
@@ -28,6 +31,51 @@ def cards_text(codes) -> Text:
         if i:
             t.append(" ")
         t.append_text(card_text(c))
+    return t
+
+
+WILD_MARK = "✱"
+
+
+def meld_wilds(m) -> list:
+    """For each card of meld dict ``m`` (``state.melds()`` / the observation), whether it stands
+    there as a wild: a Joker always; a 2 unless it is the natural card of its place (a book of
+    2s, or the right suit and position in a run, CR-2); any other card never."""
+    out = []
+    for i, c in enumerate(m["cards"]):
+        if c >> 4 == 5:
+            out.append(True)
+        elif (c & 15) != 2:
+            out.append(False)
+        elif m["kind"] == "book":
+            out.append(m["rank"] != 2)
+        else:
+            r = m["lo"] + i                      # run position: 1 = Ace low .. 14 = Ace high
+            out.append(c != (m["suit"] << 4 | (1 if r == 14 else r)))
+    return out
+
+
+def meld_text(m) -> Text:
+    """A meld's cards in order, each card standing as a wild marked ✱ as in the hand."""
+    t = Text()
+    for i, (c, wild) in enumerate(zip(m["cards"], meld_wilds(m))):
+        if i:
+            t.append(" ")
+        t.append_text(card_text(c))
+        if wild:
+            t.append(WILD_MARK, style="bold yellow")
+    return t
+
+
+def meld_id_note(n) -> Text:
+    """Why meld ids have gaps: each seat owns three fixed ids (seat s: 3s..3s+2, the ids the
+    actions use), so a seat's melds keep their ids all round and ids of melds not laid are
+    skipped.  The id is what a lay off or a swap is typed with."""
+    ranges = "; ".join(f"seat {p}: {3 * p}-{3 * p + 2}" for p in range(n))
+    t = Text(f"Meld ids are fixed per seat ({ranges}); gaps are melds not laid. Type the id "
+             f"to lay off or swap: 'lay off CARD on meld ID', 'swap CARD into meld ID'. ", style="dim")
+    t.append(WILD_MARK, style="bold yellow")
+    t.append(" = a wild", style="dim")
     return t
 
 
@@ -89,10 +137,10 @@ def render(state, viewer):
     for m in obs["melds"]:
         building = obs["building_meld"] == m["id"]
         melds.add_row(str(m["id"]), str(m["owner"]), m["kind"] + (" (building)" if building else ""),
-                      cards_text(m["cards"]))
+                      meld_text(m))
     parts = [head, seats]
     if obs["melds"]:
-        parts.append(melds)
+        parts += [melds, meld_id_note(n)]
     if obs["scores"]:
         sc = Table(title="Scores per round", show_edge=False)
         sc.add_column("round")
@@ -123,18 +171,16 @@ def hand_text(codes) -> Text:
         t.append("wild: ", style="dim")
         for c in sorted(wild):
             t.append_text(card_text(c))
-            t.append("✱ ", style="bold yellow")
+            t.append(WILD_MARK + " ", style="bold yellow")
     return t
 
 
 def action_label(state, action):
-    """The words of a numbered choice: ``action_to_string``, except that a lay off on a book
-    names no end (``"lay off 6♥ on meld 0"``; the action string keeps its ``low``)."""
+    """The words of a numbered choice: ``action_to_string``, with a lay off on a book (which
+    names no end) marked ``"lay off 6♥ on meld 0 (book)"``."""
     text = state.action_to_string(action)
-    if text.startswith("lay off ") and text.endswith(" low"):
-        m = int(text.split()[-2])
-        if any(d["id"] == m and d["kind"] == "book" for d in state.melds()):
-            return text[:-len(" low")] + " (book)"
+    if text.startswith("lay off ") and not text.endswith((" low", " high")):
+        return text + " (book)"
     return text
 
 

@@ -18,6 +18,9 @@ SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 4:
               5: "bold magenta"}
 RANK_TEXT = {11: "J", 12: "Q", 13: "K"}
 
+SHORT_FORMS = ("'d' draws from the stock, 't' takes the discard pile's top; a card alone "
+               "discards it ('QR'), 'out QR' goes out discarding it")
+
 
 def _rank(r: int) -> str:
     return RANK_TEXT.get(r, str(r))

@@ -14,6 +14,10 @@ from krazy_core.cards import format_card
 X, DRAW, STOP = 0x70, 0x71, 0x72
 STYLE = {X: "bold magenta", DRAW: "bold cyan", STOP: "bold red"}
 
+SHORT_FORMS = ("'p3' plays the card at position 3, '3-4' the cards at positions 3-4 (add the kind "
+               "when X cards make several: '3-4 pair'); 'pair 5'; 'stop'; 'draw'; 'reserve 8 at 2' "
+               "takes reserve 8 into position 2; 'insert 4' puts a drawn card at position 4")
+
 
 def card_text(code, style=None) -> Text:
     return Text(format_card(code), style=style or STYLE.get(code, "bold"))
@@ -159,8 +163,8 @@ def action_label(state, a) -> str:
         lo, _, hi = where.partition("-")
         lo, hi = int(lo), int(hi or lo)
         return text + ": " + " ".join(format_card(c) for c in hand[lo:hi + 1])
-    if text.startswith("reserve "):
-        slot, pos = int(text.split()[1]), int(text.split()[3])
+    if text.startswith("reserve slot "):
+        slot, pos = int(text.split()[2]), int(text.split()[4])
         res = obs["reserves"][p]
         label = f"take reserve {format_card(res[slot])}"
         if len(res) == 2 and res[0] is not None and res[0] == res[1]:

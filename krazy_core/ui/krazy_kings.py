@@ -14,6 +14,9 @@ from krazy_core.ui import plural
 DIE = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
 
+SHORT_FORMS = ("a card alone plays it ('7h', 'QS', 'JK'), calling 'last card' when it leaves "
+               "you one card")
+
 
 def card_text(code: int) -> Text:
     return Text(format_card(code), style=SUIT_STYLE.get(code >> 4, "bold"))
@@ -110,7 +113,7 @@ def describe_event(e, names):
     if k == "stock_rebuilt":
         return f"the discard pile is shuffled into a new stock of {e['cards']}"
     if k == "round_one":
-        return f"everyone is back to Round One ({e['reason']})"
+        return f"everyone is back to Round One: {e['reason']}"
     if k == "last_card":
         return None
     if k == "caught":

@@ -21,6 +21,6 @@ static inline int kz_popcount64(uint64_t x) {
 }
 
 /* 1 when x has exactly one bit set */
-static inline int kz_single_bit(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+static inline int kz_single_bit(uint64_t x) { return (x != 0) & ((x & (x - 1)) == 0); }   /* no branch */
 
 #endif

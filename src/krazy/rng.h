@@ -60,18 +60,46 @@ static inline uint32_t kz_bounded(kz_rng *r, uint32_t n) {
     return (uint32_t)(m >> 32);
 }
 
+/* kz_bounded without a branch on n <= 1: the same result and the same generator state after
+ * (no draw when n <= 1), for a call site where n is often 1 at random, so that a branch on it
+ * would often be mispredicted: the step is computed anyway, then kept or dropped by a mask. */
+static inline uint32_t kz_bounded_nb(kz_rng *r, uint32_t n) {
+    const uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+    const uint64_t x = kz_rotl(s1 * 5, 7) * 9;
+    const uint64_t go = (uint64_t)0 - (uint64_t)(n > 1);    /* all ones: the step is taken */
+    const uint64_t a = s3 ^ s1, b = s2 ^ s0;                 /* kz_next's change of s0, s1 */
+    r->s[0] = s0 ^ (a & go);
+    r->s[1] = s1 ^ (b & go);
+    r->s[2] = s2 ^ ((s0 ^ (s1 << 17)) & go);
+    r->s[3] = s3 ^ ((kz_rotl(a, 45) ^ s3) & go);
+    uint64_t m = (x >> 32) * (uint64_t)n;       /* n <= 1: m >> 32 is 0 */
+    uint32_t l = (uint32_t)m;
+    if (l < n) {                                /* n == 1 here only with l == 0: t == 0 */
+        uint32_t t = (uint32_t)(-n) % n;
+        while (l < t) {
+            m = (uint64_t)(uint32_t)(kz_next(r) >> 32) * (uint64_t)n;
+            l = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* One six-sided die: 1..6. */
 static inline int kz_d6(kz_rng *r) { return 1 + (int)kz_bounded(r, 6); }
 
 /* Uniform double in [0, 1). */
 static inline double kz_uniform(kz_rng *r) { return (double)(kz_next(r) >> 11) * (1.0 / 9007199254740992.0); }
 
-/* Fisher-Yates shuffle of n bytes in place. */
+/* Fisher-Yates shuffle of n bytes in place.  The generator is copied into a local for the
+ * loop: a byte store may alias anything, so with r itself the compiler would reload and
+ * store its four words around every swap (the same draws either way). */
 static inline void kz_shuffle_u8(kz_rng *r, uint8_t *a, int n) {
+    kz_rng g = *r;
     for (int i = n - 1; i > 0; --i) {
-        int j = (int)kz_bounded(r, (uint32_t)(i + 1));
+        int j = (int)kz_bounded(&g, (uint32_t)(i + 1));
         uint8_t t = a[i]; a[i] = a[j]; a[j] = t;
     }
+    *r = g;
 }
 
 #endif

@@ -349,13 +349,20 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
     labels = [ui.action_label(state, a) for a in legal]
     short = ui.short_forms
     if queue:
-        a, rest = _take_name(state, [x for x, _ in queue], legal, labels, short_forms=short)
-        if a is not None:
-            del queue[:len(queue) - len(rest)]
-            return a                        # the event log line shows the move
-        console.print(f"[red]{rest} (the rest of your moves, {escape(_queued_names(queue))}, "
-                      "were not played)[/]")
-        queue.clear()
+        if queue[0][0].strip().isdecimal():
+            # a number names a line of the list shown when it was typed, which is gone now
+            console.print(f"[red]After the first move of a chain, name the moves ('{escape(labels[0])}'), "
+                          f"not their numbers: the list changes after every move. Not played: "
+                          f"{escape(_queued_names(queue))}[/]")
+            queue.clear()
+        else:
+            a, rest = _take_name(state, [x for x, _ in queue], legal, labels, short_forms=short)
+            if a is not None:
+                del queue[:len(queue) - len(rest)]
+                return a                        # the event log line shows the move
+            console.print(f"[red]{rest} (the rest of your moves, {escape(_queued_names(queue))}, "
+                          "were not played)[/]")
+            queue.clear()
     console.print(ui.render(state, p))
     if len(legal) == 1:
         return _forced_turn(console, state, p, labels[0], legal[0], names, args, queue)

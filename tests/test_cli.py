@@ -333,3 +333,13 @@ def test_version():
     import krazy_core
     code, out = krazy("--version")
     assert code == 0 and out.strip() == f"krazy_core {krazy_core.__version__}"
+
+
+def test_a_number_later_in_a_chain_is_explained():
+    # Kings Rummy seed 1: "d, 1" draws and keeps the turn; the 1 named a line of a list that
+    # is gone by the next prompt, and the table says so instead of refusing '1' as a name
+    code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", input="d, 1\nq\n")
+    text = " ".join(out.split())
+    assert code == 0 and "seat 0 (you) draws" in text
+    assert "name the moves ('discard Q♥'), not their numbers" in text and "Not played: 1" in text
+    assert "'1' is not one of your moves" not in text

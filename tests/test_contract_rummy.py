@@ -639,3 +639,17 @@ def test_CR_11_CR_12_refused_lay_offs_and_swaps_say_why_at_the_table():
     assert "holds no wild standing for 9♠" in why("swap 9S into meld 4")
     assert "seat 0 holds no 7♥" in why("lay off 7H on meld 4 low")
     assert _resolve_name(s, "lay off 4S on meld 4", legal, labels)[0] == s.string_to_action("lay off 4S on meld 4 low")
+
+
+def test_CR_10_going_down_refusal_says_the_laying_order():
+    """A book's naturals are laid in suit order (the lay-down sequence numbers each distinct
+    lay-down once): after starting a book of Jacks with J♥ the J♠ is refused, and the reason
+    says the order and what it costs."""
+    s = krazy_core.make("contract-rummy", num_players=2).new_initial_state(seed=2114)
+    for t in ["take up-card", "go down", "lay 5h", "lay 5d", "lay 5c", "finish meld", "lay 7d",
+              "lay 7c", "lay 2s", "finish meld", "discard 9d", "decline up-card", "go down",
+              "lay 7s", "lay 7c", "lay 2s", "finish meld", "lay Jh"]:
+        s.apply_action(t)
+    assert texts(s) == [norm("lay J♦")]
+    with pytest.raises(IllegalActionError, match="suit order ♠ ♥ ♦ ♣ and its wild last"):
+        s.apply_action(s._action_named("lay J♠"))

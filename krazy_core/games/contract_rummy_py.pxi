@@ -154,8 +154,11 @@ cdef class ContractRummyState(State):
         if st.phase == PH_BUY:
             return f"seat {p} buys the up-card or passes (CR-8)"
         if st.phase == PH_BUILD:
-            return ("while going down only the contract's melds are laid, in order, and only "
-                    "steps that leave the contract completable (CR-10)")
+            return ("while going down only the contract's melds are laid, and only steps that "
+                    "leave the contract completable (CR-10). The order: the books by rank, then "
+                    "the runs; a book's naturals in suit order ♠ ♥ ♦ ♣ and its wild last (so lay "
+                    "J♠ before J♥: a book started with J♥ can no longer take J♠); a run low to "
+                    "high")
         if a in (A_TAKE, A_DECLINE, A_BUY, A_PASS):
             return "the up-card is offered only at the start of a turn (CR-8)"
         if a < NK:

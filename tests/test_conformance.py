@@ -273,10 +273,7 @@ def test_random_playout_is_the_random_action_loop(game_id, n):
     for seed in range(6):
         state = game.new_initial_state(seed=seed)
         rng = random.Random(seed)
-        for _ in range(rng.randrange(0, 30)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_playout(state, rng, max_steps=rng.randrange(0, 30))
         starts = [state] + ([state.determinize(state.current_player(), seed=seed)]
                             if not state.is_terminal() else [])
         for start in starts:

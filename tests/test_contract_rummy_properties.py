@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import krazy_core
+from helpers import random_playout
 from contract_rummy_reference import legal_actions as reference_legal, Rules, kind, CONTRACTS
 
 TABLES = [(4, {}), (2, {"overlapping_runs": True}), (3, {"ace_wrap": True}), (5, {"layoff_on_own": True, "swap_requires_down": True}),
@@ -107,10 +108,7 @@ def test_no_hidden_hand_leaks(seed):
     g = krazy_core.make("contract-rummy", num_players=3)
     s = g.new_initial_state(seed=seed)
     rng = random.Random(seed)
-    for _ in range(rng.randrange(5, 200)):
-        if s.is_terminal():
-            break
-        s.apply_action(rng.choice(s.legal_actions()))
+    random_playout(s, rng, max_steps=rng.randrange(5, 200))
     for p in range(3):
         o = s.observation(p)
         text = json.dumps(o)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import krazy_core
+from helpers import random_playout
 from krazy_core.errors import ConfigError, IllegalActionError
 from krazy_core.search.bot import ISMCTSBot
 from krazy_core.search.ismcts import search
@@ -32,10 +33,7 @@ def midgame(game_id, players, seed, steps=None):
     rng = random.Random(seed)
     while True:
         st = game.new_initial_state(seed=seed)
-        for _ in range(rng.randrange(0, 40) if steps is None else steps):
-            if st.is_terminal():
-                break
-            st.apply_action(rng.choice(st.legal_actions()))
+        random_playout(st, rng, max_steps=rng.randrange(0, 40) if steps is None else steps)
         if not st.is_terminal() and len(st.legal_actions()) > 1:
             return st
         seed += 1000

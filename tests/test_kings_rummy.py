@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import krazy_core
+from helpers import random_playout
 from krazy_core import ConfigError, IllegalActionError, InvalidStateError
 from krazy_core.bots import HeuristicBot, RandomBot
 from krazy_core.cards import parse_card, parse_cards
@@ -388,10 +389,7 @@ def test_hidden_hands_never_leak(seed, n):
     g = krazy_core.make("kings-rummy", num_players=n, rounds=1)
     s = g.new_initial_state(seed=seed)
     rng = random.Random(seed)
-    for _ in range(rng.randrange(1, 60)):
-        if s.is_terminal():
-            break
-        s.apply_action(rng.choice(s.legal_actions()))
+    random_playout(s, rng, max_steps=rng.randrange(1, 60))
     if s.is_terminal():
         return
     p = rng.randrange(n)

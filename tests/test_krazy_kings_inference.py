@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import krazy_core
-from helpers import kk_tables
+from helpers import kk_tables, random_playout
 from krazy_core.cards import JOKER, parse_cards
 from krazy_core.errors import InvalidStateError
 
@@ -380,10 +380,7 @@ def test_determinized_state_tracks_and_search_world_plays_the_same_game_untracke
     for seed in range(8):
         state = game.new_initial_state(seed=seed)
         rng = random.Random(seed)
-        for _ in range(rng.randrange(5, 40)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_playout(state, rng, max_steps=rng.randrange(5, 40))
         if state.is_terminal():
             continue
         assert state._tracks_inference()

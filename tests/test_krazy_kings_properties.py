@@ -6,7 +6,7 @@ import random
 from hypothesis import given, strategies as st
 
 import krazy_core
-from helpers import kk_tables
+from helpers import kk_tables, random_playout
 from krazy_core.cards import JOKER, parse_card
 
 DECK = sorted([parse_card(r + s) for s in "SHDC" for r in
@@ -74,10 +74,7 @@ def test_determinize_keeps_what_the_player_has_seen(table, seed):
     game = krazy_core.make("krazy-kings", **table)
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
-    for _ in range(rng.randrange(0, 60)):
-        if state.is_terminal():
-            return
-        state.apply_action(rng.choice(state.legal_actions()))
+    random_playout(state, rng, max_steps=rng.randrange(0, 60))
     if state.is_terminal():
         return
     p = state.current_player()
@@ -97,10 +94,7 @@ def test_determinize_for_any_seat_keeps_the_acting_player_able_to_act(table, see
     rng = random.Random(seed)
     for g in range(10):
         state = game.new_initial_state(seed=seed + g)
-        for _ in range(rng.randrange(0, 120)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_playout(state, rng, max_steps=rng.randrange(0, 120))
         if state.is_terminal():
             continue
         for p in range(game.num_players):

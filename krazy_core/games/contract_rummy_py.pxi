@@ -81,6 +81,15 @@ def _canon_action_text(text):
     return " ".join(out)
 
 
+def _layoff_ends(want):
+    """For a canonical lay-off text named without its end (a book has none; the table's
+    label ends ``(book)``): the two texts it may stand for, low end first; else ``()``."""
+    if not want.startswith("lay off ") or want.endswith((" low", " high")):
+        return ()
+    core = want[:-len(" (book)")] if want.endswith(" (book)") else want
+    return (core + " low", core + " high")
+
+
 def _safe_card(code):
     """format_card for event payloads (which a hostile JSON may fill with anything)."""
     try:
@@ -122,11 +131,9 @@ cdef class ContractRummyState(State):
         for a in legal:
             if _canon_action_text(_action_text(a)) == want:
                 return a
-        if want.startswith("lay off ") and not want.endswith((" low", " high")):
-            # a lay off named without its end (a book has none: the table's "(book)" label)
-            core = want[:-len(" (book)")] if want.endswith(" (book)") else want
-            hits = [a for a in legal if _canon_action_text(_action_text(a)) in
-                    (core + " low", core + " high")]
+        ends = _layoff_ends(want)
+        if ends:                            # a lay off named without its end
+            hits = [a for a in legal if _canon_action_text(_action_text(a)) in ends]
             if len(hits) == 1:
                 return hits[0]
         return State.string_to_action(self, text)
@@ -135,10 +142,7 @@ cdef class ContractRummyState(State):
         """The action ``text`` names, legal now or not (``None`` if none): the table uses it
         to say why a typed move is refused (``_explain_illegal``)."""
         want = _canon_action_text(text)
-        ends = (want,)
-        if want.startswith("lay off ") and not want.endswith((" low", " high")):
-            core = want[:-len(" (book)")] if want.endswith(" (book)") else want
-            ends = (core + " low", core + " high")
+        ends = _layoff_ends(want) or (want,)
         for a in range(NUM_ACTIONS):
             if _canon_action_text(_action_text(a)) in ends:
                 return a

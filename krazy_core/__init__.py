@@ -26,8 +26,7 @@ except ModuleNotFoundError as _e:          # the source tree without its compile
         "the installed package, or build here: python setup.py build_ext --inplace") from None
 from krazy_core.game import Game, Option, available_games, make
 from krazy_core._state import State, TERMINAL_PLAYER
-
-__version__ = "0.1.0"
+from krazy_core._version import __version__
 
 __all__ = [
     "make", "available_games", "Game", "State", "Option", "TERMINAL_PLAYER",

@@ -335,6 +335,28 @@ def test_version():
     assert code == 0 and out.strip() == f"krazy_core {krazy_core.__version__}"
 
 
+def test_the_version_is_written_once():
+    # krazy_core/_version.py is the one place; pyproject.toml reads it (dynamic = ["version"]),
+    # so the metadata of an installed build says the same as krazy --version
+    import os
+    import re
+    from importlib import metadata
+    import krazy_core
+    from krazy_core._version import __version__
+    assert re.fullmatch(r"\d+\.\d+\.\d+([ab]\d+|rc\d+)?(\.dev\d+)?", __version__)
+    assert krazy_core.__version__ == __version__
+    pyproject = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")
+    if os.path.exists(pyproject):
+        with open(pyproject, encoding="utf-8") as f:
+            text = f.read()
+        assert 'dynamic = ["version"]' in text and not re.search(r"^version\s*=\s*[\"']", text, re.M)
+    try:
+        installed = metadata.version("krazy_core")
+    except metadata.PackageNotFoundError:
+        pytest.skip("krazy_core is not installed (an in-place build): no metadata to compare")
+    assert installed == __version__
+
+
 def test_a_number_later_in_a_chain_is_explained():
     # Kings Rummy seed 1: "d, 1" draws and keeps the turn; the 1 named a line of a list that
     # is gone by the next prompt, and the table says so instead of refusing '1' as a name

@@ -28,7 +28,7 @@ Python faces (Kings Rummy rules, ``wild_rank`` 3..13, KR-5..KR-7, KR-14): :func:
 
 cimport cython
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_HAND,
                                      KZ_MELD_MAX_MELDS, KZ_MELD_NONE, KZ_MELD_BOOK,
@@ -1372,13 +1372,8 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     return _arrangement_lists(&r, codes, &a, as_codes)
 
 
-cdef extern from "<time.h>" nogil:
-    ctypedef long time_t
-    cdef struct timespec:
-        time_t tv_sec
-        long tv_nsec
-    int clock_gettime(int clk_id, timespec *tp)
-    enum: CLOCK_MONOTONIC
+cdef extern from "krazy/clock.h" nogil:
+    int64_t kz_monotonic_ns() noexcept      # CLOCK_MONOTONIC (POSIX) or QueryPerformanceCounter
 
 
 def _time_solver(hands, wild_ranks):
@@ -1386,17 +1381,17 @@ def _time_solver(hands, wild_ranks):
     call (no Python overhead), for Kings Rummy hands (lists of codes) and their wild ranks."""
     cdef kz_meld_rules r
     cdef uint8_t buf[KZ_MELD_MAX_HAND]
-    cdef timespec t0, t1
+    cdef int64_t t0, t1
     cdef int n
     out = []
     for h, w in zip(hands, wild_ranks):
         _kings_rules(&r, w, 20, 50)
         n = _load(_parse_kings_cards(h), buf)
         with nogil:
-            clock_gettime(CLOCK_MONOTONIC, &t0)
+            t0 = kz_monotonic_ns()
             kz_meld_deadwood(&r, buf, n, NULL)
-            clock_gettime(CLOCK_MONOTONIC, &t1)
-        out.append((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec))
+            t1 = kz_monotonic_ns()
+        out.append(t1 - t0)
     return out
 
 

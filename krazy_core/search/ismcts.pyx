@@ -35,7 +35,8 @@ from libc.math cimport log, sqrt, INFINITY
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+cdef extern from "krazy/clock.h" nogil:
+    double kz_monotonic_s() noexcept     # CLOCK_MONOTONIC (POSIX) or QueryPerformanceCounter (Windows)
 
 from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
 from krazy_core._state cimport State
@@ -62,9 +63,7 @@ HORIZONS = ("round", "game")
 
 
 cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <double>ts.tv_sec + 1e-9 * <double>ts.tv_nsec
+    return kz_monotonic_s()
 
 
 # ------------------------------------------------------------------------- the tree

@@ -8,6 +8,7 @@
 #ifndef KRAZY_BITS_H
 #define KRAZY_BITS_H
 #include <stdint.h>
+#include "krazy/portable.h"     /* the builtins for MSVC */
 
 static inline int kz_popcount64(uint64_t x) {
 #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))

@@ -1,0 +1,51 @@
+"""Checks a built wheel is a release wheel (issue 13, "Small wheels"): at most 2 MB, and no
+extension module carries debug info, a symbol table or a RUNPATH/RPATH (Linux, via readelf).
+Prints the size, the modules and, if auditwheel is installed, its platform tag.
+
+    python .ci/check_wheel.py dist/krazy_core-X-cp311-cp311-linux_x86_64.whl
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+MAX_BYTES = 2 * 1024 * 1024
+
+
+def main(path):
+    bad = []
+    size = os.path.getsize(path)
+    with zipfile.ZipFile(path) as z:
+        mods = [i for i in z.infolist() if i.filename.endswith((".so", ".pyd"))]
+        unpacked = sum(i.file_size for i in z.infolist())
+        print(f"{os.path.basename(path)}: {size / 1e6:.2f} MB ({unpacked / 1e6:.2f} MB unpacked), "
+              f"{len(mods)} extension modules")
+        if size > MAX_BYTES:
+            bad.append(f"wheel is {size} bytes, over {MAX_BYTES}")
+        if shutil.which("readelf"):
+            with tempfile.TemporaryDirectory() as tmp:
+                for info in mods:
+                    if not info.filename.endswith(".so"):
+                        continue
+                    so = z.extract(info, tmp)
+                    dyn = subprocess.run(["readelf", "-d", so], capture_output=True, text=True).stdout
+                    sec = subprocess.run(["readelf", "-S", "-W", so], capture_output=True, text=True).stdout
+                    flaws = [w for w in ("RUNPATH", "RPATH") if f"({w})" in dyn]
+                    flaws += [s for s in (".debug_info", ".symtab") if s in sec]
+                    print(f"  {info.filename}: {info.file_size / 1e3:.0f} kB"
+                          + (f"  ** {', '.join(flaws)}" if flaws else ""))
+                    if flaws:
+                        bad.append(f"{info.filename} has {', '.join(flaws)}")
+    if shutil.which("auditwheel") and "linux" in os.path.basename(path):
+        out = subprocess.run(["auditwheel", "show", path], capture_output=True, text=True)
+        text = " ".join((out.stdout + out.stderr).split())
+        print("auditwheel show:", text[:400])
+    for b in bad:
+        print("  FAIL:", b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(max(main(p) for p in sys.argv[1:]))

@@ -31,6 +31,12 @@ CHECKED = _flag("KRAZY_CHECKED")
 DEBUG = _flag("KRAZY_DEBUG")
 LIMITED_API = os.environ.get("KRAZY_LIMITED_API", "")        # e.g. "0x030B0000", empty: off
 
+# the slowest compiles first (C lines, and krazy_kings inlines its whole playout twice), so two
+# parallel jobs end together rather than one long module starting last
+COST_ORDER = ["krazy_core.games.krazy_kings", "krazy_core.games.krass_kariert",
+              "krazy_core.games.contract_rummy", "krazy_core.games.kings_rummy", "krazy_core._state",
+              "krazy_core.search.ismcts", "krazy_core.games.melds"]
+
 # modules whose C runs in the hot path (rules, playouts, search, the State's verbs): -O3.
 # Everything else (cards.pyx, rng.pyx) is parsing and formatting at the edge: -O2.
 COLD = {"krazy_core.cards", "krazy_core.rng"}
@@ -115,6 +121,8 @@ class build_ext(_build_ext):
             cflags, ldflags = _flags(ctype, ext.name not in COLD)
             ext.extra_compile_args = list(ext.extra_compile_args or []) + cflags
             ext.extra_link_args = list(ext.extra_link_args or []) + ldflags
+        rank = {name: i for i, name in enumerate(COST_ORDER)}
+        self.extensions.sort(key=lambda e: rank.get(e.name, len(rank)))
         super().build_extensions()
 
 

@@ -36,7 +36,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Tuple
 from krazy_core.errors import ConfigError, KrazyError
 
 __all__ = ["Runner", "InlineRunner", "LocalRunner", "RayRunner", "make_runner", "run_payload",
-           "WorkerLostError", "ray_wanted"]
+           "WorkerLostError", "ray_wanted", "ray_init"]
 
 MAX_WORKERS = 256            # more processes than this is a typo
 MAX_RETRIES = 3              # a batch whose worker dies this many times is an error
@@ -263,16 +263,7 @@ class RayRunner(Runner):
         self._owns = False
         address = address or os.environ.get("RAY_ADDRESS") or None
         if not ray.is_initialized():
-            env = {"env_vars": {"PYTHONPATH": _package_root()}}
-            if address:
-                _check_reachable(address)
-                try:
-                    ray.init(address=address, runtime_env=env, log_to_driver=False)
-                except ConnectionError as e:
-                    raise ConfigError(f"could not join the Ray cluster at {address!r}: {e}") from None
-            else:
-                ray.init(num_cpus=workers or os.cpu_count() or 1, runtime_env=env,
-                         include_dashboard=False, log_to_driver=False)
+            ray_init(address=address, num_cpus=None if address else (workers or os.cpu_count() or 1))
             self._owns = True
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         super().__init__(max_pending)
@@ -335,6 +326,23 @@ class RayRunner(Runner):
                 yield from book.ready()
         finally:
             self.close()
+
+
+def ray_init(address: Optional[str] = None, num_cpus: Optional[int] = None, **kwargs):
+    """``ray.init`` as the runners want it: join ``address`` (checked first: a clear
+    ``ConfigError`` when unreachable) or start a local cluster of ``num_cpus``, with this
+    ``krazy_core`` on the workers' ``PYTHONPATH``, no dashboard, worker logs kept off the
+    terminal.  Tests start their session's cluster with it."""
+    import ray
+    env = {"env_vars": {"PYTHONPATH": _package_root()}}
+    if address:
+        _check_reachable(address)
+        try:
+            return ray.init(address=address, runtime_env=env, log_to_driver=False, **kwargs)
+        except ConnectionError as e:
+            raise ConfigError(f"could not join the Ray cluster at {address!r}: {e}") from None
+    return ray.init(num_cpus=num_cpus, runtime_env=env, include_dashboard=False,
+                    log_to_driver=False, **kwargs)
 
 
 def _package_root() -> str:

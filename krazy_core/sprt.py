@@ -156,7 +156,7 @@ def run_sprt(game, a: str, b: str, elo0: float = 0.0, elo1: float = 20.0, alpha:
     state = {"decision": None, "pairs": 0, "buf": []}
 
     def on_batch(_, records):
-        for r in records:
+        for k, r in enumerate(records, 1):
             state["buf"].append(game_score(job, r))
             if len(state["buf"]) == unit:
                 test.add(sum(state["buf"]) / unit)
@@ -165,6 +165,8 @@ def run_sprt(game, a: str, b: str, elo0: float = 0.0, elo1: float = 20.0, alpha:
                 d = test.status()
                 if d:
                     state["decision"] = d
+                    if progress:
+                        progress(k)
                     return True
         if progress:
             progress(len(records))

@@ -29,7 +29,6 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import time
 from collections import deque
 from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Tuple
 

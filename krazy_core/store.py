@@ -85,9 +85,8 @@ class Store:
         self.close()
 
     def _fail(self, e, what):
-        kept = ""
         return StoreError(f"could not write {what} to the results store {self.path!r}: {e}. "
-                          f"Everything stored before is kept{kept}; free space (or fix the file) "
+                          "Everything stored before is kept; free space (or fix the file) "
                           "and run the same command again to resume")
 
     def open_job(self, kind: str, spec: Dict, batch_size: int) -> Tuple[str, int]:

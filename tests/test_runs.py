@@ -130,6 +130,25 @@ def test_store_refuses_a_folder_and_keeps_batches_once(tmp_path):
         assert st.count_games(jid) == 1
 
 
+def test_a_full_disk_under_the_store_keeps_the_batches_before(tmp_path):
+    """SQLite's own "database or disk is full" (``PRAGMA max_page_count``): a clear
+    ``StoreError``, the batches stored before kept, and the same command resumes."""
+    game = _kk(4)
+    path = str(tmp_path / "full.sqlite")
+    with Store(path) as st:
+        pages = st._db.execute("PRAGMA page_count").fetchone()[0]
+        st._db.execute(f"PRAGMA max_page_count = {pages + 10}")   # room for two batches
+        with pytest.raises(StoreError, match="full.*stored before is kept"):
+            run_tournament(game, BOTS4[:2], 4000, seed=1, batch_size=200, store=st)
+        jid = next(iter(st._db.execute("SELECT job_id FROM jobs")))[0]
+        kept = st.count_games(jid)
+        assert 0 < kept < 4000 and kept % 200 == 0 and len(st.done_batches(jid)) == kept // 200
+    with Store(path) as st:                          # space again: resume to the end
+        t = run_tournament(game, BOTS4[:2], 4000, seed=1, batch_size=200, store=st)
+        assert st.count_games(jid) == 4000
+    assert t.fingerprint() == run_tournament(game, BOTS4[:2], 4000, seed=1, batch_size=500).fingerprint()
+
+
 # ------------------------------------------------------------------ tournament
 def test_tournament_ratings_pairwise_table_and_plots(tmp_path):
     t = run_tournament(_kk(4), BOTS4, 80, seed=9, workers=1)
@@ -295,6 +314,7 @@ def test_cli_tournament_sprt_selfplay(tmp_path, capsys, monkeypatch):
     (["sprt", "krazy-kings", "random", "heuristic", "--alpha", "1"], "alpha"),
     (["selfplay", "krazy-kings", "--bot", "nobody", "--out", "sp"], "unknown bot"),
     (["selfplay", "krazy-kings", "--games", "0", "--out", "sp"], "--games"),
+    (["tournament", "krazy-kings", "--bots", "random,heuristic", "--store", "no/such/r.sqlite"], "not a folder"),
 ])
 def test_cli_bad_input_is_a_clear_error(tmp_path, capsys, monkeypatch, argv, words):
     monkeypatch.chdir(tmp_path)

@@ -193,6 +193,9 @@ def run_job(runner, job: dict, on_batch: Callable[[int, List[tuple]], Optional[b
     the test hook of :func:`krazy_core.runner.run_payload`.  Returns the job id (``None``
     without a store)."""
     total = job["games"]
+    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
+                                   or not 1 <= batch_size <= 1_000_000):
+        raise ConfigError(f"the batch size must be 1..1000000 games, got {batch_size!r}")
     size = batch_size or default_batch_size(job, runner.workers)
     jid = None
     done: set = set()

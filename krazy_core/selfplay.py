@@ -183,9 +183,11 @@ def _write_shard(table, folder: str, b: int, writer=None):
                             "whole and kept; free space and run the same command again to resume") from None
 
 
-def prepare_out(folder: str, spec: dict) -> set:
-    """Make ``folder`` (or check it), write or check its manifest; the shard numbers already
-    there.  Raises ``ConfigError`` for a folder that cannot be written or holds another job."""
+def prepare_out(folder: str, job: dict, batch_size: int):
+    """Make ``folder`` (or check it), write or check its manifest.  Returns ``(the shard
+    numbers already there, the batch size)``: a resumed job keeps the games per shard it
+    started with.  Raises ``ConfigError`` for a folder that cannot be written or holds
+    another job."""
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise ConfigError(f"--out {folder!r} is a file, not a folder")
     try:
@@ -203,15 +205,17 @@ def prepare_out(folder: str, spec: dict) -> set:
                 old = json.load(f)
         except (OSError, ValueError) as e:
             raise ConfigError(f"--out {folder!r}: its {MANIFEST} is unreadable ({e}); use another folder") from None
-        if old.get("job") != spec:
+        if old.get("job") != job:
             raise ConfigError(f"--out {folder!r} holds shards of another self-play job "
                               f"({old.get('job', {}).get('game_id')}, bot {old.get('job', {}).get('bot')}, "
                               f"{old.get('job', {}).get('games')} games); use another folder")
+        batch_size = int(old.get("batch_size", batch_size))
     else:
         tmp = man + ".tmp"
         try:
             with open(tmp, "w") as f:
-                json.dump({"job": spec, "schema_version": SCHEMA_VERSION}, f, indent=1, sort_keys=True)
+                json.dump({"job": job, "batch_size": batch_size, "schema_version": SCHEMA_VERSION},
+                          f, indent=1, sort_keys=True)
             os.replace(tmp, man)
         except OSError as e:
             raise ConfigError(f"--out {folder!r} cannot be written: {e.strerror or e}") from None
@@ -222,7 +226,7 @@ def prepare_out(folder: str, spec: dict) -> set:
                 done.add(int(name[6:-8]))
             except ValueError:
                 pass
-    return done
+    return done, batch_size
 
 
 def run_selfplay(game, bot: str, games: int, out: str, seed: int = 0, runner=None,
@@ -236,9 +240,12 @@ def run_selfplay(game, bot: str, games: int, out: str, seed: int = 0, runner=Non
     _pa()
     make_bot(bot, seed=0)
     job = make_job(game, {"schedule": "selfplay", "bot": bot.strip()}, games, seed)
-    size = batch_size or max(1, min(64, games // (8 * max(1, workers))))
-    spec = dict(job, batch_size=size)
-    done = prepare_out(out, spec)
+    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
+                                   or not 1 <= batch_size <= 100_000):
+        raise ConfigError(f"--batch must be 1..100000 games per shard, got {batch_size!r}")
+    w = runner.workers if runner is not None else workers
+    size = batch_size or max(1, min(64, games // (8 * max(1, w))))
+    done, size = prepare_out(out, job, size)
     meta = {"krazy.game_id": game.game_id, "krazy.num_players": str(game.num_players),
             "krazy.options": json.dumps(game.options_dict(), sort_keys=True), "krazy.bot": bot.strip(),
             "krazy.seed": str(seed), "krazy.schema_version": SCHEMA_VERSION,

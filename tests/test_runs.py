@@ -245,8 +245,8 @@ def test_selfplay_shards_are_readable_and_hold_every_decision(tmp_path):
             assert sum(r["policy_visits"]) == pytest.approx(1.0, abs=1e-5)
             st.apply_action(r["action"])
         assert st.is_terminal() and mine[0]["returns"] == pytest.approx(list(st.returns()))
-    again = run_selfplay(game, "ismcts:10", 5, str(out), seed=3, batch_size=2)
-    assert again["skipped"] == 3 and again["shards"] == 0          # resumed: nothing to do
+    again = run_selfplay(game, "ismcts:10", 5, str(out), seed=3)
+    assert again["skipped"] == 3 and again["shards"] == 0          # resumed (2 games a shard kept)
     with pytest.raises(ConfigError, match="another self-play job"):
         run_selfplay(game, "ismcts:11", 5, str(out), seed=3, batch_size=2)
 

@@ -6,13 +6,15 @@
 
 Bots are given as words (``make_bot``: ``random``, ``heuristic``, ``ismcts:N``); a list shorter
 than the table repeats.  With ``rotate`` (default) game ``g`` shifts every bot ``g`` seats, so
-each bot plays every seat equally often.  ``workers > 1`` plays in that many processes.
+each bot plays every seat equally often.  ``workers > 1`` plays in that many processes;
+``runner=`` any backend of :mod:`krazy_core.runner` (Ray included).  Games go in batches
+(:func:`run_job`), and the same seed gives the same result on every backend.
 """
 
 from __future__ import annotations
 
+import json
 import math
-import multiprocessing as mp
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -79,46 +81,207 @@ def play_game(game, bot_words: Sequence[str], seed: int, bot_seed: Optional[int]
     return state.returns(), decisions, stats
 
 
-def _task(payload):
-    game_id, n, options, words, seed = payload
-    return play_game(krazy_core.make(game_id, num_players=n, **options), words, seed)
+# ------------------------------------------------------------------- schedules and batches
+# A job is a JSON-ready dict: game_id, players, options, games (how many), seed, and a
+# schedule saying who sits where in game g:
+#   {"schedule": "rotate", "entries": [word per seat], "rotate": bool}  (krazy simulate)
+#       game g shifts every entry g seats (if rotate); dealt from seed + g; bots seeded as
+#       play_game seeds them (base seed + g).
+#   {"schedule": "duplicate", "bots": [word, ...], "tables": [[bot index per seat], ...]}
+#       deal d is played at every table in each distinct rotation of its seats (a
+#       duplicate set), so every bot meets the same cards from every seat; dealt from
+#       seed + d; bots seeded from (seed, g, seat).
+# The schedule is a pure function of the job and g: this is what makes every backend agree.
+
+def rotations(table: Sequence[int]) -> List[int]:
+    """The distinct seat shifts of a table (``[0, 1, 0, 1]`` has two: 0 and 1)."""
+    n = len(table)
+    seen, out = set(), []
+    for r in range(n):
+        key = tuple(table[(s - r) % n] for s in range(n))
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
+def duplicate_block(tables: Sequence[Sequence[int]]) -> List[Tuple[int, int]]:
+    """One deal's games: ``(table, shift)`` for every table and each of its rotations."""
+    return [(t, r) for t, tab in enumerate(tables) for r in rotations(tab)]
+
+
+def seating(job: dict, g: int, _cache={}) -> Tuple[List[int], List[str], int, int]:
+    """Game ``g`` of ``job``: ``(entry per seat, bot word per seat, deal seed, bot seed
+    base)``; an entry indexes ``job["entries"]`` (rotate) or ``job["bots"]`` (duplicate)."""
+    n = job["players"]
+    seed = job["seed"]
+    if job["schedule"] == "rotate":
+        entries = job["entries"]
+        shift = g % n if job.get("rotate", True) else 0
+        idx = [(s - shift) % n for s in range(n)]
+        return idx, [entries[i] for i in idx], seed + g, seed + g
+    key = json.dumps(job["tables"])
+    block = _cache.get(key)
+    if block is None:
+        block = _cache[key] = duplicate_block(job["tables"])
+    t, r = block[g % len(block)]
+    tab = job["tables"][t]
+    idx = [tab[(s - r) % n] for s in range(n)]
+    return idx, [job["bots"][i] for i in idx], seed + g // len(block), seed * 1_000_003 + g
+
+
+_GAMES: dict = {}
+
+
+def _job_game(job):
+    key = (job["game_id"], job["players"], json.dumps(job["options"], sort_keys=True))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = krazy_core.make(job["game_id"], num_players=job["players"], **job["options"])
+    return game
+
+
+def play_batch(payload: dict, hook=None) -> List[tuple]:
+    """Play games ``payload["lo"] .. payload["hi"] - 1`` of ``payload["job"]``; one record
+    per game: ``(g, returns per seat, decisions, turns or None, turn_limit)``.  ``hook(done,
+    total)`` is called after every game (the fault test uses it)."""
+    job = payload["job"]
+    game = _job_game(job)
+    lo, hi = payload["lo"], payload["hi"]
+    on_decision = payload.get("on_decision")
+    out = []
+    for g in range(lo, hi):
+        _, words, deal, base = seating(job, g)
+        ret, decisions, stats = play_game(game, words, deal, bot_seed=base, on_decision=on_decision)
+        out.append((g, [float(x) for x in ret], decisions, stats.get("turns"), bool(stats.get("turn_limit"))))
+        if hook is not None:
+            hook(g - lo + 1, hi - lo)
+    return out
+
+
+def make_job(game, schedule: dict, games: int, seed: int) -> dict:
+    """A job dict for ``game`` (see the comment above :func:`rotations`)."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ConfigError(f"--games must be a whole number >= 1, got {games!r}")
+    if games > MAX_GAMES:
+        raise ConfigError(f"--games {games:,} is more than {MAX_GAMES:,}; run several jobs")
+    job = {"game_id": game.game_id, "players": game.num_players, "options": game.options_dict(),
+           "games": games, "seed": int(seed)}
+    job.update(schedule)
+    return job
+
+
+MAX_GAMES = 10 ** 12
+
+
+def default_batch_size(job: dict, workers: int) -> int:
+    """Games per batch: about a tenth of a worker's share, 1..256, a whole number of
+    duplicate sets."""
+    unit = len(duplicate_block(job["tables"])) if job["schedule"] == "duplicate" else 1
+    per = max(1, min(256, job["games"] // (10 * max(1, workers))))
+    return max(unit, per // unit * unit)
+
+
+def run_job(runner, job: dict, on_batch: Callable[[int, List[tuple]], Optional[bool]],
+            batch_size: Optional[int] = None, store=None, kind: str = "simulate",
+            fault: Optional[Tuple[int, str]] = None, on_decision=None) -> Optional[str]:
+    """Play ``job`` on ``runner`` in batches and call ``on_batch(batch, records)`` for every
+    batch **in batch order** (stored batches of an earlier run included, read back from
+    ``store``); ``on_batch`` returning true stops the run (the batches in flight are
+    dropped).  With a ``store`` every batch is stored as it finishes, before ``on_batch``
+    sees it, and a batch already stored is not played again.  ``fault=(batch, path)`` is
+    the test hook of :func:`krazy_core.runner.run_payload`.  Returns the job id (``None``
+    without a store)."""
+    total = job["games"]
+    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
+                                   or not 1 <= batch_size <= 1_000_000):
+        raise ConfigError(f"the batch size must be 1..1000000 games, got {batch_size!r}")
+    size = batch_size or default_batch_size(job, runner.workers)
+    jid = None
+    done: set = set()
+    if store is not None:
+        jid, size = store.open_job(kind, job, size)
+        done = store.done_batches(jid)
+    nb = -(-total // size)
+
+    def batches():
+        for b in range(nb):
+            if b in done:
+                continue
+            payload = {"kind": "games", "job": job, "lo": b * size, "hi": min(total, (b + 1) * size)}
+            if fault is not None and fault[0] == b:
+                payload["fault"] = fault[1]
+            if on_decision is not None:
+                payload["on_decision"] = on_decision
+            yield b, payload
+
+    stored = iter(sorted(b for b in done if b < nb))
+    nxt = next(stored, None)
+    it = runner.run(batches())
+    try:
+        for b, records in it:
+            while nxt is not None and nxt < b:
+                if on_batch(nxt, store.batch_games(jid, nxt)):
+                    return jid
+                nxt = next(stored, None)
+            if store is not None:
+                store.add_batch(jid, b, records)
+            if on_batch(b, records):
+                return jid
+        while nxt is not None:
+            if on_batch(nxt, store.batch_games(jid, nxt)):
+                return jid
+            nxt = next(stored, None)
+    finally:
+        it.close()
+    return jid
 
 
 def run_arena(game, bots: Sequence[str], games: int, seed: int = 0, workers: int = 1,
               rotate: bool = True, progress: Optional[Callable[[int], None]] = None,
-              on_decision: Optional[Callable[[object, int], None]] = None) -> ArenaResult:
+              on_decision: Optional[Callable[[object, int], None]] = None,
+              runner=None, store=None, batch_size: Optional[int] = None) -> ArenaResult:
     """Play ``games`` games (game ``g`` dealt from ``seed + g``).  ``progress(k)`` is called
-    after each game; ``on_decision(state, decisions)`` after every decision of a game played
-    in this process (``workers == 1``; worker processes report whole games only).  Raises ``ConfigError`` for ``games < 1``, ``workers < 1`` or an unknown bot."""
+    after each batch of ``k`` games; ``on_decision(state, decisions)`` after every decision
+    of a game played in this process (``workers == 1``; worker processes report whole
+    batches only).  ``runner`` (:mod:`krazy_core.runner`) picks the backend (default: this
+    process for one worker, else ``workers`` local processes); ``store`` (a
+    :class:`krazy_core.store.Store`) keeps every batch so a rerun resumes.  The result is
+    the same on every backend.  Raises ``ConfigError`` for ``games < 1``, ``workers < 1`` or
+    an unknown bot."""
     import time
-    if games < 1:
-        raise ConfigError(f"games must be >= 1, got {games}")
+    from krazy_core.runner import make_runner
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ConfigError(f"--games must be >= 1, got {games}")
     if workers < 1:
-        raise ConfigError(f"workers must be >= 1, got {workers}")
+        raise ConfigError(f"--workers must be >= 1, got {workers}")
     n = game.num_players
     words = list(bots) or ["random"]
     entries = [words[i % len(words)] for i in range(n)]
     for w in set(entries):
         make_bot(w, seed=0)              # unknown words fail here, before any game
     res = ArenaResult(game.game_id, n, entries, wins=[0.0] * n)
-    tasks = []
-    for g in range(games):
-        shift = g % n if rotate else 0
-        seat_words = [entries[(s - shift) % n] for s in range(n)]
-        tasks.append(((game.game_id, n, game.options_dict(), seat_words, seed + g), shift))
+    job = make_job(game, {"schedule": "rotate", "entries": entries, "rotate": bool(rotate)}, games, seed)
+    own = runner is None
+    if own:
+        runner = make_runner(min(workers, games))
+    inline = runner.name == "in-process"
+
+    def on_batch(b, records):
+        for g, ret, decisions, turns, tl in records:
+            shift = g % n if rotate else 0
+            _tally(res, shift, ret, decisions, {"turns": turns, "turn_limit": tl} if turns is not None
+                   else {"turn_limit": tl})
+        if progress:
+            progress(len(records))
+
     t0 = time.perf_counter()
-    if workers > 1:
-        with mp.get_context("spawn").Pool(workers) as pool:
-            outs = pool.imap(_task, [t for t, _ in tasks], chunksize=4)
-            for (_, shift), out in zip(tasks, outs):
-                _tally(res, shift, *out)
-                if progress:
-                    progress(1)
-    else:
-        for (t, shift) in tasks:
-            _tally(res, shift, *play_game(game, t[3], t[4], on_decision=on_decision))
-            if progress:
-                progress(1)
+    try:
+        run_job(runner, job, on_batch, batch_size=batch_size, store=store, kind="simulate",
+                on_decision=on_decision if inline else None)
+    finally:
+        if own:
+            runner.close()
     res.seconds = time.perf_counter() - t0
     return res
 

@@ -2,7 +2,10 @@
 
     krazy play GAME [--players N] [--humans K] [--bots heuristic,...] [--seed S]
     krazy match GAME [--bots heuristic,random,...] [--seed S]
-    krazy simulate GAME --games N [--bots ...] [--seed S] [--workers W]
+    krazy simulate GAME --games N [--bots ...] [--seed S] [--workers W] [--ray] [--store FILE]
+    krazy tournament GAME --bots A,B,C... --games N [--plot FILE.png] [--ray]
+    krazy sprt GAME A B [--elo0 0 --elo1 20 --alpha 0.05 --beta 0.05]
+    krazy selfplay GAME --bot ismcts:200 --games N --out DIR
     krazy rules GAME
     krazy bench GAME [--games N]
     krazy games
@@ -451,19 +454,22 @@ def cmd_simulate(args, console: Console) -> int:
     n = game.num_players
     entries = _bot_list(args.bots, n)
     base = args.seed or 0
-    if args.games < 1 or args.workers < 1:
-        raise ConfigError(f"--games and --workers must be >= 1, got {args.games} and {args.workers}")
+    from krazy_core.arena import make_job
+    from krazy_core.cli_runs import backend, open_store_arg
+    make_job(game, {}, args.games, base)           # --games 0 / absurd: a clear error first
+    if args.workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
     cpus = os.cpu_count() or 1
-    if args.workers > max(64, 4 * cpus):
+    if args.workers > max(64, 4 * cpus) and not args.ray:
         raise ConfigError(f"--workers {args.workers} is more processes than make sense here "
                           f"({cpus} CPUs): use at most {max(64, 4 * cpus)}, e.g. --workers {cpus}")
-    args.workers = min(args.workers, args.games)    # a process per game at the most
+    store = open_store_arg(args)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=console)
-    with progress:
+    with backend(args, console, args.games) as runner, progress:
         bar = progress.add_task("simulating", total=args.games)
         on_decision = None
-        if args.workers == 1:
+        if runner.name == "in-process":
             # inside a game too: a long game of search bots otherwise shows nothing for minutes
             inner = progress.add_task("this game", total=None)
             last = [0.0]
@@ -476,8 +482,17 @@ def cmd_simulate(args, console: Console) -> int:
                                     description=f"game {int(progress.tasks[bar].completed) + 1}: "
                                                 f"{_game_progress(state)}")
 
-        res = run_arena(game, entries, args.games, seed=base, workers=args.workers, rotate=args.rotate,
-                        progress=lambda k: progress.advance(bar, k), on_decision=on_decision)
+        try:
+            res = run_arena(game, entries, args.games, seed=base, rotate=args.rotate, runner=runner,
+                            store=store, batch_size=args.batch,
+                            progress=lambda k: progress.advance(bar, k), on_decision=on_decision)
+        except KeyboardInterrupt:
+            from krazy_core.cli_runs import _interrupted
+            progress.stop()
+            return _interrupted(console, store)
+        finally:
+            if store is not None:
+                store.close()
     from krazy_core.ui import plural
     table = Table(title=f"{game.name}, {n} players, {plural(args.games, 'game')} (seed {base}"
                         f"{', seats rotated' if args.rotate else ''})")
@@ -578,9 +593,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="many bot games with a progress bar; win rates with 95%% intervals")
     common(p, "heuristic,random")
     p.add_argument("--games", type=int, default=200, help="games to play")
-    p.add_argument("--workers", type=int, default=1, help="processes")
     p.add_argument("--no-rotate", dest="rotate", action="store_false", help="keep each bot in its seat")
+    from krazy_core.cli_runs import add_backend_flags, add_run_commands
+    add_backend_flags(p)                    # --workers, --ray, --batch, --store
     p.set_defaults(func=cmd_simulate)
+    add_run_commands(sub, common)           # tournament, sprt, selfplay (krazy_core/cli_runs.py)
 
     p = sub.add_parser("rules", help="the rules and options of a game")
     p.add_argument("game")

@@ -558,3 +558,21 @@ cdef class VectorEnv:
         return (f"VectorEnv({self.game.game_id!r}, num_envs={self.num_envs}, num_players="
                 f"{self.v.n_players}, seat={seat}, opponents={list(self.opponents)!r}, "
                 f"threads={self.threads})")
+
+
+def truncated(State state) -> bool:
+    """Whether ``state`` is over because its game's turn cap ended it (Krazy Kings'
+    ``max_turns``, KK-20) rather than by play: the game's ``ops.truncated`` (games without
+    one: never).  The RL envs report such an end as a truncation."""
+    return state.ops.truncated != NULL and state.ops.truncated(state.data) != 0
+
+
+def observation_tensor_into(State state, int player, float[::1] out):
+    """Write ``state.observation_tensor(player)`` into ``out`` (a float32 array of
+    ``game.observation_tensor_shape``) through the game's ``ops.observation_tensor``, without
+    allocating.  Raises ``ValueError`` for a seat out of range or a wrong length."""
+    if not 0 <= player < state.ops.num_players(state.data):
+        raise ValueError(f"player {player!r} out of range 0..{state.ops.num_players(state.data) - 1}")
+    if out.shape[0] != state.ops.tensor_size:
+        raise ValueError(f"out must hold {state.ops.tensor_size} float32, got {out.shape[0]}")
+    state.ops.observation_tensor(state.data, player, &out[0])

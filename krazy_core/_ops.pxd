@@ -65,3 +65,9 @@ cdef extern from "krazy/ops.h" nogil:
         # OPTIONAL (NULL: loop over random_action/apply_action): up to max_steps (< 0: no cap)
         # random actions with events off, exactly as that loop; returns the actions applied
         int32_t (*random_playout)(void *st, kz_rng *rng, int32_t max_steps) noexcept nogil
+        # OPTIONAL (0/NULL: none): floats in one observation tensor; writes player's tensor
+        # (exactly State.observation_tensor(player)) to out, for a checked seat
+        int32_t tensor_size
+        void (*observation_tensor)(const void *st, int player, float *out) noexcept nogil
+        # OPTIONAL (NULL: never): 1 when the game ended by its turn cap (KK-20), not by play
+        int (*truncated)(const void *st) noexcept nogil

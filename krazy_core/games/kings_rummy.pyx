@@ -1174,3 +1174,40 @@ SPEC = GameSpec(
     # A deep tree spends most iterations in rarely visited nodes whose first moves are random.
     search_defaults={"paired": True, "tree_depth": 1},
 )
+
+
+# ------------------------------------------------------------------ GameOps: tensor
+cdef void kr_observation_tensor(const void *vst, int player, float *v) noexcept nogil:
+    """``State.observation_tensor(player)`` written to ``v`` (604 float32) without the GIL,
+    for the vectorized env; the same segments, the same values (tests/test_envs_ops.py).
+    KR-17's max_turns ends a round, not the game: no truncation op."""
+    cdef const KRState *st = <const KRState *>vst
+    cdef int p, q, i, o, k
+    memset(v, 0, TENSOR * sizeof(float))
+    for i in range(st.n_hand[player]):
+        v[CODE_KIND[st.hand[player][i]]] += 0.5
+    if st.n_discard:
+        v[56 + CODE_KIND[st.discard[st.n_discard - 1]]] = 1
+    for i in range(st.n_discard):
+        v[112 + CODE_KIND[st.discard[i]]] += 0.5
+    for q in range(st.num_players):
+        p = (player + q) % st.num_players
+        for k in range(NKIND):
+            v[168 + q * 56 + k] = st.known[p][k] * 0.5
+        o = 560 + 4 * q
+        v[o] = st.n_hand[p] / 14.0
+        v[o + 1] = st.score[p] / 500.0
+        v[o + 2] = 1 if st.cur == p else 0
+        v[o + 3] = 1 if st.round_points[p] >= 0 else 0
+    o = 588
+    v[o + st.round - 1] = 1
+    if st.phase == PH_DRAW:
+        v[o + 11] = 1
+    elif st.phase == PH_DISCARD:
+        v[o + 12] = 1
+    v[o + 13] = 1 if st.out_player >= 0 else 0
+    v[o + 14] = st.n_stock / 116.0
+    v[o + 15] = st.turns / <float>st.opt_max_turns
+
+KR_OPS.tensor_size = TENSOR
+KR_OPS.observation_tensor = kr_observation_tensor

@@ -69,6 +69,17 @@ typedef struct kz_ops {
      * (rollout "random" without a round horizon) and in-core playouts use it;
      * tests/test_conformance.py checks the equivalence. */
     int32_t (*random_playout)(void *st, kz_rng *rng, int32_t max_steps);
+    /* OPTIONAL (0 and NULL: none).  Floats in one observation tensor, and a function that
+     * writes `player`'s tensor (tensor_size float32, zeros included) to out: exactly what
+     * State.observation_tensor(player) returns, for a seat 0 <= player < num_players (the
+     * caller checks it).  The vectorized env (krazy_core/vector.pyx) reads it without the
+     * GIL; tests/test_envs_ops.py checks the equivalence in every game. */
+    int32_t tensor_size;
+    void (*observation_tensor)(const void *st, int player, float *out);
+    /* OPTIONAL (NULL: never).  1 when the game is over because its turn cap ended it
+     * (Krazy Kings' max_turns, KK-20) rather than by play; 0 otherwise.  The RL envs report
+     * such an end as a truncation. */
+    int (*truncated)(const void *st);
 } kz_ops;
 
 #endif

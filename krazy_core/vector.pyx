@@ -1,0 +1,578 @@
+# cython: language_level=3
+"""A vectorized env in the core: ``N`` games stepped by one call, in C, without the GIL.
+
+    >>> from krazy_core.vector import VectorEnv
+    >>> env = VectorEnv("krazy-kings", num_envs=1024, num_players=4, opponents="heuristic",
+    ...                 seed=0, threads=2)
+    >>> obs, info = env.reset(seed=0)
+    >>> obs["observation"].shape, obs["action_mask"].shape      # (1024, 219) (1024, 109)
+    >>> actions = env.sample_legal()                            # one legal id per env
+    >>> obs, rewards, terminated, truncated, info = env.step(actions)
+
+The shape is Gymnasium's ``VectorEnv`` (``num_envs``, ``single_observation_space``,
+``single_action_space``, ``observation_space``, ``action_space``, ``reset(seed=,
+options=)``, ``step(actions)``, ``close()``, ``metadata["autoreset_mode"]`` = same step), so
+common training loops run unchanged; the spaces need Gymnasium installed
+(``pip install 'krazy_core[rl]'``); nothing else does.
+``krazy_core.envs.gymnasium.make_vec`` wraps this class in a real
+``gymnasium.vector.VectorEnv`` subclass for Gymnasium's wrappers.
+
+One step, for every env ``i`` (spread over ``threads`` threads, each owning a slice of the
+envs; each env has its own PRNG, so results do not depend on ``threads``):
+
+1. applies ``actions[i]`` for the seat to act (the learner's seat, or in all-seats mode
+   whichever seat is to act);
+2. plays the other seats with the in-core policies (``"random"``: a uniformly random legal
+   action; ``"heuristic"``: the game's ``heuristic_action``) until the learner is to act
+   again or the game is over (learner mode only);
+3. when the game is over: ``rewards[i]`` = the learner's ``returns()`` (all-seats mode: the
+   mover's), ``terminated[i]``, or ``truncated[i]`` when Krazy Kings' turn cap ended it
+   (KK-20; its returns still score the fewest cards), the final observation goes to
+   ``info["final_obs"]`` (``info["_final_obs"][i]`` True), and the env is dealt a new game
+   at once (auto-reset in the same step; the new game's seed is drawn from the env's PRNG);
+4. writes the observation of the seat to act (``observation_tensor``, float32) and its
+   legal-action mask (int8) into the preallocated arrays.
+
+Arrays returned (the env's own buffers, overwritten by the next call; copy what you keep):
+``obs["observation"]`` ``(N, D)`` float32, ``obs["action_mask"]`` ``(N, A)`` int8,
+``rewards`` ``(N,)`` float32, ``terminated``/``truncated`` ``(N,)`` bool, ``info["to_act"]``
+``(N,)`` int32 (the seat whose view ``obs`` is), ``info["seat"]`` ``(N,)`` int32 (the
+learner's seat; -1 in all-seats mode), ``info["seat_rewards"]`` ``(N, P)`` float32 (every
+seat's returns when a game ended this step, else zeros).
+
+Bad input: ``step`` checks the whole batch first (shape ``(N,)``, an integer dtype, each id
+in ``[0, A)`` and legal in its env: ``mask[i, a] == 1``) and raises ``IllegalActionError``
+naming the first bad env index, before any env moves, so nothing is half-stepped.  Options
+out of range raise ``ConfigError``.
+"""
+
+cimport cython
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy, memset
+
+from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
+from krazy_core._state cimport State, EventLog
+
+import numpy as np
+
+from krazy_core._state import check_seed
+from krazy_core.errors import ConfigError, IllegalActionError
+
+POLICIES = ("random", "heuristic")
+DEF POL_RANDOM = 0
+DEF POL_HEURISTIC = 1
+DEF SEAT_RANDOM = -1
+DEF SEAT_ALL = -2
+DEF MAX_DEAL_TRIES = 64        # deals in a row that end before the learner acts (never seen)
+
+
+ctypedef struct kz_vec:
+    const kz_ops *ops
+    int32_t n_envs
+    int32_t n_players
+    int32_t size                # bytes of one state struct
+    int32_t D                   # floats in one observation
+    int32_t A                   # distinct actions
+    int32_t seat_mode           # >= 0: the learner's fixed seat; SEAT_RANDOM; SEAT_ALL
+    int32_t policy[KZ_MAX_PLAYERS]   # POL_* of each seat when it is not the learner
+    char *states                # n_envs * size bytes
+    kz_rng *rngs                # n_envs PRNGs: deals, random seats, opponents' draws
+    int32_t *seat               # n_envs: the learner's seat this episode (-1: all seats)
+    int32_t *actions            # n_envs: the batch being applied (checked)
+    float *obs                  # n_envs * D
+    int8_t *mask                # n_envs * A
+    float *rew                  # n_envs
+    uint8_t *term               # n_envs
+    uint8_t *trunc              # n_envs
+    uint8_t *done               # n_envs: a game ended this step (final_obs valid)
+    int32_t *to_act             # n_envs
+    float *seat_rew             # n_envs * n_players
+    float *final_obs            # n_envs * D
+    int8_t *final_mask          # n_envs * A (all zeros: nobody acts in a finished game)
+    int64_t *episodes           # n_envs: games finished
+
+
+cdef inline void *_st(kz_vec *v, int32_t i) noexcept nogil:
+    return v.states + <size_t>i * <size_t>v.size
+
+
+cdef inline int32_t _policy_action(kz_vec *v, int32_t i, void *st, int32_t *legal) noexcept nogil:
+    cdef int n
+    cdef int p = v.ops.current_player(st)
+    if v.policy[p] == POL_HEURISTIC and v.ops.heuristic_action != NULL:
+        return v.ops.heuristic_action(st, &v.rngs[i])
+    if v.ops.random_action != NULL:
+        return v.ops.random_action(st, &v.rngs[i])
+    n = v.ops.legal_actions(st, legal)
+    return legal[kz_bounded(&v.rngs[i], <uint32_t>n)] if n > 0 else -1
+
+
+cdef int64_t _advance(kz_vec *v, int32_t i, void *st, int32_t *legal) noexcept nogil:
+    """Play the opponents until the learner is to act or the game is over."""
+    cdef int32_t a
+    cdef int64_t k = 0
+    if v.seat_mode == SEAT_ALL:
+        return 0
+    while not v.ops.is_terminal(st) and v.ops.current_player(st) != v.seat[i]:
+        a = _policy_action(v, i, st, legal)
+        if a < 0:
+            break
+        v.ops.apply_action(st, a, NULL)
+        k += 1
+    return k
+
+
+cdef int64_t _new_episode(kz_vec *v, int32_t i, int32_t *legal) noexcept nogil:
+    cdef void *st = _st(v, i)
+    cdef int t
+    cdef int64_t k = 0
+    for t in range(MAX_DEAL_TRIES):
+        v.ops.new_game(st, kz_next(&v.rngs[i]))
+        if v.seat_mode == SEAT_RANDOM:
+            v.seat[i] = <int32_t>kz_bounded(&v.rngs[i], <uint32_t>v.n_players)
+        k += _advance(v, i, st, legal)
+        if not v.ops.is_terminal(st):
+            break
+    return k
+
+
+cdef void _write_obs(kz_vec *v, int32_t i, int32_t *legal) noexcept nogil:
+    cdef void *st = _st(v, i)
+    cdef int p = v.ops.current_player(st)
+    cdef int n, k
+    cdef int8_t *m = v.mask + <size_t>i * <size_t>v.A
+    v.to_act[i] = p
+    if p < 0:                               # only if MAX_DEAL_TRIES deals all ended at once
+        p = v.seat[i] if v.seat[i] >= 0 else 0
+    v.ops.observation_tensor(st, p, v.obs + <size_t>i * <size_t>v.D)
+    memset(m, 0, <size_t>v.A)
+    n = v.ops.legal_actions(st, legal)
+    for k in range(n):
+        m[legal[k]] = 1
+
+
+cdef int64_t _step_env(kz_vec *v, int32_t i, int32_t *legal) noexcept nogil:
+    cdef void *st = _st(v, i)
+    cdef int mover = v.ops.current_player(st)
+    cdef int p, viewer
+    cdef double R[KZ_MAX_PLAYERS]
+    cdef int64_t k = 1
+    v.ops.apply_action(st, v.actions[i], NULL)
+    k += _advance(v, i, st, legal)
+    v.done[i] = 0
+    v.rew[i] = 0.0
+    v.term[i] = 0
+    v.trunc[i] = 0
+    for p in range(v.n_players):
+        v.seat_rew[<size_t>i * v.n_players + p] = 0.0
+    if v.ops.is_terminal(st):
+        v.ops.returns(st, R)
+        viewer = v.seat[i] if v.seat_mode != SEAT_ALL else mover
+        v.rew[i] = <float>R[viewer]
+        for p in range(v.n_players):
+            v.seat_rew[<size_t>i * v.n_players + p] = <float>R[p]
+        if v.ops.truncated != NULL and v.ops.truncated(st):
+            v.trunc[i] = 1
+        else:
+            v.term[i] = 1
+        v.done[i] = 1
+        v.episodes[i] += 1
+        v.ops.observation_tensor(st, viewer, v.final_obs + <size_t>i * <size_t>v.D)
+        k += _new_episode(v, i, legal)
+    _write_obs(v, i, legal)
+    return k
+
+
+cdef void _reset_range(kz_vec *v, int32_t lo, int32_t hi, int32_t *legal) noexcept nogil:
+    cdef int32_t i
+    for i in range(lo, hi):
+        v.done[i] = 0
+        v.rew[i] = 0.0
+        v.term[i] = 0
+        v.trunc[i] = 0
+        _new_episode(v, i, legal)
+        _write_obs(v, i, legal)
+
+
+@cython.final
+cdef class _Chunk:
+    """One thread's slice ``[lo, hi)`` of the envs and its scratch list of legal actions."""
+    cdef kz_vec *v
+    cdef int32_t lo, hi
+    cdef int32_t *legal
+    cdef int64_t decisions
+
+    def __dealloc__(self):
+        free(self.legal)
+
+    def step(self):
+        cdef int32_t i
+        cdef int64_t k = 0
+        with nogil:
+            for i in range(self.lo, self.hi):
+                k += _step_env(self.v, i, self.legal)
+        self.decisions += k
+
+    def reset(self):
+        with nogil:
+            _reset_range(self.v, self.lo, self.hi, self.legal)
+
+
+cdef class VectorEnv:
+    """``num_envs`` games of ``game_id`` stepped together in C (see the module docstring).
+
+    ``VectorEnv(game_id, num_envs, *, num_players=None, seat=0, opponents="random",
+    seed=None, threads=1, **options)``:
+
+    - ``seat``: the learner's seat (an int), ``"random"`` (drawn per episode from the env's
+      PRNG; ``info["seat"]`` says which) or ``"all"`` (self-play: every seat is a learner;
+      ``obs`` is the view of ``info["to_act"]``, ``rewards`` go to the seat that moved);
+    - ``opponents``: ``"random"`` or ``"heuristic"`` for every other seat, or a list of one
+      per seat (the learner's entry is ignored);
+    - ``seed``: an int; env ``i``'s PRNG is seeded from ``seed`` and ``i``, and every deal,
+      random seat and opponent draw comes from it: the same seed gives the same arrays step
+      for step, whatever ``threads``;
+    - ``threads``: envs are split into that many slices, stepped in parallel without the GIL;
+    - ``options``: the game's options (``krazy rules GAME``), as ``krazy_core.make``.
+
+    Raises ``ConfigError`` for a bad option.
+    """
+
+    cdef kz_vec v
+    cdef State template
+    cdef readonly object game
+    cdef readonly int num_envs
+    cdef readonly int threads
+    cdef list chunks
+    cdef object pool
+    cdef object _spaces
+    cdef public object metadata
+    cdef public object render_mode
+    cdef public object spec
+    cdef readonly bint closed
+    cdef bint seeded
+    cdef uint64_t base_seed
+    cdef object _obs, _mask, _rew, _term, _trunc, _done, _to_act, _seat, _seat_rew
+    cdef object _final_obs, _final_mask, _episodes, _info
+    cdef readonly tuple opponents
+
+    def __cinit__(self):
+        memset(&self.v, 0, sizeof(kz_vec))
+
+    def __init__(self, game_id, int num_envs, *, num_players=None, seat=0, opponents="random",
+                 seed=None, int threads=1, **options):
+        import krazy_core
+        cdef int32_t i, P
+        cdef const kz_ops *ops
+        if num_envs < 1:
+            raise ConfigError(f"num_envs must be >= 1, got {num_envs}")
+        if threads < 1:
+            raise ConfigError(f"threads must be >= 1, got {threads}")
+        game = game_id if isinstance(game_id, krazy_core.Game) else krazy_core.make(
+            game_id, num_players=num_players, **options)
+        self.game = game
+        self.template = game.new_initial_state(0)
+        ops = self.template.ops
+        if ops.observation_tensor == NULL or ops.new_game == NULL:
+            raise ConfigError(f"{game.game_id}: this game's GameOps table has no "
+                              f"observation_tensor/new_game; it cannot be vectorized")
+        P = game.num_players
+        self.v.ops = ops
+        self.v.n_envs = num_envs
+        self.v.n_players = P
+        self.v.size = ops.state_size
+        self.v.D = ops.tensor_size
+        self.v.A = ops.num_distinct_actions
+        if isinstance(seat, str) and seat == "random":
+            self.v.seat_mode = SEAT_RANDOM
+        elif isinstance(seat, str) and seat == "all":
+            self.v.seat_mode = SEAT_ALL
+        elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < P:
+            self.v.seat_mode = seat
+        else:
+            raise ConfigError(f"seat must be a seat 0..{P - 1}, 'random' or 'all', got {seat!r}")
+        if isinstance(opponents, str):
+            opp = [opponents] * P
+        else:
+            opp = list(opponents)
+            if len(opp) != P:
+                raise ConfigError(f"opponents: one policy per seat ({P}), got {len(opp)}")
+        for i in range(P):
+            if opp[i] not in POLICIES:
+                raise ConfigError(f"opponents: {opp[i]!r} is not an in-core policy; choose from "
+                                  f"{', '.join(POLICIES)} (bots such as ISMCTS: the Gymnasium env)")
+            self.v.policy[i] = POL_HEURISTIC if opp[i] == "heuristic" else POL_RANDOM
+        self.opponents = tuple(opp)
+        self.num_envs = num_envs
+        self.threads = min(threads, num_envs)
+        N, D, A = num_envs, self.v.D, self.v.A
+        self._obs = np.zeros((N, D), dtype=np.float32)
+        self._mask = np.zeros((N, A), dtype=np.int8)
+        self._rew = np.zeros(N, dtype=np.float32)
+        self._term = np.zeros(N, dtype=np.bool_)
+        self._trunc = np.zeros(N, dtype=np.bool_)
+        self._done = np.zeros(N, dtype=np.bool_)
+        self._to_act = np.zeros(N, dtype=np.int32)
+        self._seat = np.zeros(N, dtype=np.int32)
+        self._seat_rew = np.zeros((N, P), dtype=np.float32)
+        self._final_obs = np.zeros((N, D), dtype=np.float32)
+        self._final_mask = np.zeros((N, A), dtype=np.int8)
+        self._episodes = np.zeros(N, dtype=np.int64)
+        self._bind()
+        self.v.states = <char *>malloc(<size_t>N * <size_t>self.v.size)
+        self.v.rngs = <kz_rng *>malloc(<size_t>N * sizeof(kz_rng))
+        self.v.actions = <int32_t *>calloc(<size_t>N, sizeof(int32_t))
+        if self.v.states == NULL or self.v.rngs == NULL or self.v.actions == NULL:
+            raise MemoryError()
+        for i in range(N):
+            memcpy(_st(&self.v, i), self.template.data, <size_t>self.v.size)
+            self.v.seat[i] = self.v.seat_mode if self.v.seat_mode >= 0 else -1
+        self.chunks = []
+        per, extra = divmod(N, self.threads)
+        lo = 0
+        for k in range(self.threads):
+            hi = lo + per + (1 if k < extra else 0)
+            self.chunks.append(self._chunk(lo, hi))
+            lo = hi
+        self.pool = None
+        self.closed = False
+        self.render_mode = None
+        self.spec = None
+        self._spaces = None
+        from krazy_core._vector_meta import metadata
+        self.metadata = metadata()
+        self.seeded = False
+        if seed is not None:
+            self._seed(seed)
+        self._info = None
+
+    cdef _chunk(self, int32_t lo, int32_t hi):
+        cdef _Chunk c = _Chunk.__new__(_Chunk)
+        c.v = &self.v
+        c.lo = lo
+        c.hi = hi
+        c.legal = <int32_t *>malloc(<size_t>(self.v.ops.max_legal + 1) * sizeof(int32_t))
+        if c.legal == NULL:
+            raise MemoryError()
+        return c
+
+    cdef _bind(self):
+        cdef float[:, ::1] o = self._obs
+        cdef int8_t[:, ::1] m = self._mask
+        cdef float[::1] r = self._rew
+        cdef uint8_t[::1] te = self._term.view(np.uint8)
+        cdef uint8_t[::1] tr = self._trunc.view(np.uint8)
+        cdef uint8_t[::1] dn = self._done.view(np.uint8)
+        cdef int32_t[::1] ta = self._to_act
+        cdef int32_t[::1] se = self._seat
+        cdef float[:, ::1] sr = self._seat_rew
+        cdef float[:, ::1] fo = self._final_obs
+        cdef int8_t[:, ::1] fm = self._final_mask
+        cdef int64_t[::1] ep = self._episodes
+        self.v.obs = &o[0, 0]
+        self.v.mask = &m[0, 0]
+        self.v.rew = &r[0]
+        self.v.term = &te[0]
+        self.v.trunc = &tr[0]
+        self.v.done = &dn[0]
+        self.v.to_act = &ta[0]
+        self.v.seat = &se[0]
+        self.v.seat_rew = &sr[0, 0]
+        self.v.final_obs = &fo[0, 0]
+        self.v.final_mask = &fm[0, 0]
+        self.v.episodes = &ep[0]
+
+    def __dealloc__(self):
+        free(self.v.states)
+        free(self.v.rngs)
+        free(self.v.actions)
+        self.v.states = NULL
+        self.v.rngs = NULL
+        self.v.actions = NULL
+
+    cdef _seed(self, seed):
+        cdef int32_t i
+        cdef uint64_t s = <uint64_t>check_seed(seed)
+        for i in range(self.v.n_envs):
+            kz_rng_seed(&self.v.rngs[i], s ^ (<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL))
+        self.seeded = True
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed=None, options=None):
+        """Deal a new game in every env (seeded from ``seed`` when given; otherwise the
+        envs' PRNGs continue, or are seeded from the OS on the first reset).  Returns
+        ``(obs, info)`` as ``step`` does."""
+        self._check_open()
+        if options:
+            raise ConfigError(f"reset options are not used by VectorEnv, got {options!r}")
+        if seed is not None or not self.seeded:
+            self._seed(seed)
+        self._episodes[:] = 0
+        self._seat_rew[:] = 0
+        self._run("reset")
+        return self._obs_dict(), self._infos()
+
+    def step(self, actions):
+        """Apply one action per env; returns ``(obs, rewards, terminated, truncated, info)``
+        (module docstring).  ``actions``: ``(num_envs,)`` of an integer dtype (a list is
+        accepted), each legal in its env.  Raises ``IllegalActionError`` naming the first bad
+        env index before any env is stepped."""
+        self._check_open()
+        if not self.seeded:
+            raise IllegalActionError("call reset() before step()")
+        self._check_actions(actions)
+        self._run("step")
+        return self._obs_dict(), self._rew, self._term, self._trunc, self._infos()
+
+    cdef _check_actions(self, actions):
+        cdef int32_t i, N = self.v.n_envs, A = self.v.A
+        cdef int64_t a
+        cdef int64_t[::1] av
+        arr = np.asarray(actions)
+        if arr.shape != (N,):
+            raise IllegalActionError(f"actions must have shape ({N},) (one per env), got {arr.shape}")
+        if arr.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be integers (int32/int64), got dtype {arr.dtype}")
+        if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and N and arr.max() > 2**62:
+            i = int(np.argmax(arr > 2**62))
+            raise IllegalActionError(f"env {i}: action {arr[i]} is out of range [0, {A})")
+        av = np.ascontiguousarray(arr, dtype=np.int64)
+        for i in range(N):
+            a = av[i]
+            if a < 0 or a >= A:
+                raise IllegalActionError(f"env {i}: action {a} is out of range [0, {A}); no env "
+                                         f"was stepped")
+            if self.v.mask[<size_t>i * A + a] != 1:
+                legal = np.flatnonzero(self._mask[i]).tolist()
+                shown = ", ".join(map(str, legal[:16])) + (", ..." if len(legal) > 16 else "")
+                raise IllegalActionError(f"env {i}: action {a} is not legal for seat "
+                                         f"{self.v.to_act[i]} (legal: [{shown}]); no env was stepped")
+        for i in range(N):
+            self.v.actions[i] = <int32_t>av[i]
+
+    def _run(self, what):
+        cdef _Chunk c
+        if self.threads == 1:
+            c = self.chunks[0]
+            c.step() if what == "step" else c.reset()
+            return
+        if self.pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self.pool = ThreadPoolExecutor(max_workers=self.threads - 1,
+                                           thread_name_prefix="krazy-vector")
+        futures = [self.pool.submit(getattr(ch, what)) for ch in self.chunks[1:]]
+        c = self.chunks[0]
+        c.step() if what == "step" else c.reset()
+        for f in futures:
+            f.result()
+
+    def _obs_dict(self):
+        return {"observation": self._obs, "action_mask": self._mask}
+
+    def _infos(self):
+        return {"to_act": self._to_act, "seat": self._seat, "seat_rewards": self._seat_rew,
+                "final_obs": {"observation": self._final_obs, "action_mask": self._final_mask},
+                "_final_obs": self._done}
+
+    def close(self):
+        """Stop the thread pool (if any).  Idempotent."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None
+        self.closed = True
+
+    def _check_open(self):
+        if self.closed:
+            raise ConfigError("this VectorEnv is closed")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def unwrapped(self):
+        return self
+
+    @property
+    def num_players(self) -> int:
+        return self.v.n_players
+
+    @property
+    def decisions(self) -> int:
+        """Actions applied by every seat (learners and in-core opponents) since creation."""
+        return sum((<_Chunk>c).decisions for c in self.chunks)
+
+    @property
+    def episodes(self):
+        """``(num_envs,)`` int64: games finished in each env since the last ``reset``."""
+        return self._episodes
+
+    def sample_legal(self, seed=None):
+        """A uniformly random legal action per env: ``(num_envs,)`` int64 (numpy's
+        generator, seeded by ``seed``), for masked random agents and tests."""
+        rng = np.random.default_rng(seed)
+        u = rng.random(self._mask.shape, dtype=np.float32) * self._mask
+        return np.argmax(u, axis=1).astype(np.int64)
+
+    def get_state(self, int i):
+        """Env ``i``'s game as a ``State`` (a copy; its event log and history are empty:
+        the vectorized env keeps none).  Raises ``IndexError``."""
+        cdef State s
+        if not 0 <= i < self.v.n_envs:
+            raise IndexError(f"env {i} out of range 0..{self.v.n_envs - 1}")
+        s = self.template.clone()
+        memcpy(s.data, _st(&self.v, i), <size_t>self.v.size)
+        s.log = EventLog.__new__(EventLog)
+        s.n_ev = 0
+        s.n_hist = 0
+        return s
+
+    # ------------------------------------------------------------------ spaces (Gymnasium)
+    def _make_spaces(self):
+        if self._spaces is None:
+            from krazy_core._vector_meta import spaces
+            self._spaces = spaces(self.v.D, self.v.A, self.v.n_envs)
+        return self._spaces
+
+    @property
+    def single_observation_space(self):
+        return self._make_spaces()[0]
+
+    @property
+    def single_action_space(self):
+        return self._make_spaces()[1]
+
+    @property
+    def observation_space(self):
+        return self._make_spaces()[2]
+
+    @property
+    def action_space(self):
+        return self._make_spaces()[3]
+
+    def __repr__(self):
+        seat = {SEAT_RANDOM: "'random'", SEAT_ALL: "'all'"}.get(self.v.seat_mode, str(self.v.seat_mode))
+        return (f"VectorEnv({self.game.game_id!r}, num_envs={self.num_envs}, num_players="
+                f"{self.v.n_players}, seat={seat}, opponents={list(self.opponents)!r}, "
+                f"threads={self.threads})")
+
+
+def truncated(State state) -> bool:
+    """Whether ``state`` is over because its game's turn cap ended it (Krazy Kings'
+    ``max_turns``, KK-20) rather than by play: the game's ``ops.truncated`` (games without
+    one: never).  The RL envs report such an end as a truncation."""
+    return state.ops.truncated != NULL and state.ops.truncated(state.data) != 0
+
+
+def observation_tensor_into(State state, int player, float[::1] out):
+    """Write ``state.observation_tensor(player)`` into ``out`` (a float32 array of
+    ``game.observation_tensor_shape``) through the game's ``ops.observation_tensor``, without
+    allocating.  Raises ``ValueError`` for a seat out of range or a wrong length."""
+    if not 0 <= player < state.ops.num_players(state.data):
+        raise ValueError(f"player {player!r} out of range 0..{state.ops.num_players(state.data) - 1}")
+    if out.shape[0] != state.ops.tensor_size:
+        raise ValueError(f"out must hold {state.ops.tensor_size} float32, got {out.shape[0]}")
+    state.ops.observation_tensor(state.data, player, &out[0])

@@ -10,8 +10,9 @@
 
 Short names: ``python_krazy_kings``, ``python_kings_rummy``, ``python_contract_rummy``,
 ``python_krass_kariert``; parameters: ``players`` and every game option (``krazy rules
-GAME``), plus ``seed`` (int, default 0): ``new_initial_state()`` deals game ``k`` of a
-loaded game from ``seed`` and ``k``, so a loaded game is reproducible.
+GAME``), plus ``seed`` (int, default 0): the ``k``-th state a loaded game makes is dealt
+from the ``k``-th draw of a generator seeded with ``seed``, so a loaded game is reproducible
+(pyspiel clones a Python state through ``new_initial_state``, so clones count too).
 
 - Chance: ``SAMPLED_STOCHASTIC``: dice and shuffles are drawn from the state's own PRNG
   inside ``apply_action`` (no chance nodes), as in the core.

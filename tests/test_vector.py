@@ -1,0 +1,206 @@
+"""krazy_core.vector.VectorEnv: N games stepped in C.  Arrays, shapes and dtypes; every
+observation and mask is the State's own for the seat to act; the learner always acts;
+rewards are the returns of finished games; same seed, same arrays, whatever the threads;
+all-seats mode; KK-20's turn cap is a truncation; a bad batch raises naming the env and
+moves no env."""
+import numpy as np
+import pytest
+
+import krazy_core
+from krazy_core.errors import ConfigError, IllegalActionError
+from krazy_core.vector import VectorEnv
+
+from helpers import GAMES
+
+
+def _run(env, steps, seed=0):
+    obs, info = env.reset(seed=seed)
+    trace = [obs["observation"].copy()]
+    for k in range(steps):
+        obs, r, te, tr, info = env.step(env.sample_legal(k))
+        trace.append((obs["observation"].copy(), obs["action_mask"].copy(), r.copy(), te.copy(),
+                      tr.copy(), info["to_act"].copy()))
+    return trace
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_arrays_match_states_and_learner_acts(game_id):
+    env = VectorEnv(game_id, 12, seat=1, opponents="heuristic", seed=3)
+    obs, info = env.reset(seed=3)
+    game = env.game
+    D, A = game.observation_tensor_shape[0], game.num_distinct_actions
+    assert obs["observation"].shape == (12, D) and obs["observation"].dtype == np.float32
+    assert obs["action_mask"].shape == (12, A) and obs["action_mask"].dtype == np.int8
+    finished = 0
+    for k in range(60):
+        before = [env.get_state(i) for i in range(12)]
+        actions = env.sample_legal(k)
+        obs, r, te, tr, info = env.step(actions)
+        assert r.dtype == np.float32 and te.dtype == np.bool_ and tr.dtype == np.bool_
+        for i in range(12):
+            s = env.get_state(i)
+            assert info["to_act"][i] == 1 == s.current_player()
+            np.testing.assert_array_equal(obs["observation"][i], s.observation_tensor(1))
+            np.testing.assert_array_equal(obs["action_mask"][i], s.legal_action_mask().astype(np.int8))
+            if te[i] or tr[i]:
+                finished += 1
+                assert info["_final_obs"][i]
+                assert r[i] == info["seat_rewards"][i][1]
+                assert abs(info["seat_rewards"][i].sum() - (game.num_players - 1 if game_id == "krass-kariert" else 1)) < 1e-5
+            else:
+                assert r[i] == 0 and not info["_final_obs"][i]
+                # the env's game went on from the state before, the learner's action first
+                assert before[i].current_player() == 1
+    assert env.episodes.sum() == finished
+    env.close()
+
+
+def test_episodes_finish_and_rewards_are_returns():
+    env = VectorEnv("krazy-kings", 64, num_players=2, opponents="random", seed=1)
+    env.reset(seed=1)
+    total = 0
+    wins = 0.0
+    for k in range(400):
+        _, r, te, tr, info = env.step(env.sample_legal(k))
+        total += int((te | tr).sum())
+        wins += float(r.sum())
+    assert total == env.episodes.sum() > 64
+    assert 0.2 < wins / total < 0.8          # a random learner against a random opponent
+
+
+@pytest.mark.parametrize("game_id", ["krazy-kings", "krass-kariert"])
+def test_same_seed_same_arrays_whatever_threads(game_id):
+    a = _run(VectorEnv(game_id, 33, opponents="heuristic", seat="random", threads=1), 40, seed=9)
+    b = _run(VectorEnv(game_id, 33, opponents="heuristic", seat="random", threads=2), 40, seed=9)
+    c = _run(VectorEnv(game_id, 33, opponents="heuristic", seat="random", threads=1), 40, seed=10)
+    np.testing.assert_array_equal(a[0], b[0])
+    for x, y in zip(a[1:], b[1:]):
+        for u, v in zip(x, y):
+            np.testing.assert_array_equal(u, v)
+    assert not all(np.array_equal(x[0], y[0]) for x, y in zip(a[1:], c[1:]))
+
+
+def test_random_seat_draws_every_seat():
+    env = VectorEnv("krazy-kings", 64, num_players=4, seat="random", seed=2)
+    _, info = env.reset(seed=2)
+    assert set(info["seat"].tolist()) == {0, 1, 2, 3}
+    assert (info["to_act"] == info["seat"]).all()
+
+
+def test_all_seats_mode_reports_the_acting_seat():
+    env = VectorEnv("krazy-kings", 16, num_players=3, seat="all", seed=4)
+    obs, info = env.reset(seed=4)
+    seen = set()
+    for k in range(100):
+        movers = info["to_act"].copy()
+        obs, r, te, tr, info = env.step(env.sample_legal(k))
+        for i in range(16):
+            s = env.get_state(i)
+            assert info["to_act"][i] == s.current_player()
+            np.testing.assert_array_equal(obs["observation"][i], s.observation_tensor(s.current_player()))
+            if te[i] or tr[i]:
+                assert r[i] == info["seat_rewards"][i][movers[i]]
+        seen |= set(info["to_act"].tolist())
+    assert seen == {0, 1, 2}
+    assert (info["seat"] == -1).all()
+
+
+def test_kk20_turn_cap_is_a_truncation():
+    env = VectorEnv("krazy-kings", 8, num_players=4, max_turns=4, seed=5)
+    env.reset(seed=5)
+    truncs = terms = 0
+    for k in range(50):
+        _, r, te, tr, info = env.step(env.sample_legal(k))
+        assert not (te & tr).any()
+        truncs += int(tr.sum())
+        terms += int(te.sum())
+        for i in np.flatnonzero(tr):
+            assert info["seat_rewards"][i].sum() == pytest.approx(1.0)
+    assert truncs > 0
+
+
+def _snapshot(env):
+    return ([env.get_state(i).to_json() for i in range(env.num_envs)],
+            env._obs_dict()["observation"].copy(), env._obs_dict()["action_mask"].copy())
+
+
+@pytest.mark.parametrize("bad,match", [
+    (np.zeros(9, dtype=np.int64), r"shape \(10,\)"),
+    (np.zeros((10, 1), dtype=np.int64), r"shape \(10,\)"),
+    (np.zeros(10, dtype=np.float32), "integers"),
+    (np.zeros(10, dtype=np.bool_), "integers"),
+])
+def test_bad_batch_shape_or_dtype(bad, match):
+    env = VectorEnv("kings-rummy", 10, seed=6)
+    env.reset(seed=6)
+    before = _snapshot(env)
+    with pytest.raises(IllegalActionError, match=match):
+        env.step(bad)
+    after = _snapshot(env)
+    assert before[0] == after[0]
+    np.testing.assert_array_equal(before[1], after[1])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_illegal_or_out_of_range_id_names_the_env_and_moves_none(game_id):
+    env = VectorEnv(game_id, 10, seed=6)
+    env.reset(seed=6)
+    good = env.sample_legal(0)
+    before = _snapshot(env)
+    illegal = good.copy()
+    illegal[7] = int(np.flatnonzero(env._obs_dict()["action_mask"][7] == 0)[0])
+    with pytest.raises(IllegalActionError, match=r"env 7: action .* not legal"):
+        env.step(illegal)
+    out = good.copy()
+    out[3] = env.game.num_distinct_actions
+    with pytest.raises(IllegalActionError, match=r"env 3: action .* out of range"):
+        env.step(out)
+    neg = good.copy()
+    neg[0] = -1
+    with pytest.raises(IllegalActionError, match=r"env 0"):
+        env.step(neg)
+    after = _snapshot(env)
+    assert before[0] == after[0]                     # no env half-stepped
+    np.testing.assert_array_equal(before[1], after[1])
+    np.testing.assert_array_equal(before[2], after[2])
+    env.step(good)                                   # and the env still works
+
+
+def test_bad_options():
+    with pytest.raises(ConfigError, match="num_envs"):
+        VectorEnv("krazy-kings", 0)
+    with pytest.raises(ConfigError, match="seat"):
+        VectorEnv("krazy-kings", 2, num_players=3, seat=3)
+    with pytest.raises(ConfigError, match="in-core policy"):
+        VectorEnv("krazy-kings", 2, opponents="ismcts")
+    with pytest.raises(ConfigError, match="one policy per seat"):
+        VectorEnv("krazy-kings", 2, num_players=3, opponents=["random", "heuristic"])
+    with pytest.raises(ConfigError, match="max_turns"):
+        VectorEnv("krazy-kings", 2, max_turns=0)
+    env = VectorEnv("krazy-kings", 2)
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step([0, 0])
+    env.close()
+    with pytest.raises(ConfigError, match="closed"):
+        env.reset()
+
+
+def test_gymnasium_vector_api():
+    gymnasium = pytest.importorskip("gymnasium")
+    import krazy_core.envs  # noqa: F401  (registers the ids)
+    from gymnasium.vector import AutoresetMode
+    venv = gymnasium.make_vec("krazy_core/KrazyKings-v0", num_envs=16,
+                              vectorization_mode="vector_entry_point", threads=2,
+                              opponents="heuristic")
+    assert isinstance(venv, gymnasium.vector.VectorEnv)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert venv.single_action_space == gymnasium.spaces.Discrete(109)
+    assert venv.action_space.shape == (16,)
+    obs, info = venv.reset(seed=0)
+    assert venv.observation_space.contains(obs)
+    ret = np.zeros(16)
+    for k in range(30):
+        obs, r, te, tr, info = venv.step(venv.unwrapped.sample_legal(k))
+        ret += r
+    assert venv.observation_space.contains(obs)
+    venv.close()

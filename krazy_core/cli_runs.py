@@ -166,6 +166,7 @@ def cmd_sprt(args, console) -> int:
                 r = run_sprt(game, args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta,
                              args.max_games, seed=seed, runner=runner, store=store, batch_size=args.batch,
                              progress=lambda k: prog.advance(bar, k))
+                prog.update(bar, total=r.games, completed=r.games)     # decided: the bar ends here
         except KeyboardInterrupt:
             return _interrupted(console, store)
         finally:

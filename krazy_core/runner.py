@@ -332,8 +332,10 @@ def ray_init(address: Optional[str] = None, num_cpus: Optional[int] = None, **kw
     ``ConfigError`` when unreachable) or start a local cluster of ``num_cpus``, with this
     ``krazy_core`` on the workers' ``PYTHONPATH``, no dashboard, worker logs kept off the
     terminal.  Tests start their session's cluster with it."""
+    import logging
     import ray
     env = {"env_vars": {"PYTHONPATH": _package_root()}}
+    kwargs.setdefault("logging_level", logging.ERROR)      # keep Ray's start-up lines off the table
     if address:
         _check_reachable(address)
         try:

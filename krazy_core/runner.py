@@ -26,6 +26,7 @@ their indices, so nothing is counted twice.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -339,11 +340,32 @@ def ray_init(address: Optional[str] = None, num_cpus: Optional[int] = None, **kw
     if address:
         _check_reachable(address)
         try:
-            return ray.init(address=address, runtime_env=env, log_to_driver=False, **kwargs)
+            with _away_from_a_checkout():
+                return ray.init(address=address, runtime_env=env, log_to_driver=False, **kwargs)
         except ConnectionError as e:
             raise ConfigError(f"could not join the Ray cluster at {address!r}: {e}") from None
-    return ray.init(num_cpus=num_cpus, runtime_env=env, include_dashboard=False,
-                    log_to_driver=False, **kwargs)
+    with _away_from_a_checkout():
+        return ray.init(num_cpus=num_cpus, runtime_env=env, include_dashboard=False,
+                        log_to_driver=False, **kwargs)
+
+
+@contextlib.contextmanager
+def _away_from_a_checkout():
+    """``ray.init`` puts the driver's current folder on every worker's ``sys.path``, ahead of
+    site-packages: run from a source checkout, the workers would import its unbuilt
+    ``krazy_core/`` instead of the installed build.  While Ray starts, the current folder is
+    the one holding this ``krazy_core``; elsewhere nothing changes."""
+    cwd = os.getcwd()
+    mine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if (os.path.realpath(cwd) == os.path.realpath(mine)
+            or not os.path.isdir(os.path.join(cwd, "krazy_core"))):
+        yield
+        return
+    os.chdir(mine)
+    try:
+        yield
+    finally:
+        os.chdir(cwd)
 
 
 def _package_root() -> str:

@@ -22,7 +22,7 @@ import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_ev_reserve, kz_bounded,
                               kz_ev_free, KZ_EV_WIDTH, KZ_TERMINAL, KZ_MAX_PLAYERS)
-from krazy_core.errors import IllegalActionError, InvalidStateError, ConfigError
+from krazy_core.errors import IllegalActionError, InvalidStateError, ConfigError, UnclearActionError
 
 DEF SCRATCH = 8192
 cdef int32_t _scratch[SCRATCH]       # legal actions of the state being asked (GIL held)
@@ -33,15 +33,7 @@ EVENT_WIDTH = KZ_EV_WIDTH
 JSON_FORMAT = 1
 
 
-def check_seed(seed):
-    """A seed as an unsigned 64-bit int.  ``None`` draws one from the OS.  Raises
-    ``ConfigError`` for anything that is not an int."""
-    if seed is None:
-        import os
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ConfigError(f"seed must be an int, got {seed!r}")
-    return seed & 0xFFFFFFFFFFFFFFFF
+from krazy_core.rng import check_seed     # the PRNG sits below the state (issue 12 item 4)
 
 
 @cython.final
@@ -163,7 +155,8 @@ cdef class State:
             a_obj = self._coerce_action(action)
         if not (0 <= a_obj < self.ops.num_distinct_actions):
             raise IllegalActionError(
-                f"action {action!r} is out of range [0, {self.ops.num_distinct_actions}) in {self._compact()}")
+                f"action {action!r} is out of range [0, {self.ops.num_distinct_actions}) in {self._compact()}",
+                state=self.clone())
         a = a_obj
         n = self.ops.legal_actions(self.data, _scratch)
         for i in range(n):
@@ -171,7 +164,7 @@ cdef class State:
                 ok = True
                 break
         if not ok:
-            raise IllegalActionError(self._illegal_message(a, action))
+            raise IllegalActionError(self._illegal_message(a, action), action=a, state=self.clone())
         ev = self._writable_log()
         if kz_ev_reserve(&self.log.hist, self.log.hist.n + 2) != 0:
             raise MemoryError()
@@ -268,7 +261,8 @@ cdef class State:
         over."""
         cdef kz_rng rng
         if self.ops.is_terminal(self.data):
-            raise IllegalActionError(f"the game is over; no move to choose in {self._compact()}")
+            raise IllegalActionError(f"the game is over; no move to choose in {self._compact()}",
+                                     state=self.clone())
         kz_rng_seed(&rng, <uint64_t>check_seed(seed))
         return self.ops.heuristic_action(self.data, &rng)
 
@@ -315,15 +309,18 @@ cdef class State:
         return steps
 
     # ---------------------------------------------------------------- events
-    def raw_events(self) -> list:
-        """Every event as a tuple ``(kind, player, a, b)`` of ints, hidden cards included
-        (an omniscient log, for replay and tests).  Kinds are documented per game."""
+    def raw_events(self, since=0) -> list:
+        """Every event from number ``since`` on (0: all) as a tuple ``(kind, player, a, b)``
+        of ints, hidden cards included (an omniscient log, for replay and tests).  Kinds are
+        documented per game."""
         cdef Py_ssize_t i
         cdef int32_t *d = self.log.ev.data
-        return [(d[i], d[i + 1], d[i + 2], d[i + 3]) for i in range(0, self.n_ev, KZ_EV_WIDTH)]
+        cdef Py_ssize_t start = min(_event_number(since), self.n_ev // KZ_EV_WIDTH) * KZ_EV_WIDTH
+        return [(d[i], d[i + 1], d[i + 2], d[i + 3]) for i in range(start, self.n_ev, KZ_EV_WIDTH)]
 
     @property
     def num_events(self) -> int:
+        """Events logged so far: the cursor for ``events_for(player, since=...)``."""
         return self.n_ev // KZ_EV_WIDTH
 
     @property
@@ -332,18 +329,27 @@ cdef class State:
         identity of every card only its owner saw replaced by ``None``."""
         return self.events_for(None)
 
-    def events_for(self, player) -> list:
-        """The event log as ``player`` saw it (their own cards shown): a ``list[dict]``.
-        ``player`` is a seat ``0..num_players-1``; ``None`` gives the public log, ``"all"``
-        the omniscient one.  Raises ``ValueError`` for anything else (a seat out of range
-        would otherwise read as a spectator and silently give the public log)."""
+    def events_for(self, player, since=0) -> list:
+        """The event log as ``player`` saw it (their own cards shown): a ``list[dict]``, from
+        event number ``since`` on (0: the whole log).  ``player`` is a seat
+        ``0..num_players-1``; ``None`` gives the public log, ``"all"`` the omniscient one.
+        Read incrementally: keep ``n = state.num_events`` and later ask
+        ``events_for(player, since=n)`` for what happened since (each event is read once;
+        ``events_for(p)[n:]`` rebuilds the whole log).  Raises ``ValueError`` for any other
+        ``player`` (a seat out of range would otherwise read as a spectator and silently give
+        the public log) or a negative ``since``; a ``since`` past the end gives ``[]``."""
         if player is not None and not (isinstance(player, str) and player == "all"):
             if isinstance(player, (bool, str)) or not hasattr(player, "__index__") \
                     or not 0 <= player.__index__() < self.game.num_players:
                 raise ValueError(f"events_for: player must be a seat 0..{self.game.num_players - 1}, "
                                  f"None (the public log) or 'all' (every card shown), got {player!r}")
             player = player.__index__()
-        return [self._event_dict(k, p, a, b, player) for (k, p, a, b) in self.raw_events()]
+        return [self._event_dict(k, p, a, b, player) for (k, p, a, b) in self.raw_events(since)]
+
+    def events_since(self, n, player=None) -> list:
+        """``events_for(player, since=n)``: the events from number ``n`` on, as ``player``
+        sees them (``None``: the public view)."""
+        return self.events_for(player, since=n)
 
     def _event_dict(self, kind, player, a, b, viewer):
         return {"kind": kind, "player": player, "a": a, "b": b}
@@ -461,7 +467,8 @@ cdef class State:
 
     def _coerce_action(self, action):
         if isinstance(action, bool):
-            raise IllegalActionError(f"action {action!r} is not an int or an action string")
+            raise IllegalActionError(f"action {action!r} is not an int or an action string",
+                                     state=self.clone())
         if isinstance(action, int):
             return int(action)
         if isinstance(action, str):
@@ -471,7 +478,8 @@ cdef class State:
             return operator.index(action)
         except TypeError:
             raise IllegalActionError(
-                f"action {action!r} is not an int or an action string in {self._compact()}") from None
+                f"action {action!r} is not an int or an action string in {self._compact()}",
+                state=self.clone()) from None
 
     def _illegal_message(self, int a, original):
         if self.ops.is_terminal(self.data):
@@ -489,21 +497,119 @@ cdef class State:
         return f"illegal action {original!r} ({text}) in {self._compact()}: {why}. Legal: [{shown}]"
 
     def _explain_illegal(self, int a):
+        """Per game: why legal action ``a`` is refused now (called for an in-range id that is
+        not legal, the game running)."""
         return "it is not among the legal actions"
+
+    def explain_illegal(self, action):
+        """Why ``action`` (an int id, or a text ``string_to_action`` reads) may not be played
+        now: a sentence naming the rule, e.g. ``"player 0 does not hold 3♠"``; ``None`` when
+        it is legal.  Never raises for a bad action: an id out of range, a bool or a text
+        that names no move is explained too."""
+        if isinstance(action, bool):
+            return f"{action!r} is not an action (an int or an action's name)"
+        if isinstance(action, str):
+            try:
+                self.string_to_action(action)
+                return None
+            except UnclearActionError as e:
+                return str(e)
+            except IllegalActionError as e:
+                return self.explain_illegal(e.action) if e.action is not None else str(e)
+        try:
+            import operator
+            a = operator.index(action)
+        except TypeError:
+            return f"{action!r} is not an action (an int or an action's name)"
+        if not 0 <= a < self.ops.num_distinct_actions:
+            return f"action {a} is out of range [0, {self.ops.num_distinct_actions})"
+        if self.ops.is_terminal(self.data):
+            return "the game is over"
+        if a in self.legal_actions():
+            return None
+        return self._explain_illegal(a)
 
     def action_to_string(self, action) -> str:
         return str(action)
 
+    def _actions_named(self, str text):
+        """Per game: the action ids ``text`` names, legal now or not, best reading first
+        (``[]``: none).  ``text`` is stripped, lower case, its blanks single.  A game's short
+        forms go here; it may raise ``UnclearActionError`` saying what is wrong with one.
+        This default reads the exact names ``action_to_string`` writes."""
+        cdef int a
+        out = []
+        for a in range(self.ops.num_distinct_actions):
+            try:
+                if _norm(self.action_to_string(a)) == text:
+                    out.append(a)
+            except (ValueError, KeyError, IndexError):
+                pass
+        return out
+
     def string_to_action(self, text) -> int:
-        """The action an action string names (as ``action_to_string`` writes it), among the
-        legal ones.  Raises ``IllegalActionError`` when no legal action has that name."""
+        """The legal action ``text`` names: an ``action_to_string`` text (any case, any
+        blanks), or one of the game's short forms (documented per game).  One contract for
+        every game:
+
+        - returns a legal action id (an int), never an illegal one, never a silent pick;
+        - raises ``IllegalActionError`` (``.action`` = the id) when ``text`` names a move that
+          is not legal now, saying why (``explain_illegal``);
+        - raises ``UnclearActionError`` (an ``IllegalActionError``; ``.matches`` = the legal
+          ids that fit) when it fits several legal moves, listing them, or names none,
+          listing the legal moves.
+        """
+        cdef int a
+        if not isinstance(text, str):
+            raise UnclearActionError(f"{text!r} is not an action's name (a str)", matches=(),
+                                     state=self.clone())
         legal = self.legal_actions()
-        want = str(text).strip().lower()
+        want = _norm(text)
         for a in legal:
-            if self.action_to_string(a).lower() == want:
+            if _norm(self.action_to_string(a)) == want:
                 return a
-        raise IllegalActionError(f"no legal action is called {text!r} in {self._compact()}; legal: "
-                                 + ", ".join(self.action_to_string(a) for a in legal))
+        try:
+            named = self._actions_named(want) if want else []
+        except IllegalActionError as e:         # a game's short form says what is wrong
+            raise e._attach(self)
+        seen = set()
+        hits = []
+        for a in named:
+            if a not in seen:
+                seen.add(a)
+                if a in legal:
+                    hits.append(a)
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            raise UnclearActionError(
+                f"{text!r} fits {len(hits)} moves: " + ", ".join(repr(self.action_to_string(h)) for h in hits)
+                + "; say which", matches=hits, state=self.clone())
+        if named:
+            a = named[0]
+            if self.ops.is_terminal(self.data):
+                why = "the game is over"
+            else:
+                why = self._explain_illegal(a)
+            raise IllegalActionError(f"{self.action_to_string(a)} is not allowed now: {why}", action=a,
+                                     state=self.clone())
+        shown = ", ".join(repr(self.action_to_string(x)) for x in legal[:12]) + (", ..." if len(legal) > 12 else "")
+        if not legal:
+            shown = "none (the game is over)"
+        raise UnclearActionError(f"no move is called {text!r} in {self._compact()}; legal: {shown}",
+                                 matches=(), state=self.clone())
+
+
+def _event_number(since):
+    """``since`` of ``events_for``/``raw_events``: an int >= 0, else ``ValueError``."""
+    if isinstance(since, bool) or not hasattr(since, "__index__") or since.__index__() < 0:
+        raise ValueError(f"since must be an event number >= 0 (num_events is a cursor), got {since!r}")
+    return since.__index__()
+
+
+def _norm(text):
+    """An action text as compared: stripped, lower case, blanks single."""
+    return " ".join(text.split()).lower()
 
 
 def _state_from_json(game, text):
@@ -515,6 +621,24 @@ def seed_rng_struct(seed):
     cdef kz_rng r
     kz_rng_seed(&r, <uint64_t>check_seed(seed))
     return [r.s[0], r.s[1], r.s[2], r.s[3]]
+
+
+cdef long long _heuristic_playouts(const kz_ops *ops, void *st, long long n_games, uint64_t seed,
+                                   long long *terminal_games) noexcept nogil:
+    cdef kz_rng rng
+    cdef long long g, decisions = 0
+    cdef int32_t a
+    kz_rng_seed(&rng, seed ^ 0xA5A5A5A5DEADBEEFULL)
+    for g in range(n_games):
+        ops.new_game(st, seed + <uint64_t>g)
+        while not ops.is_terminal(st):
+            a = ops.heuristic_action(st, &rng)
+            if a < 0:
+                break
+            ops.apply_action(st, a, NULL)
+            decisions += 1
+        terminal_games[0] += 1
+    return decisions
 
 
 cdef long long _random_playouts(const kz_ops *ops, void *st, long long n_games, uint64_t seed,
@@ -547,13 +671,16 @@ cdef long long _random_playouts(const kz_ops *ops, void *st, long long n_games, 
     return decisions
 
 
-def simulate_random(game, long long n_games, seed=0) -> dict:
+def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
     """Play ``n_games`` games of ``game`` with uniformly random moves entirely in the core,
     without the GIL (no Python per move).  Game ``i`` is dealt from ``seed + i``.
+    ``policy="heuristic"``: every seat plays the game's C heuristic instead.  Every
+    ``simulate_random`` of the package (``kings_rummy``, ``krass_kariert``) has this signature
+    and this result.
 
     Returns ``{"games": int, "decisions": int, "seconds": float, "decisions_per_second":
     float}``: decisions are player actions (dice and shuffles are not actions).  Raises
-    ``ConfigError`` for ``n_games < 1``.
+    ``ConfigError`` for ``n_games < 1`` or an unknown policy.
     """
     import time
     cdef State s
@@ -561,11 +688,17 @@ def simulate_random(game, long long n_games, seed=0) -> dict:
     cdef uint64_t sd
     if n_games < 1:
         raise ConfigError(f"n_games must be >= 1, got {n_games}")
+    if policy not in ("random", "heuristic"):
+        raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
+    cdef bint heur = policy == "heuristic"
     s = game.new_initial_state(seed)
     sd = <uint64_t>check_seed(seed)
     t0 = time.perf_counter()
     with nogil:
-        decisions = _random_playouts(s.ops, s.data, n_games, sd, &done)
+        if heur:
+            decisions = _heuristic_playouts(s.ops, s.data, n_games, sd, &done)
+        else:
+            decisions = _random_playouts(s.ops, s.data, n_games, sd, &done)
     dt = time.perf_counter() - t0
     return {"games": done, "decisions": decisions, "seconds": dt,
             "decisions_per_second": decisions / dt if dt > 0 else float("inf")}

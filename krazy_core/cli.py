@@ -31,7 +31,7 @@ from rich.table import Table
 
 import krazy_core
 from krazy_core.bots import make_bot
-from krazy_core.errors import KrazyError, ConfigError, UnclearActionError
+from krazy_core.errors import KrazyError, ConfigError, IllegalActionError, UnclearActionError
 from krazy_core.ui import load_ui
 
 
@@ -101,12 +101,11 @@ def cmd_match(args, console: Console) -> int:
     shown = 0
     decisions = 0
     while True:
-        events = state.events_for("all")
-        for e in events[shown:]:
+        for e in state.events_for("all", since=shown):     # only what is new (incremental)
             line = _describe(ui, e, names)
             if line:
                 console.print(line)
-        shown = len(events)
+        shown = state.num_events
         if state.is_terminal():
             break
         p = state.current_player()
@@ -176,12 +175,11 @@ def cmd_play(args, console: Console) -> int:
     queue_player = None
     console.rule(f"[bold]{game.name}[/] — {', '.join(names)}" + (f" — seed {args.seed}" if args.seed is not None else ""))
     while True:
-        events = state.events_for(viewer_for_log)
-        for e in events[shown:]:
+        for e in state.events_for(viewer_for_log, since=shown):     # only what is new
             line = _describe(ui, e, names)
             if line:
                 console.print("  " + line)
-        shown = len(events)
+        shown = state.num_events
         if state.is_terminal():
             break
         p = state.current_player()
@@ -199,8 +197,7 @@ def cmd_play(args, console: Console) -> int:
                 console.print("Bye.")
                 return 0
             last_seated = p
-            own = state.events_for(p)
-            for e in own[-12:]:
+            for e in state.events_for(p, since=max(0, state.num_events - 12)):
                 line = _describe(ui, e, names)
                 if line:
                     console.print("  " + line)
@@ -240,27 +237,31 @@ def _norm(text):
     return " ".join(str(text).split()).lower()
 
 
-def _proper_name(state, piece, legal=(), labels=()):
+def _proper_name(state, piece, legal=(), labels=(), typed_card=None):
     """A typed move as the table names it: the listed label it matches, else the engine's
     ``action_to_string`` of what ``string_to_action`` reads (``"play 7h"`` -> ``"play 7♥"``),
-    else the text as typed with every card in it written as the table writes cards."""
+    else the text as typed with every card in it written as the table writes cards
+    (``typed_card(code)``, from the game's view: which codes count as cards there)."""
+    if typed_card is None:
+        typed_card = load_ui(state.game.game_id).typed_card
     want = _norm(piece)
     for a, lab in zip(legal, labels):
         if want == _norm(lab):
             return lab
     try:
-        a = state.string_to_action(piece)
-        if 0 <= a < state.game.num_distinct_actions:
-            return state.action_to_string(a)
-    except (KrazyError, ValueError, TypeError):
+        return state.action_to_string(state.string_to_action(piece))
+    except UnclearActionError:
         pass
+    except IllegalActionError as e:     # legal later in the chain, perhaps: its proper name
+        if e.action is not None:
+            return state.action_to_string(e.action)
     from krazy_core.cards import format_card, parse_card
     out = []
     for tok in str(piece).split():
         try:
             code = parse_card(tok)
-            # suit cards and Jokers only: "draw" or "1" read as KrassKariert cards stay words
-            out.append(format_card(code) if type(code) is int and 0 <= code < 0x60 else tok)
+            # the game's view says which codes are its cards to write out (ui.typed_card)
+            out.append(format_card(code) if type(code) is int and typed_card(code) else tok)
         except (ValueError, TypeError, KeyError):
             out.append(tok)
     return " ".join(out)
@@ -287,17 +288,18 @@ def _resolve_name(state, raw, legal, labels, short_forms=None):
             return a, None
     try:
         a = state.string_to_action(raw)
-    except UnclearActionError as e:     # the game says what is wrong with a short form
+    except UnclearActionError as e:
+        if e.matches == ():             # it names no move at all
+            return None, _refusal(raw, legal, labels, short_forms)
+        # the game says what is wrong with a short form, or which moves it fits
         return None, escape(str(e)) + " (or type the move's number from the list)"
-    except KrazyError:
-        # a name the game knows but that is not legal now: say why (see _explain_illegal)
-        a = state._action_named(raw) if hasattr(state, "_action_named") else None
-    if a is not None and a in legal:
-        return a, None
-    if a is not None:
-        why = state._explain_illegal(a) if 0 <= a < state.game.num_distinct_actions else "out of range"
-        return None, f"{escape(state.action_to_string(a))} is not allowed now: {escape(why)}."
-    return None, _refusal(raw, legal, labels, short_forms)
+    except IllegalActionError as e:
+        # a name the game knows but that is not legal now: say why
+        if e.action is None:
+            return None, _refusal(raw, legal, labels, short_forms)
+        return None, (f"{escape(state.action_to_string(e.action))} is not allowed now: "
+                      f"{escape(state.explain_illegal(e.action) or 'it is not among the legal actions')}.")
+    return a, None
 
 
 def _take_name(state, parts, legal, labels, whole=False, short_forms=None):
@@ -435,13 +437,13 @@ def _forced_turn(console, state, p, label, action, names, args, queue=None):
 
 def _hint(console, state, labels, legal, args):
     try:
-        from krazy_core.search.bot import ISMCTSBot
+        from krazy_core.bots import ISMCTSBot
         bot = ISMCTSBot(time_limit=args.think or 0.5, seed=1)
         action, policy = bot.step_with_policy(state)
         top = sorted(policy.items(), key=lambda kv: -kv[1])[:3]
         text = ", ".join(f"{escape(labels[legal.index(a)])} ({v:.0%})" for a, v in top if a in legal)
         console.print(f"[green]Hint (ISMCTS): {text}[/]")
-    except ImportError:
+    except (ImportError, ConfigError):      # a build without the search module
         a = state.heuristic_action(seed=1)
         console.print(f"[green]Hint (heuristic): {escape(labels[legal.index(a)])}[/]")
 

@@ -8,13 +8,12 @@ the functions that create its states.  Modules are imported only when their game
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
-import json
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional
 
-from krazy_core.errors import ConfigError, InvalidStateError
+from krazy_core.errors import ConfigError
+# the spec types live below the games (krazy_core.spec); re-exported here for old imports
+from krazy_core.spec import Game, GameSpec, Option, TensorSegment, options_class, tensor_layout  # noqa: F401
 
 # game id -> module that defines SPEC.  A new game adds one line.
 REGISTRY: Dict[str, str] = {
@@ -25,80 +24,7 @@ REGISTRY: Dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Option:
-    """One game option: ``kind`` is ``bool``, ``int`` or ``str``; an ``int`` has an
-    inclusive range ``lo..hi``; a ``str`` has ``choices``.  ``rule`` names the rule
-    (``"KK-6"``) that defines it."""
-
-    name: str
-    default: Any
-    kind: type
-    rule: str
-    doc: str
-    lo: Optional[int] = None
-    hi: Optional[int] = None
-    choices: Tuple[str, ...] = ()
-
-    def check(self, value: Any) -> Any:
-        if self.kind is bool:
-            if not isinstance(value, bool):
-                raise ConfigError(f"option {self.name!r} must be true or false, got {value!r} ({self.rule})")
-            return value
-        if self.kind is int:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"option {self.name!r} must be an int in {self.lo}..{self.hi}, got {value!r} ({self.rule})")
-            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-                raise ConfigError(f"option {self.name!r} must be in {self.lo}..{self.hi}, got {value!r} ({self.rule})")
-            return value
-        if not isinstance(value, str) or value not in self.choices:
-            raise ConfigError(f"option {self.name!r} must be one of {', '.join(map(repr, self.choices))}, "
-                              f"got {value!r} ({self.rule})")
-        return value
-
-    def describe(self) -> str:
-        if self.kind is int:
-            rng = f"{self.lo}..{self.hi}"
-        elif self.kind is bool:
-            rng = "true/false"
-        else:
-            rng = "/".join(self.choices)
-        return f"{self.name}={self.default!r} ({rng}; {self.rule}) {self.doc}"
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """What a game module tells the registry.
-
-    ``new_state(game, seed) -> State``; ``state_from_dict(game, body, events) -> State``
-    (raises ``InvalidStateError``); ``tensor_shape(num_players) -> tuple``;
-    ``max_utility``/``min_utility`` bound ``returns()``.
-    """
-
-    game_id: str
-    name: str
-    min_players: int
-    max_players: int
-    default_players: int
-    options: Tuple[Option, ...]
-    num_distinct_actions: int
-    new_state: Callable[..., Any]
-    state_from_dict: Callable[..., Any]
-    tensor_shape: Callable[[int], Tuple[int, ...]]
-    rules_file: str
-    min_utility: float = 0.0
-    max_utility: float = 1.0
-    summary: str = ""
-    # check_options(num_players, options) raises ConfigError for combinations the ranges
-    # of single options cannot express (a dealer seat beyond the table, ...)
-    check_options: Optional[Callable[[int, Any], None]] = None
-    # search options this game's ISMCTS plays best with (measured: benches/strength_table.py);
-    # search() uses them for every option the caller leaves unset
-    search_defaults: Optional[Dict[str, Any]] = None
-
-
 _SPECS: Dict[str, GameSpec] = {}
-_OPTION_CLASSES: Dict[str, type] = {}
 
 
 def get_spec(game_id: str) -> GameSpec:
@@ -114,135 +40,6 @@ def get_spec(game_id: str) -> GameSpec:
 def available_games() -> List[str]:
     """Ids of every registered game, sorted."""
     return sorted(REGISTRY)
-
-
-def options_class(spec: GameSpec) -> type:
-    """The frozen dataclass of a game's options (one field per :class:`Option`)."""
-    cls = _OPTION_CLASSES.get(spec.game_id)
-    if cls is None:
-        name = "".join(w.capitalize() for w in spec.game_id.split("-")) + "Options"
-        cls = dataclasses.make_dataclass(
-            name, [(o.name, o.kind, field(default=o.default)) for o in spec.options], frozen=True)
-        cls.__doc__ = f"Options of {spec.name}:\n" + "\n".join("  " + o.describe() for o in spec.options)
-        _OPTION_CLASSES[spec.game_id] = cls
-    return cls
-
-
-class Game:
-    """An immutable game: which game, how many players, which options.
-
-    Make one with ``krazy_core.make(game_id, num_players=..., **options)``.  Attributes:
-    ``game_id``, ``name``, ``num_players``, ``options`` (frozen dataclass),
-    ``num_distinct_actions``, ``observation_tensor_shape``, ``min_utility``,
-    ``max_utility``.
-    """
-
-    __slots__ = ("spec", "num_players", "options", "_hash")
-
-    def __init__(self, spec: GameSpec, num_players: int, options: Any):
-        object.__setattr__(self, "spec", spec)
-        object.__setattr__(self, "num_players", num_players)
-        object.__setattr__(self, "options", options)
-        object.__setattr__(self, "_hash", hash((spec.game_id, num_players, options)))
-
-    def __setattr__(self, name, value):
-        raise AttributeError("Game is immutable; make a new one with krazy_core.make()")
-
-    @property
-    def game_id(self) -> str:
-        return self.spec.game_id
-
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return self.spec.num_distinct_actions
-
-    @property
-    def observation_tensor_shape(self) -> Tuple[int, ...]:
-        return tuple(self.spec.tensor_shape(self.num_players))
-
-    @property
-    def min_utility(self) -> float:
-        return self.spec.min_utility
-
-    @property
-    def max_utility(self) -> float:
-        return self.spec.max_utility
-
-    def options_dict(self) -> Dict[str, Any]:
-        return dataclasses.asdict(self.options)
-
-    def new_initial_state(self, seed: Optional[int] = None):
-        """A new game, shuffled and dealt from ``seed`` (an int; ``None`` draws one from the
-        OS).  Same seed and same actions give the same states, bit for bit."""
-        return self.spec.new_state(self, seed)
-
-    def state_from_json(self, text: Any):
-        """A state read back from ``State.to_json()``.  Raises ``InvalidStateError`` for
-        anything malformed, truncated, inconsistent or hostile, or made for another game,
-        player count or options."""
-        if isinstance(text, (bytes, bytearray)):
-            try:
-                text = bytes(text).decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise InvalidStateError(f"state JSON is not UTF-8: {e}") from None
-        if not isinstance(text, str):
-            raise InvalidStateError(f"state JSON must be a str, got {type(text).__name__}")
-        if len(text) > 50_000_000:
-            raise InvalidStateError("state JSON is larger than 50 MB")
-        try:
-            doc = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise InvalidStateError(f"state JSON does not parse: {e}") from None
-        if not isinstance(doc, dict):
-            raise InvalidStateError("state JSON must be an object")
-        for key in ("format", "game", "num_players", "options", "state", "events"):
-            if key not in doc:
-                raise InvalidStateError(f"state JSON lacks {key!r}")
-        if doc["format"] != 1:
-            raise InvalidStateError(f"unknown state JSON format {doc['format']!r} (this version reads 1)")
-        if doc["game"] != self.game_id:
-            raise InvalidStateError(f"state JSON is for game {doc['game']!r}, not {self.game_id!r}")
-        if doc["num_players"] != self.num_players or isinstance(doc["num_players"], bool):
-            raise InvalidStateError(f"state JSON is for {doc['num_players']!r} players, this game has {self.num_players}")
-        mine = self.options_dict()
-        if doc["options"] != mine:
-            theirs = doc["options"] if isinstance(doc["options"], dict) else {}
-            diff = sorted(set(mine) ^ set(theirs) | {k for k in mine if k in theirs and theirs[k] != mine[k]})
-            raise InvalidStateError("state JSON options differ from this game's: "
-                                    + ", ".join(f"{k}={theirs.get(k, '<missing>')!r} (game has {mine.get(k, '<none>')!r})"
-                                                for k in diff[:8]))
-        if not isinstance(doc["state"], dict):
-            raise InvalidStateError("'state' must be an object")
-        try:
-            state = self.spec.state_from_dict(self, doc["state"], doc["events"])
-            if "history" in doc:            # optional: JSON written before it was saved lacks it
-                state._load_history(doc["history"])
-            state.events_for("all")         # every event must read back (the cards it names...)
-            return state
-        except InvalidStateError:
-            raise
-        except (KeyError, TypeError, ValueError, OverflowError, IndexError, AttributeError, RecursionError) as e:
-            raise InvalidStateError(f"state JSON is inconsistent: {type(e).__name__}: {e}") from None
-
-    def __eq__(self, other):
-        if not isinstance(other, Game):
-            return NotImplemented
-        return (self.spec.game_id == other.spec.game_id and self.num_players == other.num_players
-                and self.options == other.options)
-
-    def __hash__(self):
-        return self._hash
-
-    def __repr__(self):
-        opts = "".join(f", {k}={v!r}" for k, v in self.options_dict().items())
-        return f"krazy_core.make({self.game_id!r}, num_players={self.num_players}{opts})"
-
-    def __reduce__(self):
-        return (_remake, (self.game_id, self.num_players, self.options_dict()))
 
 
 def _remake(game_id, num_players, options):

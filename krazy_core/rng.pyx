@@ -5,7 +5,19 @@ generator inside their struct; this class is for bots, tools and tests."""
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from krazy_core._ops cimport kz_rng, kz_rng_seed, kz_next, kz_bounded, kz_d6, kz_uniform
-from krazy_core._state import check_seed
+from krazy_core.errors import ConfigError
+
+
+def check_seed(seed):
+    """A seed as an unsigned 64-bit int.  ``None`` draws one from the OS.  Raises
+    ``ConfigError`` for anything that is not an int.  (``krazy_core._state.check_seed`` is
+    this function: the PRNG sits below the state.)"""
+    if seed is None:
+        import os
+        return int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"seed must be an int, got {seed!r}")
+    return seed & 0xFFFFFFFFFFFFFFFF
 
 
 cdef class Rng:

@@ -194,7 +194,8 @@ def test_proper_name_of_typed_moves():
     assert _proper_name(st, "kd out") == "go out, discard K♦"
     assert _proper_name(st, "discard 9Z") == "discard 9Z"        # names nothing: as typed
     cr = krazy_core.make("contract-rummy").new_initial_state(seed=1)
-    assert _proper_name(cr, "lay off 7h on meld 3 High") == "lay off 7♥ on meld 3 High"
+    # a move not legal yet (later in a chain) gets its proper name too (IllegalActionError.action)
+    assert _proper_name(cr, "lay off 7h on meld 3 High") == "lay off 7♥ on meld 3 high"
 
 
 def test_unknown_move_is_refused_with_some_moves_and_the_short_forms():

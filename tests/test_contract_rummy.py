@@ -652,4 +652,4 @@ def test_CR_10_going_down_refusal_says_the_laying_order():
         s.apply_action(t)
     assert texts(s) == [norm("lay J♦")]
     with pytest.raises(IllegalActionError, match="suit order ♠ ♥ ♦ ♣ and its wild last"):
-        s.apply_action(s._action_named("lay J♠"))
+        s.apply_action("lay J♠")

@@ -428,13 +428,17 @@ def test_heuristic_beats_random():
 
 def test_simulate_random_in_core():
     g = krazy_core.make("kings-rummy", num_players=4, rounds=1)
-    d1, t1 = KR.simulate_random(g, 50, 5)
-    d2, _ = KR.simulate_random(g, 50, 5)
-    assert d1 == d2 and d1 > 100 and t1 >= 0
-    dh, _ = KR.simulate_random(g, 10, 5, heuristic=True)
-    assert dh > 0
+    r1 = KR.simulate_random(g, 50, 5)
+    r2 = KR.simulate_random(g, 50, 5)
+    assert set(r1) == {"games", "decisions", "seconds", "decisions_per_second"}  # one signature
+    d1 = r1["decisions"]
+    assert d1 == r2["decisions"] and d1 > 100 and r1["seconds"] >= 0 and r1["games"] == 50
+    dh = KR.simulate_random(g, 10, 5, "heuristic")["decisions"]
+    assert dh > 0 and KR.simulate_random(g, 10, 5, heuristic=True)["decisions"] == dh
     with pytest.raises(ConfigError):
         KR.simulate_random(g, 0, 5)
+    with pytest.raises(ConfigError):
+        KR.simulate_random(g, 5, 5, "smart")
 
 
 def test_ui_renders_hand_by_suit_wilds_and_last_round():

@@ -12,7 +12,15 @@ def deal(seed):
 
 
 def name(st, text):
-    return st.action_to_string(st.string_to_action(text))
+    """The name of the action ``text`` names, legal now or not (string_to_action refuses an
+    illegal one with IllegalActionError carrying it in ``.action``)."""
+    try:
+        return st.action_to_string(st.string_to_action(text))
+    except UnclearActionError:
+        raise
+    except IllegalActionError as e:
+        assert e.action is not None and "is not allowed now: " in str(e)
+        return st.action_to_string(e.action)
 
 
 def refusal(st, text):
@@ -41,9 +49,9 @@ def test_positions_name_the_combination_they_make():
     assert refusal(st, "reserve 8 at 2") == "your reserve is STOP and 11: no 8"
     # the canonical names still come first, and words that name nothing stay a plain refusal
     assert name(st, "play 2-3 pair 4") == "play 2-3 pair 4"
-    with pytest.raises(IllegalActionError) as e:
+    with pytest.raises(UnclearActionError) as e:
         st.string_to_action("foo")
-    assert not isinstance(e.value, UnclearActionError)
+    assert e.value.matches == () and "no move is called 'foo'" in str(e.value)
 
 
 def test_x_cards_ask_which_combination():
@@ -60,9 +68,12 @@ def test_x_cards_ask_which_combination():
                                          "pair 7, not triple")
     assert name(st, "stop") == name(st, "play the stop card") == "stop 3"
     # a Draw card never leads: the short form names it, the rules say why not (KA-9)
-    a = st.string_to_action("draw")
+    with pytest.raises(IllegalActionError) as e:
+        st.string_to_action("draw")
+    a = e.value.action
     assert st.action_to_string(a) == "draw 4" and a not in st.legal_actions()
-    assert st._explain_illegal(a) == "a Draw card never leads a trick (KA-9)"
+    assert str(e.value) == "draw 4 is not allowed now: a Draw card never leads a trick (KA-9)"
+    assert st.explain_illegal(a) == st.explain_illegal("draw") == "a Draw card never leads a trick (KA-9)"
     assert name(st, "reserve 9 at 2") == name(st, "take 9 into position 2") == name(st, "r 9 2") \
         == "reserve slot 0 at 2"
     assert name(st, "reserve 12 at 0") == "reserve slot 1 at 0"
@@ -106,10 +117,14 @@ def test_any_typed_words_give_an_action_or_an_illegal_action_error():
         for _ in range(200):
             text = " ".join(rnd.choice(words) for _ in range(rnd.randrange(1, 6)))
             try:
-                assert 0 <= st.string_to_action(text) < 1116
+                a = st.string_to_action(text)
+                assert a in st.legal_actions()      # the one contract: never an illegal id
                 seen += 1
-            except IllegalActionError:
+            except UnclearActionError:
                 pass
+            except IllegalActionError as e:         # names a move that is not legal now
+                assert 0 <= e.action < 1116 and e.action not in st.legal_actions()
+                seen += 1
     assert seen > 40                  # short forms that named an action
     assert refusal(deal(3), "pair 99999999999999") == "a pair has a value 1..12, not 99999999999999"
 

@@ -99,7 +99,12 @@ from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind
                                      KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND)
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import InvalidStateError, ConfigError
-from krazy_core.game import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_layout
+
+# observation_tensor, part by part (offsets in the code follow it; TENSOR = 1154)
+TENSOR_LAYOUT = tensor_layout(("hand", 53), ("up_card", 53), ("discard_pile", 53), ("melds", 18 * 53),
+                              ("seats", 6 * 4), ("round", 7), ("phase", 6), ("stock_size", 1),
+                              ("turn", 1), ("to_act", 1), ("building_meld", 1))
 
 # ------------------------------------------------------------------ constants
 DEF MAXP = 6

@@ -81,6 +81,15 @@ def _canon_action_text(text):
     return " ".join(out)
 
 
+_CANON = []      # _canon_action_text(_action_text(a)) of every action (state-blind), made on first use
+
+
+def _canon_table():
+    if not _CANON:
+        _CANON.extend(_canon_action_text(_action_text(a)) for a in range(NUM_ACTIONS))
+    return _CANON
+
+
 def _layoff_ends(want):
     """For a canonical lay-off text named without its end (a book has none; the table's
     label ends ``(book)``): the two texts it may stand for, low end first; else ``()``."""
@@ -121,32 +130,18 @@ cdef class ContractRummyState(State):
                 return text[:-len(" low")]
         return text
 
-    def string_to_action(self, text) -> int:
-        """The legal action named by ``text`` as ``action_to_string`` writes it, case-blind,
-        with its card in any form ``parse_card`` reads (``"discard 8S"``, ``"discard 8♠"``,
-        ``"lay 10h"``, ``"lay off JK on meld 3 high"``).  Raises ``IllegalActionError`` when it
-        names no legal action."""
-        want = _canon_action_text(text)
-        legal = self.legal_actions()
-        for a in legal:
-            if _canon_action_text(_action_text(a)) == want:
-                return a
-        ends = _layoff_ends(want)
-        if ends:                            # a lay off named without its end
-            hits = [a for a in legal if _canon_action_text(_action_text(a)) in ends]
-            if len(hits) == 1:
-                return hits[0]
-        return State.string_to_action(self, text)
-
-    def _action_named(self, text):
-        """The action ``text`` names, legal now or not (``None`` if none): the table uses it
-        to say why a typed move is refused (``_explain_illegal``)."""
+    def _actions_named(self, str text):
+        """What ``string_to_action`` reads beyond the exact names: an action text with its
+        card in any form ``parse_card`` reads (``"discard 8S"``, ``"lay 10h"``, ``"lay off JK
+        on meld 3 high"``), and a lay off named without its end, which stands for both ends
+        (both legal: ``UnclearActionError``, say which)."""
         want = _canon_action_text(text)
         ends = _layoff_ends(want) or (want,)
-        for a in range(NUM_ACTIONS):
-            if _canon_action_text(_action_text(a)) in ends:
-                return a
-        return None
+        canon = _canon_table()
+        hits = [a for a in self.legal_actions() if canon[a] in ends]
+        if hits:
+            return hits
+        return [a for a in range(NUM_ACTIONS) if canon[a] in ends]
 
     def _explain_illegal(self, int a):
         cdef CRState *st = S(self)
@@ -262,6 +257,7 @@ cdef class ContractRummyState(State):
                 for r in range(7) if st.round_result[r] != -2]
 
     def totals(self) -> list:
+        """Each seat's total over the rounds played so far (CR-15), ``list[int]``."""
         cdef CRState *st = S(self)
         return [total_score(st, p) for p in range(st.num_players)]
 
@@ -278,6 +274,7 @@ cdef class ContractRummyState(State):
         hand = _codes(st.hand[player])
         nb, nr = CONTRACTS[st.round]
         up = KIND_CODE[st.discard[st.n_discard - 1]] if st.up_live and st.n_discard else None
+        top = KIND_CODE[st.discard[st.n_discard - 1]] if st.n_discard else None
         obs = {
             "game": "contract-rummy",
             "player": player,
@@ -292,6 +289,8 @@ cdef class ContractRummyState(State):
             "melds": self.melds(),
             "up_card": up,
             "up_card_text": format_card(up) if up is not None else None,
+            "top_card": top,
+            "top_card_text": format_card(top) if top is not None else None,
             "discard_pile": [KIND_CODE[st.discard[i]] for i in range(st.n_discard)],
             "stock_size": st.n_stock,
             "current_player": st.cur,
@@ -789,6 +788,7 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR,),
+    tensor_layout=lambda n: TENSOR_LAYOUT,
     check_options=_check_options,
     # flat Monte Carlo at the root: with 4 players a deeper tree spends its 1000 iterations
     # on nodes whose first visits play uniformly random moves (random buys, discards and
@@ -839,7 +839,7 @@ def is_run(cards, *, ace_wrap=False) -> bool:
 
 
 def _laydown_state(hand, rnd, ace_wrap, overlap=False):
-    import krazy_core
+    from krazy_core.spec import Game, options_class     # below the games (not krazy_core.make)
     if type(rnd) is not int or not 1 <= rnd <= 7:
         raise ValueError(f"round must be 1..7, got {rnd!r}")
     codes = _parse_cards(hand)
@@ -848,8 +848,11 @@ def _laydown_state(hand, rnd, ace_wrap, overlap=False):
         cnt[CODE_KIND[c]] += 1
     if any(x > 2 for x in cnt[:52]) or cnt[JK] > 4:
         raise ValueError("a hand holds at most 2 of each card and 4 Jokers (CR-1)")
-    game = krazy_core.make("contract-rummy", num_players=2, first_round=rnd, rounds=1, ace_wrap=bool(ace_wrap),
-                          overlapping_runs=bool(overlap))
+    opts = options_class(SPEC)(first_round=rnd, rounds=1, ace_wrap=bool(ace_wrap),
+                               overlapping_runs=bool(overlap))
+    if SPEC.check_options is not None:
+        SPEC.check_options(2, opts)
+    game = Game(SPEC, 2, opts)
     cdef ContractRummyState s = new_state(game, 0)
     cdef CRState *st = S(s)
     memset(st.hand, 0, sizeof(st.hand))
@@ -889,7 +892,7 @@ cdef int _enum(CRState *st, list out, int depth) except -1:
 
 def _all_laydowns(hand, rnd, ace_wrap, overlap=False):
     cdef ContractRummyState s
-    if not can_go_down_hand(hand, rnd, ace_wrap, overlap):
+    if not _can_go_down_hand(hand, rnd, ace_wrap, overlap):
         return []
     s = _laydown_state(hand, rnd, ace_wrap, overlap)
     out = []
@@ -897,7 +900,7 @@ def _all_laydowns(hand, rnd, ace_wrap, overlap=False):
     return sorted(set((tuple(sorted(lay)), left) for lay, left in out))
 
 
-def can_go_down_hand(hand, rnd, ace_wrap=False, overlapping_runs=False) -> bool:
+def _can_go_down_hand(hand, rnd, ace_wrap=False, overlapping_runs=False) -> bool:
     """Whether ``hand`` holds round ``rnd``'s contract (CR-4, CR-10)."""
     cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap, overlapping_runs)
     cdef CRState *st = S(s)

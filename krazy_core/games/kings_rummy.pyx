@@ -74,7 +74,12 @@ from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kin
                                      kz_is_wild, KZ_MELD_BOOK, KZ_MELD_RUN)
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import InvalidStateError, IllegalActionError, ConfigError
-from krazy_core.game import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_layout
+
+# observation_tensor, part by part (offsets in the code below follow it; TENSOR = 604)
+TENSOR_LAYOUT = tensor_layout(("hand", 56), ("top_card", 56), ("discard_pile", 56), ("known_cards", 7 * 56),
+                              ("seats", 7 * 4), ("round", 11), ("phase", 2), ("went_out", 1),
+                              ("stock_size", 1), ("turn", 1))
 
 # ------------------------------------------------------------------ constants
 DEF MAXP = 7
@@ -613,16 +618,20 @@ cdef long long _playouts(KRState *st, long long n_games, uint64_t seed, int heur
 
 from krazy_core._validate import json_int as _int, json_ints as _ints
 
-def simulate_random(game, long long n_games=1, seed=0, *, heuristic=False):
+def simulate_random(game, long long n_games, seed=0, str policy="random", *, heuristic=False) -> dict:
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
     single rounds) entirely in C without the GIL, every player choosing uniformly among
-    the legal actions (or all playing the C heuristic with ``heuristic=True``).  Game ``i``
-    is dealt from ``seed + i``.  Same argument order as ``krazy_core._state.simulate_random``.  Returns ``(decisions, seconds)``: player actions taken,
-    wall-clock seconds.  Raises ``ConfigError`` for another game or ``n_games < 1``."""
+    the legal actions (``policy="heuristic"``: all playing the C heuristic; ``heuristic=True``
+    is the old spelling of it).  Game ``i`` is dealt from ``seed + i``.  The signature and
+    the result of ``krazy_core._state.simulate_random``: ``{"games", "decisions",
+    "seconds", "decisions_per_second"}``.  Raises ``ConfigError`` for another game,
+    ``n_games < 1`` or an unknown policy."""
     cdef KingsRummyState s
     cdef long long d
     cdef uint64_t sd
-    cdef int h = 1 if heuristic else 0
+    if policy not in ("random", "heuristic"):
+        raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
+    cdef int h = 1 if (heuristic or policy == "heuristic") else 0
     if game.game_id != "kings-rummy":
         raise ConfigError(f"simulate_random here plays kings-rummy, not {game.game_id!r}")
     if n_games < 1:
@@ -632,7 +641,9 @@ def simulate_random(game, long long n_games=1, seed=0, *, heuristic=False):
     t0 = time.perf_counter()
     with nogil:
         d = _playouts(<KRState *>s.data, n_games, sd, h)
-    return d, time.perf_counter() - t0
+    dt = time.perf_counter() - t0
+    return {"games": n_games, "decisions": d, "seconds": dt,
+            "decisions_per_second": d / dt if dt > 0 else float("inf")}
 
 
 # ------------------------------------------------------------------ Python face
@@ -646,15 +657,6 @@ def _txt(c):
 
 cdef list _hand_list(const KRState *st, int p):
     return [st.hand[p][i] for i in range(st.n_hand[p])]
-
-
-def action_card(int a):
-    """The card code an action discards (``None`` for a draw)."""
-    if A_DISCARD <= a < A_OUT:
-        return KIND_CODE[a - A_DISCARD]
-    if A_OUT <= a < NUM_ACTIONS:
-        return KIND_CODE[a - A_OUT]
-    return None
 
 
 def card_kind(code) -> int:
@@ -687,29 +689,24 @@ cdef class KingsRummyState(State):
             return "go out, discard " + _txt(KIND_CODE[a - A_OUT])
         return "discard " + _txt(KIND_CODE[a - A_DISCARD])
 
-    def string_to_action(self, text) -> int:
-        """The action named by ``text``: an ``action_to_string`` text, ``"draw"``/``"stock"``,
-        ``"take"``/``"pile"``, a card alone (``"QR"``, ``"Q★"``: discard it), or a card with
-        ``"out"`` (``"out QR"``, ``"QR out"``: go out discarding it).  Raises
-        ``IllegalActionError`` when it names no legal action."""
-        t = str(text).strip()
-        low = t.lower()
-        for a in self.legal_actions():
-            if self.action_to_string(a).lower() == low:
-                return a
+    def _actions_named(self, str low):
+        """What ``string_to_action`` reads beyond the exact names: ``"draw"``/``"stock"``
+        (``d``, ``s``), ``"take"``/``"pile"`` (``t``, ``p``), a card alone (``"QR"``, ``"Q★"``:
+        discard it), or a card with ``"out"`` (``"out QR"``, ``"QR out"``: go out discarding
+        it)."""
         if low in ("d", "draw", "stock", "s"):
-            return A_STOCK
+            return [A_STOCK]
         if low in ("t", "take", "pile", "discard pile", "p"):
-            return A_TAKE
+            return [A_TAKE]
         out = "out" in low
         core = low.replace("go out", "").replace("out", "").replace("discard", "").replace(",", "").strip()
         try:
             code = parse_card(core)
         except ValueError:
-            return State.string_to_action(self, text)
+            return State._actions_named(self, low)
         if type(code) is not int or not 0 <= code < 128 or CODE_KIND[code] < 0:
-            return State.string_to_action(self, text)
-        return (A_OUT if out else A_DISCARD) + CODE_KIND[code]
+            return State._actions_named(self, low)
+        return [(A_OUT if out else A_DISCARD) + CODE_KIND[code]]
 
     def _explain_illegal(self, int a):
         cdef KRState *st = S(self)
@@ -745,7 +742,13 @@ cdef class KingsRummyState(State):
         return S(self).round + 2
 
     def scores(self) -> list:
-        """Totals of the rounds scored so far (KR-15), ``list[int]``."""
+        """Totals of the rounds scored so far (KR-15), ``list[int]`` (the same as ``totals()``;
+        Crazy Rummy's ``scores()`` is per round)."""
+        cdef KRState *st = S(self)
+        return [st.score[p] for p in range(st.num_players)]
+
+    def totals(self) -> list:
+        """Each seat's total of the rounds scored so far (KR-15), ``list[int]``."""
         cdef KRState *st = S(self)
         return [st.score[p] for p in range(st.num_players)]
 
@@ -754,7 +757,8 @@ cdef class KingsRummyState(State):
         ``krazy simulate`` (turns in the game; rounds ended by ``max_turns``, KR-17)."""
         cdef KRState *st = S(self)
         return {"turns": st.total_turns, "turn_limit": st.turn_limits > 0,
-                "turn_limits": st.turn_limits, "rounds": st.opt_rounds}
+                "turn_limits": st.turn_limits, "turn_limit_rounds": st.turn_limits,
+                "rounds": st.opt_rounds}
 
     def last_round(self):
         """The last round scored, public: ``None`` before any, else ``{"round", "wild_rank",
@@ -817,6 +821,7 @@ cdef class KingsRummyState(State):
             "went_out": st.out_player if st.out_player >= 0 else None,
             "last_turns_left": st.last_left,
             "scores": [st.score[p] for p in range(st.num_players)],
+            "totals": [st.score[p] for p in range(st.num_players)],
             "last_round": self.last_round(),
             "turn": st.turns,
             "max_turns": st.opt_max_turns,
@@ -1162,6 +1167,7 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR,),
+    tensor_layout=lambda n: TENSOR_LAYOUT,
     check_options=_check_options,
     rules_file="kings_rummy.md",
     summary="Five-suit rummy with rotating wilds: 11 rounds of 3..13 cards, lowest total wins.",

@@ -82,7 +82,7 @@ from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError
-from krazy_core.game import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_layout
 
 include "_ka_core.pxi"
 
@@ -93,9 +93,18 @@ PHASE_NAMES = {0: "play", 1: "insert", 2: "over"}
 COMBINATION_TYPES = ("solo", "2-straight", "pair", "3-straight", "triple")
 TRICK_KINDS = ("combination", "stop", "draw", "reserve")
 NUM_ACTIONS = KA_NUM_ACTIONS
+import re as _re
+# the shape of every action_to_string text (lower case): only such a text is looked up among
+# all 1116 names (a short form is not, which keeps reading one at a fraction of a millisecond)
+_FULL_NAME = _re.compile(r"play \d+(?:-\d+)? (?:solo|2-straight|pair|3-straight|triple) \d+(?: \(x=[\d,]+\))?"
+                         r"|stop \d+|draw \d+|reserve slot \d+ at \d+|insert at \d+")
 NUM_COMBINATIONS = KA_NUM_COMBOS
 MAX_HAND = KA_MAX_HAND
-TENSOR_SIZE = 623
+# observation_tensor, part by part (offsets in the code follow it)
+TENSOR_LAYOUT = tensor_layout(("hand", 18 * 15), ("seats", 5 * 51), ("played", 15), ("trick_best", 57),
+                              ("stop_played", 1), ("draws_in_trick", 2), ("insert", 2), ("drawn_card", 15),
+                              ("pile_size", 1), ("seat_present", 5))
+TENSOR_SIZE = sum(seg.size for seg in TENSOR_LAYOUT)     # 623
 A_PLAY, A_STOP, A_DRAW, A_RESERVE, A_INSERT = KA_A_PLAY, KA_A_STOP, KA_A_DRAW, KA_A_RESERVE, KA_A_INSERT
 
 
@@ -458,23 +467,24 @@ cdef class KrassKariertState(State):
     def _x_values_of(self, cards, c):
         return _x_values(cards, c)
 
-    def string_to_action(self, text) -> int:
-        """The action named by ``text``: an ``action_to_string`` text, with or without its
-        ``(X=..)`` part, or a short form (``"p3"``, ``"3-4"``, ``"3-4 pair"``, ``"pair 5"``,
-        ``"stop"``, ``"draw"``, ``"reserve 8 at 2"``, ``"insert 4"``: see
-        ``krazy_core.games.krass_kariert_input``), which may name an action the rules forbid
-        now.  Raises ``UnclearActionError`` for a short form that fits several legal actions or
-        no cards, ``IllegalActionError`` when ``text`` names nothing."""
-        want = " ".join(str(text).strip().lower().split())
-        for a in self.legal_actions():
-            t = self.action_to_string(a).lower()
-            if t == want or t.split(" (x=")[0] == want:
-                return a
+    def _actions_named(self, str want):
+        """What ``string_to_action`` reads beyond the exact names: an ``action_to_string``
+        text without its ``(X=..)`` part, or a short form (``"p3"``, ``"3-4"``, ``"3-4 pair"``,
+        ``"pair 5"``, ``"stop"``, ``"draw"``, ``"reserve 8 at 2"``, ``"insert 4"``: see
+        ``krazy_core.games.krass_kariert_input``; ``UnclearActionError`` for one that fits
+        several legal actions or no cards)."""
+        hits = [a for a in self.legal_actions() if self.action_to_string(a).lower().split(" (x=")[0] == want]
+        if hits:
+            return hits
+        if _FULL_NAME.fullmatch(want):              # the exact name of a move not legal now
+            hits = State._actions_named(self, want)
+            if hits:
+                return hits
         from krazy_core.games.krass_kariert_input import read_short_form
         a = read_short_form(self, want)
         if a is not None:
-            return a
-        return State.string_to_action(self, text)
+            return [a]
+        return []
 
     def _explain_illegal(self, int a):
         cdef ka_state *s = S(self)
@@ -899,6 +909,7 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     tensor_shape=lambda n: (TENSOR_SIZE,),
+    tensor_layout=lambda n: TENSOR_LAYOUT,
     rules_file="krass_kariert.md",
     check_options=check_options,
     summary="Climbing game with fixed-order hands: beat with 1-3 adjacent cards, keep your chips.",

@@ -146,7 +146,14 @@ cdef extern from *:
 from krazy_core._state import check_seed
 from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
 from krazy_core.errors import InvalidStateError, IllegalActionError
-from krazy_core.game import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_layout
+
+# observation_tensor, part by part (offsets in the code below follow it)
+TENSOR_LAYOUT = tensor_layout(("hand", 54), ("top_card", 54), ("discard_pile", 54), ("seats", 5 * 3),
+                              ("direction", 1), ("roll", 12), ("open_roll", 12), ("phase", 7),
+                              ("challenge", 1), ("stock_size", 1), ("turn", 1), ("terminal", 1),
+                              ("unused", 6))
+TENSOR = sum(seg.size for seg in TENSOR_LAYOUT)     # 219 (this module compiles with wraparound off: no [-1])
 
 # ------------------------------------------------------------------ constants
 DEF MAXP = 5
@@ -1389,30 +1396,24 @@ cdef class KrazyKingsState(State):
             text += " last card"
         return text
 
-    def string_to_action(self, text) -> int:
-        """The action named by ``text``: an ``action_to_string`` text, or a card alone
-        (``"QS"``, ``"Q♠"``, ``"JK"``, ``"play qs"``; ``"!"`` or ``" last card"`` after it
-        announces).  A card alone whose play leaves one card announces last card when that
-        is legal (KK-19: nobody means to be caught); only the exact name ``"play Q♠"`` or
-        the action number plays it unannounced.  Raises ``IllegalActionError`` when it
-        names no legal action."""
-        t = str(text).strip()
-        low = t.lower()
-        for a in self.legal_actions():
-            if self.action_to_string(a).lower() == low:
-                return a
+    def _actions_named(self, str low):
+        """What ``string_to_action`` reads beyond the exact names: a card alone (``"QS"``,
+        ``"Q♠"``, ``"JK"``, ``"play qs"``; ``"!"`` or ``" last card"`` after it announces).
+        A card alone whose play leaves one card announces last card when that is legal (KK-19:
+        nobody means to be caught); only the exact name ``"play Q♠"`` or the action number
+        plays it unannounced."""
         announce = low.endswith("!") or low.endswith("last card")
         core = low.rstrip("!").replace("last card", "").replace("play", "").strip()
         try:
             code = parse_card(core)
         except ValueError:
-            return State.string_to_action(self, text)
+            return State._actions_named(self, low)
         i = CODE_TO_IDX[code] if 0 <= code < 128 else -1
         if i < 0:
-            return State.string_to_action(self, text)
+            return State._actions_named(self, low)
         if not announce and (i + A_ANNOUNCE) in self.legal_actions():
             announce = True
-        return i + (A_ANNOUNCE if announce else 0)
+        return [i + (A_ANNOUNCE if announce else 0)]
 
     def _explain_illegal(self, int a):
         cdef KKState *st = S(self)
@@ -1516,7 +1517,7 @@ cdef class KrazyKingsState(State):
         cdef int p, q, i, o
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
-        t = np.zeros(219, dtype=np.float32)
+        t = np.zeros(TENSOR, dtype=np.float32)
         cdef float[::1] v = t
         cdef uint64_t h = st.hand[player]
         while h:
@@ -1848,7 +1849,8 @@ SPEC = GameSpec(
     num_distinct_actions=NUM_ACTIONS,
     new_state=new_state,
     state_from_dict=state_from_dict,
-    tensor_shape=lambda n: (219,),
+    tensor_shape=lambda n: (TENSOR,),
+    tensor_layout=lambda n: TENSOR_LAYOUT,
     rules_file="krazy_kings.md",
     summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
     check_options=_check_options,

@@ -26,7 +26,7 @@ threads and
 sums their root visit counts; the game's ops functions must therefore be reentrant (no
 mutable globals), as ops.h asks.
 
-The Python face is :func:`search`; the bot is ``krazy_core.search.bot.ISMCTSBot``.
+The Python face is :func:`search`; the bot is ``krazy_core.bots.ISMCTSBot``.
 """
 
 cimport cython
@@ -47,7 +47,6 @@ import time
 from krazy_core.errors import ConfigError, IllegalActionError
 
 DEF INITIAL_NODES = 4096
-DEF CLOCK_EVERY = 1            # iterations between two looks at the clock (vDSO: ~25 ns)
 DEF SLICE = 0.05               # seconds between two looks for signals (Ctrl-C) in the caller's thread
 
 NODE_BYTES = sizeof(kz_node) + sizeof(kz_link)   # 32 + 8: statistics and sibling link
@@ -374,7 +373,7 @@ cdef void _run(kz_worker *w) noexcept nogil:
         _iterate(w)
         if w.max_iterations >= 0 and w.iterations >= w.max_iterations:
             return
-        if w.deadline > 0.0 and w.iterations % CLOCK_EVERY == 0 and _now() >= w.deadline:
+        if w.deadline > 0.0 and _now() >= w.deadline:     # every iteration (vDSO: ~25 ns)
             return
 
 

@@ -8,7 +8,9 @@
 - optionally ``action_label(state, action) -> str``: the words of a numbered choice, and
   ``action_order(state, legal) -> list``: the order choices are numbered in;
 - optionally ``SHORT_FORMS``: one line naming the short ways to type a move that the game's
-  ``string_to_action`` reads (shown when a typed move names nothing).
+  ``string_to_action`` reads (shown when a typed move names nothing);
+- optionally ``typed_card(code) -> bool``: whether a typed word that ``parse_card`` reads as
+  ``code`` is a card to write as the table writes it (default: every code).
 
 Games without a module get the generic view below.
 """
@@ -55,4 +57,5 @@ def load_ui(game_id: str):
         action_label=getattr(mod, "action_label", lambda state, a: state.action_to_string(a)),
         action_order=getattr(mod, "action_order", lambda state, legal: list(legal)),
         short_forms=getattr(mod, "SHORT_FORMS", None),
+        typed_card=getattr(mod, "typed_card", lambda code: True),
     )

@@ -217,3 +217,10 @@ def describe_event(e, names):
     if k == "game_over":
         return f"{who} must give a chip and has none: {who} LOSES the game"
     return f"{who} {k}"
+
+
+def typed_card(code) -> bool:
+    """Whether a typed word that ``parse_card`` reads as ``code`` is written out as a card
+    (``krazy_core.cli._proper_name``): suit cards and Jokers only (codes below 0x60), so
+    ``"draw"`` or ``"1"``, which read as KrassKariert cards, stay the words typed."""
+    return 0 <= code < 0x60

@@ -137,3 +137,10 @@ def action_label(state, action):
     if action < 53 and any(53 <= a < 106 for a in state.legal_actions()):
         return text + "  (without calling last card: you will be caught, KK-19)"
     return text
+
+
+def typed_card(code) -> bool:
+    """Whether a typed word that ``parse_card`` reads as ``code`` is a card of this table,
+    written out as the table writes it: the suit cards and Jokers (codes below 0x60; the
+    CLI's chained moves, ``krazy_core.cli._proper_name``)."""
+    return 0 <= code < 0x60

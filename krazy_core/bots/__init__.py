@@ -5,7 +5,8 @@ written against the same view.
 
 - :class:`RandomBot`: a uniformly random legal action.
 - :class:`HeuristicBot`: the game's hand-written policy (each game documents its own).
-- :class:`ISMCTSBot`: information-set Monte Carlo tree search (``krazy_core.search``).
+- :class:`ISMCTSBot`: information-set Monte Carlo tree search (``krazy_core.search``), a
+  class (``isinstance(bot, ISMCTSBot)`` works), defined in ``krazy_core.bots.ismcts``.
 
 ``make_bot("heuristic")``, ``make_bot("random")``, ``make_bot("ismcts:2000")``
 (iterations) or ``make_bot("ismcts:0.5s")`` (seconds per move) build one from a CLI word.
@@ -15,61 +16,23 @@ from __future__ import annotations
 
 from typing import Optional
 
-from krazy_core.errors import ConfigError, IllegalActionError
-from krazy_core.rng import Rng
+from krazy_core.errors import ConfigError
+from krazy_core.bots.base import Bot, HeuristicBot, RandomBot
 
 __all__ = ["Bot", "RandomBot", "HeuristicBot", "ISMCTSBot", "make_bot", "BOT_KINDS"]
 
 
-class Bot:
-    """Base class: ``step(state) -> int`` picks an action for ``state.current_player()``."""
+try:
+    from krazy_core.bots.ismcts import ISMCTSBot
+except ImportError:                  # a build without the compiled search module
+    class ISMCTSBot(Bot):
+        """Information-set MCTS bot (``krazy_core.bots.ismcts``); this build has no search
+        module, so making one raises ``ConfigError``."""
 
-    name = "bot"
+        name = "ismcts"
 
-    def __init__(self, *, seed: Optional[int] = None):
-        self.seed = seed
-        self._rng = Rng(seed)
-
-    def step(self, state) -> int:
-        raise NotImplementedError
-
-    def _check(self, state):
-        if state.is_terminal():
-            raise IllegalActionError(f"{self.name}: the game is over; there is no move to choose")
-
-    def __repr__(self):
-        return f"{type(self).__name__}(seed={self.seed!r})"
-
-
-class RandomBot(Bot):
-    """Uniformly random among ``state.legal_actions()``."""
-
-    name = "random"
-
-    def step(self, state) -> int:
-        self._check(state)
-        return self._rng.choice(state.legal_actions())
-
-
-class HeuristicBot(Bot):
-    """The game's heuristic policy (the C ``heuristic_action`` of its GameOps table; see the
-    game module's docstring for what it does).  Ties are broken by the bot's own PRNG."""
-
-    name = "heuristic"
-
-    def step(self, state) -> int:
-        self._check(state)
-        return state.heuristic_action(self._rng.next_u64())
-
-
-def ISMCTSBot(**kwargs):
-    """Information-set MCTS bot; see ``krazy_core.search.bot.ISMCTSBot``.  Raises
-    ``ConfigError`` when this build has no search module."""
-    try:
-        from krazy_core.search.bot import ISMCTSBot as _ISMCTSBot
-    except ImportError:
-        raise ConfigError("ISMCTS is not built in this install of krazy_core; use random or heuristic") from None
-    return _ISMCTSBot(**kwargs)
+        def __init__(self, **options):
+            raise ConfigError("ISMCTS is not built in this install of krazy_core; use random or heuristic")
 
 
 BOT_KINDS = ("random", "heuristic", "ismcts")

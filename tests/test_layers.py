@@ -1,0 +1,147 @@
+"""Imports run one way (issue 12 item 4): this test reads every import of the package (``ast``
+over the ``.py`` files; the ``import``/``cimport`` lines of the ``.pyx``/``.pxi``/``.pxd`` files)
+and fails when a layer rule is broken.
+
+Layers, bottom up:
+
+0. ``errors``, ``_validate``, ``cards``, ``_cards``, ``_ops``, ``rng``, ``spec`` (option and
+   spec types, ``Game``): the base, importing nothing of the package above it;
+1. ``_state``: the generic state, over layer 0 only (``rng`` below it, not above);
+2. the compiled games (``games/*.pyx`` and their ``.pxi``), ``games.melds``, ``search.ismcts``:
+   over layers 0-1 and the shared solver; a game may use its own text-input module;
+3. the Python faces above the games: ``game`` (the registry, ``make``), ``bots``, ``arena``,
+   ``ui``, ``cli``, ``search.bot``, the package ``__init__``.
+"""
+import ast
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1] / "krazy_core"
+
+BASE = {"krazy_core.errors", "krazy_core._validate", "krazy_core.cards", "krazy_core._cards",
+        "krazy_core._ops", "krazy_core.rng", "krazy_core.spec"}
+GAME_LAYER_OK = BASE | {"krazy_core._state", "krazy_core.games.melds"}
+# a game's own text-input (notation) module: the only Python face a compiled game may import
+OWN_NOTATION = {"krass_kariert": {"krazy_core.games.krass_kariert_input"}}
+FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.arena", "krazy_core.ui",
+         "krazy_core.cli", "krazy_core.search.bot"}
+
+_LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
+
+
+def _module_of(path):
+    rel = path.relative_to(ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path):
+    """Every krazy_core module ``path`` imports (anywhere in the file), as dotted names."""
+    text = path.read_text(encoding="utf-8")
+    found = set()
+    if path.suffix == ".py":
+        tree = ast.parse(text)
+        for node in ast.walk(tree):         # annotations-only imports do not run
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+                node.body = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+    else:
+        for m in _LINE.finditer(text):
+            found.add(m.group(1) or m.group(2))
+    return {f for f in found if f == "krazy_core" or f.startswith("krazy_core.")}
+
+
+def _files(*patterns):
+    out = []
+    for pat in patterns:
+        out += sorted(ROOT.glob(pat))
+    return out
+
+
+def _is_module(name):
+    """Whether dotted ``name`` is a module of the package (not a name imported from one)."""
+    rel = pathlib.Path(*name.split(".")[1:]) if "." in name else pathlib.Path()
+    base = ROOT / rel
+    return name == "krazy_core" or any(base.with_suffix(s).exists() for s in (".py", ".pyx", ".pxd")) \
+        or (base / "__init__.py").exists()
+
+
+def _modules(names):
+    return {n for n in names if _is_module(n)}
+
+
+def test_the_reader_sees_imports():
+    """The reader itself: it finds imports of every form (so the rules below can fail)."""
+    assert "krazy_core._state" in imports_of(ROOT / "games" / "krazy_kings.pyx")
+    assert "krazy_core.errors" in imports_of(ROOT / "bots" / "__init__.py")
+    assert "krazy_core.rng" in _modules(imports_of(ROOT / "_state.pyx"))
+    assert not _is_module("krazy_core.errors.ConfigError") and _is_module("krazy_core.games.melds")
+
+
+@pytest.mark.parametrize("path", _files("errors.py", "_validate.py", "cards.pyx", "_cards.pxd",
+                                        "_ops.pxd", "rng.pyx", "spec.py"), ids=lambda p: p.name)
+def test_base_layer_imports_only_the_base(path):
+    bad = _modules(imports_of(path)) - BASE - {_module_of(path)}
+    assert not bad, f"{path.name} (layer 0) imports {sorted(bad)}"
+
+
+def test_rng_sits_below_the_state():
+    assert "krazy_core._state" not in imports_of(ROOT / "rng.pyx")
+    bad = _modules(imports_of(ROOT / "_state.pyx") | imports_of(ROOT / "_state.pxd")) - BASE - {"krazy_core._state"}
+    assert not bad, f"_state imports {sorted(bad)} from above it"
+
+
+@pytest.mark.parametrize("path", _files("games/*.pyx", "games/*.pxi", "games/*.pxd", "search/*.pyx",
+                                        "search/*.pxd"), ids=lambda p: p.name)
+def test_compiled_games_import_no_python_face(path):
+    """No compiled game (or the search) imports the registry, ``krazy_core.make``, a bot, the
+    CLI or a view; none calls ``krazy_core.make``."""
+    own = path.stem.split("_py")[0].split("_bot")[0]
+    if path.suffix == ".pxi":
+        own = {"_ka_core": "krass_kariert", "_ka_json": "krass_kariert"}.get(path.stem, own)
+    allowed = GAME_LAYER_OK | OWN_NOTATION.get(own, set()) | {f"krazy_core.games.{own}",
+                                                              "krazy_core.search.ismcts"}
+    mods = _modules(imports_of(path))
+    bad = mods - allowed
+    assert not bad, f"{path.name} imports {sorted(bad)}"
+    assert not mods & FACES
+    text = path.read_text(encoding="utf-8")
+    assert "krazy_core.make(" not in text and "import krazy_core\n" not in text
+
+
+def test_bots_and_search_do_not_import_each_other_in_a_circle():
+    assert not any(m.startswith("krazy_core.bots") for m in imports_of(ROOT / "search" / "ismcts.pyx"))
+    for p in _files("bots/*.py"):
+        assert "krazy_core.search.bot" not in imports_of(p), p.name
+    assert "krazy_core.game" not in _modules(imports_of(ROOT / "spec.py"))
+
+
+def test_bots_ismcts_is_a_class():
+    from krazy_core import bots
+    b = bots.make_bot("ismcts:10", seed=1)
+    assert isinstance(b, bots.ISMCTSBot) and isinstance(b, bots.Bot)
+    import krazy_core.search.bot as old
+    assert old.ISMCTSBot is bots.ISMCTSBot
+
+
+def test_the_generic_cli_holds_no_game_knowledge():
+    """The CLI names no game and tests no game's card codes (``typed_card`` of the view)."""
+    text = (ROOT / "cli.py").read_text(encoding="utf-8")
+    for word in ("0x60", "0x61", "0x70", "krazy-kings\"", "kings-rummy\"", "contract-rummy\"",
+                 "krass-kariert\"", "_action_named", "_explain_illegal", "hasattr(state, \"_"):
+        assert word not in text, word
+
+
+def test_every_compiled_module_has_a_stub():
+    """Item 7's cheap part: a ``.pyi`` beside every ``.pyx`` of the package."""
+    missing = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.pyx") if not p.with_suffix(".pyi").exists()]
+    assert not missing

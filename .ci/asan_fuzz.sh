@@ -2,7 +2,8 @@
 # Issue 19: build krazy_core under AddressSanitizer in a scratch copy of this tree (the
 # in-place .so files here are left alone) and run the fuzz harness and the hostile sweep on
 # it.  Usage: .ci/asan_fuzz.sh [EXAMPLES_PER_TEST]   (default 2000; not every CI run needs it)
-# Needs gcc with libasan (Debian: apt-get install gcc) and the test extra installed.
+# Needs gcc with libasan (Debian: apt-get install gcc) and the test extra installed; PYTHON=
+# names the interpreter (default python3: its setuptools must be >= 77, e.g. a venv's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXAMPLES=${1:-2000}

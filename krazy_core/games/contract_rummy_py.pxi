@@ -581,8 +581,11 @@ def state_from_dict(game, body, events):
     st.up_live = _bool(body, "up_live")
     st.discarder = _int(body, "discarder", -1, n - 1)
     st.turns = _int(body, "turns", 0, st.opt_max_turns)
-    st.total_turns = _int(body, "total_turns", st.turns, 10 ** 9)
-    st.limit_rounds = _int(body, "limit_rounds", 0, 7)
+    # counters bounded by the rounds behind this one (issue 19: at a bound the loader took
+    # regardless, the state would outgrow it in play and refuse its own JSON)
+    done = st.round - first + (1 if st.phase == PH_OVER else 0)
+    st.total_turns = _int(body, "total_turns", st.turns, done * st.opt_max_turns + st.turns)
+    st.limit_rounds = _int(body, "limit_rounds", 0, done)
     b = body["building"]
     if not isinstance(b, list) or len(b) != 3 or type(b[0]) is not int or type(b[1]) is not bool \
             or type(b[2]) is not int or not 0 <= b[0] <= 2 or not 0 <= b[2] <= NO_NAT:
@@ -617,8 +620,8 @@ def state_from_dict(game, body, events):
     if not isinstance(down, list) or len(down) != n or any(type(x) is not bool for x in down):
         raise InvalidStateError(f"'down' must be {n} booleans")
     buys = body["buys"]
-    if not isinstance(buys, list) or len(buys) != n or any(type(x) is not int or not 0 <= x <= 200 for x in buys):
-        raise InvalidStateError(f"'buys' must be {n} ints 0..200")
+    if not isinstance(buys, list) or len(buys) != n or any(type(x) is not int or not 0 <= x <= 255 for x in buys):
+        raise InvalidStateError(f"'buys' must be {n} ints 0..255")
     for p in range(n):
         st.down[p] = down[p]
         st.buys[p] = buys[p]

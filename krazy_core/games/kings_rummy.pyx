@@ -1101,9 +1101,12 @@ def state_from_dict(game, body, events):
     st.out_player = _int(body, "out_player", -1, n - 1)
     st.last_left = _int(body, "last_left", 0, n - 1)
     st.turns = _int(body, "turns", 0, o.max_turns)
-    st.turn_limits = _int(body, "turn_limits", 0, 11)
-    st.total_turns = _int(body, "total_turns", st.turns, 11 * o.max_turns)
-    for p, v in enumerate(_ints(body, "scores", n, 0, 10 ** 7)):
+    # counters bounded by the rounds behind this one (issue 19: at a bound the loader took
+    # regardless, the state would outgrow it in play and refuse its own JSON)
+    done = st.round - o.first_round + (1 if st.phase == PH_NONE else 0)
+    st.turn_limits = _int(body, "turn_limits", 0, done)
+    st.total_turns = _int(body, "total_turns", st.turns, done * o.max_turns + st.turns)
+    for p, v in enumerate(_ints(body, "scores", n, 0, done * 10 ** 6)):   # a round adds < 10**6
         st.score[p] = v
     rp = _ints(body, "round_points", n, -1, 10 ** 6)
     for p in range(MAXP):

@@ -2,8 +2,10 @@
 
 Every ``krazy_core/**/*.pyx`` is one extension module.  Environment switches:
 
-* ``KRAZY_CHECKED=1``: bounds and wrap-around checks on, ``assert`` kept (CI runs the
-  conformance tests once more on that build).
+* ``KRAZY_CHECKED=1``: bounds and wrap-around checks on, ``assert`` kept, and with GCC or
+  clang every index into a fixed-size C array checked too (``-fsanitize=bounds``: the game
+  tables and struct fields, which ``boundscheck`` does not see; issue 19).  CI runs the
+  conformance tests and the fuzz harness once more on that build.
 * ``KRAZY_DEBUG=1``: keep debug info (``-g``) and symbols; a release build has neither
   (``-g0``, stripped), so a wheel is small.
 * ``KRAZY_LIMITED_API=0x030B0000``: build against the stable ABI (abi3) of that Python
@@ -51,6 +53,10 @@ directives = {
 }
 
 
+# the checked build's bounds sanitizer (GCC/clang), reporting and aborting at the first bad index
+BOUNDS = ["-fsanitize=bounds", "-fno-sanitize-recover=bounds"]
+
+
 def _flags(compiler_type, hot):
     """(compile args, link args) for one extension under this compiler."""
     if compiler_type == "msvc":
@@ -71,7 +77,8 @@ def _flags(compiler_type, hot):
         if sys.platform.startswith("linux"):
             ldflags.append("-s")                     # no symbol table either
     if CHECKED:
-        cflags.append("-UNDEBUG")
+        cflags += ["-UNDEBUG"] + BOUNDS
+        ldflags += BOUNDS
     return cflags, ldflags
 
 

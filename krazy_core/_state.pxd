@@ -17,5 +17,7 @@ cdef class State:
 
     cdef int _init(self, const kz_ops *ops, object game) except -1
     cdef State _blank(self)
+    cdef int _not_ready(self) except -1
+    cdef int _player_index(self, player) except -1
     cdef kz_events *_writable_log(self) except NULL
     cdef int _legal(self, int32_t *out) noexcept

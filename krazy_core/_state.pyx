@@ -15,6 +15,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memcpy, memcmp, memset
 from libc.stdlib cimport calloc, free, malloc
 from libc.stdint cimport int32_t, uint32_t, uint64_t
+from cpython.exc cimport PyErr_CheckSignals
 
 import json
 
@@ -31,6 +32,7 @@ TERMINAL_PLAYER = KZ_TERMINAL
 MAX_PLAYERS = KZ_MAX_PLAYERS
 EVENT_WIDTH = KZ_EV_WIDTH
 JSON_FORMAT = 1
+SLICE_SECONDS = 0.05     # in-core loops (simulate_random) look for Ctrl-C at least this often
 
 
 from krazy_core.rng import check_seed     # the PRNG sits below the state (issue 12 item 4)
@@ -54,6 +56,14 @@ cdef class State:
     ``legal_action_mask()``, ``apply_action()``, ``is_terminal()``, ``returns()``,
     ``clone()``.  Actions are ints in ``[0, game.num_distinct_actions)``; each game
     documents its action table at the top of its module.
+
+    Seats: every verb that takes a player (``observation``, ``observation_tensor``,
+    ``determinize``, ``hand``, ``legal_actions(player)``, ``legal_action_mask(player)``,
+    ``events_for``) wants an ``int`` seat ``0..num_players-1`` (or a numpy integer) and
+    raises ``ValueError`` for anything else: a ``bool``, a ``float`` such as ``1.5``, a
+    string (``events_for`` also takes ``None`` and ``"all"``), or a seat out of range,
+    however large.  A state made without its factory (``type(s).__new__(type(s))``) holds
+    nothing: every method raises ``InvalidStateError``.
     """
 
     def __init__(self, *args, **kwargs):
@@ -77,6 +87,28 @@ cdef class State:
 
     cdef State _blank(self):
         raise NotImplementedError
+
+    cdef int _not_ready(self) except -1:
+        """Raise for a state made without its factory (``type(s).__new__(type(s))``, a
+        subclass whose ``__init__`` skips the game's, ``copy.copy`` of one): its struct is
+        NULL.  Every Python-facing method checks ``self.data == NULL`` first (one compare)."""
+        raise InvalidStateError(
+            f"this {type(self).__name__} was not made by game.new_initial_state(seed) or "
+            "game.state_from_json(text): it holds no state")
+
+    cdef int _player_index(self, player) except -1:
+        """``player`` as a seat ``0..num_players-1``: an ``int`` or anything with
+        ``__index__`` (a numpy integer), never a ``bool``, a ``float`` or a string.  Raises
+        ``ValueError`` for anything else and for a seat out of range (one contract for every
+        verb that takes a seat; see the class docstring)."""
+        if self.data == NULL: self._not_ready()
+        cdef int n = self.ops.num_players(self.data)
+        if isinstance(player, bool) or not hasattr(type(player), "__index__"):
+            raise ValueError(f"player must be a seat 0..{n - 1} (an int), got {player!r}")
+        p = player.__index__()
+        if not 0 <= p < n:
+            raise ValueError(f"player {player!r} out of range 0..{n - 1}")
+        return p
 
     cdef kz_events *_writable_log(self) except NULL:
         """The log to append to: ours if no clone has appended past our end (to the events
@@ -102,25 +134,31 @@ cdef class State:
     # ---------------------------------------------------------------- OpenSpiel verbs
     def current_player(self) -> int:
         """Seat to act (0..num_players-1), or ``-4`` (``TERMINAL_PLAYER``) once the game is over."""
+        if self.data == NULL: self._not_ready()
         return self.ops.current_player(self.data)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
+        if self.data == NULL: self._not_ready()
         return self.ops.is_terminal(self.data) != 0
 
     def is_chance_node(self) -> bool:
         """Always ``False``: dice and shuffles are drawn from the state's own PRNG inside
         ``apply_action`` and recorded as events, so there are no chance nodes."""
+        if self.data == NULL: self._not_ready()
         return False
 
     def num_players(self) -> int:
+        if self.data == NULL: self._not_ready()
         return self.ops.num_players(self.data)
 
     def legal_actions(self, player=None) -> list:
         """The legal actions of the player to act: a sorted ``list[int]`` without repeats;
-        empty when the game is over (or when ``player`` is given and is not to act)."""
+        empty when the game is over (or when ``player`` is given and is not to act).  Raises
+        ``ValueError`` for a bad seat (see the class docstring)."""
+        if self.data == NULL: self._not_ready()
         cdef int n, i
-        if player is not None and player != self.ops.current_player(self.data):
+        if player is not None and self._player_index(player) != self.ops.current_player(self.data):
             return []
         n = self.ops.legal_actions(self.data, _scratch)
         out = [None] * n
@@ -130,10 +168,12 @@ cdef class State:
 
     def legal_action_mask(self, player=None):
         """``numpy.ndarray`` of ``bool``, shape ``(game.num_distinct_actions,)``: True where
-        the action is legal for the player to act."""
+        the action is legal for the player to act (all False when ``player`` is given and is
+        not to act).  Raises ``ValueError`` for a bad seat (see the class docstring)."""
+        if self.data == NULL: self._not_ready()
         cdef int n, i
         mask = np.zeros(self.ops.num_distinct_actions, dtype=np.bool_)
-        if player is not None and player != self.ops.current_player(self.data):
+        if player is not None and self._player_index(player) != self.ops.current_player(self.data):
             return mask
         cdef unsigned char[::1] m = mask.view(np.uint8)
         n = self.ops.legal_actions(self.data, _scratch)
@@ -145,6 +185,7 @@ cdef class State:
         """Apply ``action`` (an int, or the text ``action_to_string`` gives) for the player
         to act.  Raises ``IllegalActionError`` saying why, and leaves the state exactly as it
         was, when the action is not legal (or the game is over)."""
+        if self.data == NULL: self._not_ready()
         cdef int32_t a
         cdef int n, i
         cdef bint ok = False
@@ -179,6 +220,7 @@ cdef class State:
         """The actions applied since the deal, oldest first: a ``list[int]`` (OpenSpiel's
         ``history()``; dice and shuffles are drawn inside actions, so there are no chance
         outcomes in it).  Saved in the JSON (key ``"history"``)."""
+        if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i
         cdef int32_t *d = self.log.hist.data
         return [d[i + 1] for i in range(0, self.n_hist, 2)]
@@ -186,6 +228,7 @@ cdef class State:
     def full_history(self) -> list:
         """The history with the seat of each action: ``list[tuple[int, int]]`` of
         ``(player, action)``, oldest first."""
+        if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i
         cdef int32_t *d = self.log.hist.data
         return [(d[i], d[i + 1]) for i in range(0, self.n_hist, 2)]
@@ -193,6 +236,7 @@ cdef class State:
     def returns(self) -> list:
         """Per-player returns, ``list[float]`` of length ``num_players``: each game's
         definition is in its module docstring (all zeros while the game is running)."""
+        if self.data == NULL: self._not_ready()
         cdef double out[KZ_MAX_PLAYERS]
         cdef int np_ = self.ops.num_players(self.data)
         self.ops.returns(self.data, out)
@@ -207,6 +251,7 @@ cdef class State:
         ``determinize``d copy to respect a player's view).  Games without an estimate
         (Krazy Kings) give ``returns()``: zeros while running.  This is what ISMCTS backs up
         from a rollout cut at a round's end."""
+        if self.data == NULL: self._not_ready()
         cdef double out[KZ_MAX_PLAYERS]
         cdef int np_ = self.ops.num_players(self.data)
         if self.ops.evaluate != NULL:
@@ -217,6 +262,7 @@ cdef class State:
 
     def rewards(self) -> list:
         """Same as ``returns()`` at a terminal state, zeros before (rewards come at the end)."""
+        if self.data == NULL: self._not_ready()
         if self.ops.is_terminal(self.data):
             return self.returns()
         return [0.0] * self.ops.num_players(self.data)
@@ -224,6 +270,7 @@ cdef class State:
     def clone(self):
         """An independent copy: one ``memcpy`` of the struct; the event log is shared
         copy-on-write."""
+        if self.data == NULL: self._not_ready()
         cdef State c = self._blank()
         c.ops = self.ops
         c.game = self.game
@@ -237,16 +284,20 @@ cdef class State:
         return c
 
     def __copy__(self):
+        if self.data == NULL: self._not_ready()
         return self.clone()
 
     def __deepcopy__(self, memo):
+        if self.data == NULL: self._not_ready()
         return self.clone()
 
-    def determinize(self, int player, seed=None):
+    def determinize(self, player, seed=None):
         """A full state sampled to agree with everything ``player`` has seen: the hidden
         cards (other hands, the stock order) are dealt again at random among the places
         they could be, and the PRNG that rolls future dice is reseeded.  ``seed`` makes it
-        reproducible.  Raises ``ValueError`` for a seat out of range."""
+        reproducible.  Raises ``ValueError`` for a bad seat (see the class docstring)."""
+        if self.data == NULL: self._not_ready()
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef kz_rng rng
         if not 0 <= player < self.ops.num_players(self.data):
             raise ValueError(f"player {player!r} out of range 0..{self.ops.num_players(self.data) - 1}")
@@ -259,6 +310,7 @@ cdef class State:
         """The game's heuristic move for the player to act (``HeuristicBot`` uses it).  It
         reads only what that player may see.  Raises ``IllegalActionError`` when the game is
         over."""
+        if self.data == NULL: self._not_ready()
         cdef kz_rng rng
         if self.ops.is_terminal(self.data):
             raise IllegalActionError(f"the game is over; no move to choose in {self._compact()}",
@@ -271,6 +323,7 @@ cdef class State:
         it: ``legal_actions()[Rng(seed).bounded(len(legal_actions()))]``, through the game's
         ``ops.random_action`` when it has one (the same draw, without the list).  Returns -1
         when the game is over."""
+        if self.data == NULL: self._not_ready()
         cdef kz_rng rng
         cdef int32_t n
         cdef int32_t *buf
@@ -290,6 +343,7 @@ cdef class State:
         events off (the log is not extended), through ``ops.random_playout`` when the game has
         one and ``use_op``, else through random_action/apply_action one by one.  Returns the
         actions applied."""
+        if self.data == NULL: self._not_ready()
         cdef kz_rng rng
         cdef int32_t steps = 0, cap = max_steps, a
         cdef int n
@@ -313,6 +367,7 @@ cdef class State:
         """Every event from number ``since`` on (0: all) as a tuple ``(kind, player, a, b)``
         of ints, hidden cards included (an omniscient log, for replay and tests).  Kinds are
         documented per game."""
+        if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i
         cdef int32_t *d = self.log.ev.data
         cdef Py_ssize_t start = min(_event_number(since), self.n_ev // KZ_EV_WIDTH) * KZ_EV_WIDTH
@@ -321,12 +376,14 @@ cdef class State:
     @property
     def num_events(self) -> int:
         """Events logged so far: the cursor for ``events_for(player, since=...)``."""
+        if self.data == NULL: self._not_ready()
         return self.n_ev // KZ_EV_WIDTH
 
     @property
     def events(self) -> list:
         """The public event log: a ``list[dict]`` (JSON-ready), one per event, with the
         identity of every card only its owner saw replaced by ``None``."""
+        if self.data == NULL: self._not_ready()
         return self.events_for(None)
 
     def events_for(self, player, since=0) -> list:
@@ -338,12 +395,13 @@ cdef class State:
         ``events_for(p)[n:]`` rebuilds the whole log).  Raises ``ValueError`` for any other
         ``player`` (a seat out of range would otherwise read as a spectator and silently give
         the public log) or a negative ``since``; a ``since`` past the end gives ``[]``."""
+        if self.data == NULL: self._not_ready()
         if player is not None and not (isinstance(player, str) and player == "all"):
-            if isinstance(player, (bool, str)) or not hasattr(player, "__index__") \
-                    or not 0 <= player.__index__() < self.game.num_players:
+            try:
+                player = self._player_index(player)
+            except ValueError:
                 raise ValueError(f"events_for: player must be a seat 0..{self.game.num_players - 1}, "
-                                 f"None (the public log) or 'all' (every card shown), got {player!r}")
-            player = player.__index__()
+                                 f"None (the public log) or 'all' (every card shown), got {player!r}") from None
         return [self._event_dict(k, p, a, b, player) for (k, p, a, b) in self.raw_events(since)]
 
     def events_since(self, n, player=None) -> list:
@@ -358,6 +416,7 @@ cdef class State:
     def to_json(self, **json_kwargs) -> str:
         """The whole state (hidden cards and PRNG included) as a JSON string; read it back
         with ``game.state_from_json``.  Format version ``JSON_FORMAT``."""
+        if self.data == NULL: self._not_ready()
         doc = {
             "format": JSON_FORMAT,
             "game": self.game.game_id,
@@ -370,12 +429,13 @@ cdef class State:
         return json.dumps(doc, **json_kwargs)
 
     def _to_dict(self):
-        raise NotImplementedError
+        self._not_ready()                    # every game overrides it: only a bare State gets here
 
     def _load_events(self, events, int max_kind=2**30):
         """Load a JSON event list (validated: a list of 4-int lists in int32 range, kinds in
         ``1..max_kind``, players -1 (the table) or a seat).  The card fields are display
         data: a renderer must not trust them (``ui`` modules fall back to the raw tuple)."""
+        if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i = 0
         cdef EventLog log = EventLog.__new__(EventLog)
         cdef int n_players = self.game.num_players
@@ -406,6 +466,7 @@ cdef class State:
         """Load a JSON history (validated: a list of ``[player, action]`` int pairs, a seat
         of this game and an action in ``[0, num_distinct_actions)``).  It is the record of
         how the state came about; nothing in the rules reads it."""
+        if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i = 0
         cdef int n_players = self.game.num_players
         cdef int n_actions = self.ops.num_distinct_actions
@@ -433,14 +494,17 @@ cdef class State:
         self.n_hist = i
 
     def __reduce__(self):
+        if self.data == NULL: self._not_ready()
         return (_state_from_json, (self.game, self.to_json()))
 
     # ---------------------------------------------------------------- equality, text
     def __eq__(self, other):
+        if self.data == NULL: self._not_ready()
         cdef State o
         if not isinstance(other, State):
             return NotImplemented
         o = other
+        if o.data == NULL: o._not_ready()
         if o.ops != self.ops or o.game != self.game or o.n_ev != self.n_ev:
             return False
         if memcmp(o.data, self.data, self.ops.state_size) != 0:
@@ -457,10 +521,13 @@ cdef class State:
     __hash__ = None
 
     def _compact(self):
+        if self.data == NULL: self._not_ready()
         return (f"[{self.game.game_id} players={self.ops.num_players(self.data)} "
                 f"to_act={self.ops.current_player(self.data)} events={self.num_events}]")
 
     def __repr__(self):
+        if self.data == NULL:
+            return f"{type(self).__name__}(not made by a game: no state)"
         return (f"{type(self).__name__}(game={self.game.game_id!r}, num_players="
                 f"{self.ops.num_players(self.data)}, current_player={self.ops.current_player(self.data)}, "
                 f"terminal={bool(self.ops.is_terminal(self.data))})")
@@ -482,6 +549,7 @@ cdef class State:
                 state=self.clone()) from None
 
     def _illegal_message(self, int a, original):
+        if self.data == NULL: self._not_ready()
         if self.ops.is_terminal(self.data):
             why = "the game is over"
         else:
@@ -560,6 +628,7 @@ cdef class State:
           listing the legal moves.
         """
         cdef int a
+        if self.data == NULL: self._not_ready()
         if not isinstance(text, str):
             raise UnclearActionError(f"{text!r} is not an action's name (a str)", matches=(),
                                      state=self.clone())
@@ -623,16 +692,15 @@ def seed_rng_struct(seed):
     return [r.s[0], r.s[1], r.s[2], r.s[3]]
 
 
-cdef long long _heuristic_playouts(const kz_ops *ops, void *st, long long n_games, uint64_t seed,
-                                   long long *terminal_games) noexcept nogil:
-    cdef kz_rng rng
+cdef long long _heuristic_playouts(const kz_ops *ops, void *st, long long g0, long long g1,
+                                   uint64_t seed, kz_rng *rng, long long *terminal_games) noexcept nogil:
+    """Games g0..g1-1 of simulate_random(policy="heuristic"), every seat on the C heuristic."""
     cdef long long g, decisions = 0
     cdef int32_t a
-    kz_rng_seed(&rng, seed ^ 0xA5A5A5A5DEADBEEFULL)
-    for g in range(n_games):
+    for g in range(g0, g1):
         ops.new_game(st, seed + <uint64_t>g)
         while not ops.is_terminal(st):
-            a = ops.heuristic_action(st, &rng)
+            a = ops.heuristic_action(st, rng)
             if a < 0:
                 break
             ops.apply_action(st, a, NULL)
@@ -641,34 +709,51 @@ cdef long long _heuristic_playouts(const kz_ops *ops, void *st, long long n_game
     return decisions
 
 
-cdef long long _random_playouts(const kz_ops *ops, void *st, long long n_games, uint64_t seed,
-                                long long *terminal_games) noexcept nogil:
+cdef long long _random_playouts(const kz_ops *ops, void *st, long long g0, long long g1,
+                                uint64_t seed, kz_rng *rng, long long *terminal_games) noexcept nogil:
+    """Games g0..g1-1 of simulate_random (game g dealt from seed + g), drawing from rng."""
     cdef int32_t acts[SCRATCH]
-    cdef kz_rng rng
     cdef long long g, decisions = 0
     cdef int n
     cdef int32_t a
-    kz_rng_seed(&rng, seed ^ 0xA5A5A5A5DEADBEEFULL)
-    for g in range(n_games):
+    for g in range(g0, g1):
         ops.new_game(st, seed + <uint64_t>g)
         if ops.random_playout != NULL:       # the same loop, inlined by the game (ops.h)
-            decisions += ops.random_playout(st, &rng, -1)
+            decisions += ops.random_playout(st, rng, -1)
             terminal_games[0] += 1
             continue
         while not ops.is_terminal(st):
             if ops.random_action != NULL:        # the same draw and pick, without the list
-                a = ops.random_action(st, &rng)
+                a = ops.random_action(st, rng)
                 if a < 0:
                     break
             else:
                 n = ops.legal_actions(st, acts)
                 if n <= 0:
                     break
-                a = acts[kz_bounded(&rng, <uint32_t>n)]
+                a = acts[kz_bounded(rng, <uint32_t>n)]
             ops.apply_action(st, a, NULL)
             decisions += 1
         terminal_games[0] += 1
     return decisions
+
+
+def _games_in_slices(long long n_games):
+    """Yield ``(g0, g1)`` ranges covering games ``0..n_games-1`` for a loop that runs each
+    range without the GIL and looks for signals between two (``PyErr_CheckSignals``: Ctrl-C
+    raises ``KeyboardInterrupt`` within about ``SLICE_SECONDS``).  Ranges start at one game
+    and double while a range takes less than a tenth of that, so the checks cost nothing
+    measurable; the games and their draws are those of one uninterrupted loop."""
+    import time
+    cdef long long g = 0, k = 1
+    while g < n_games:
+        k = min(k, n_games - g)
+        t = time.perf_counter()
+        yield g, g + k
+        g += k
+        PyErr_CheckSignals()
+        if time.perf_counter() - t < SLICE_SECONDS / 10 and k < 2**40:
+            k *= 2
 
 
 def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
@@ -680,25 +765,31 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
 
     Returns ``{"games": int, "decisions": int, "seconds": float, "decisions_per_second":
     float}``: decisions are player actions (dice and shuffles are not actions).  Raises
-    ``ConfigError`` for ``n_games < 1`` or an unknown policy.
+    ``ConfigError`` for ``n_games < 1`` or an unknown policy; ``KeyboardInterrupt`` on
+    Ctrl-C (the games run in slices of at most about ``SLICE_SECONDS`` between two looks for
+    signals).
     """
     import time
     cdef State s
-    cdef long long decisions, done = 0
+    cdef long long decisions = 0, done = 0, g0, g1
     cdef uint64_t sd
+    cdef kz_rng rng
     if n_games < 1:
         raise ConfigError(f"n_games must be >= 1, got {n_games}")
     if policy not in ("random", "heuristic"):
         raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
     cdef bint heur = policy == "heuristic"
     s = game.new_initial_state(seed)
+    if s.data == NULL: s._not_ready()
     sd = <uint64_t>check_seed(seed)
+    kz_rng_seed(&rng, sd ^ 0xA5A5A5A5DEADBEEFULL)
     t0 = time.perf_counter()
-    with nogil:
-        if heur:
-            decisions = _heuristic_playouts(s.ops, s.data, n_games, sd, &done)
-        else:
-            decisions = _random_playouts(s.ops, s.data, n_games, sd, &done)
+    for g0, g1 in _games_in_slices(n_games):     # Ctrl-C stops it between two slices
+        with nogil:
+            if heur:
+                decisions += _heuristic_playouts(s.ops, s.data, g0, g1, sd, &rng, &done)
+            else:
+                decisions += _random_playouts(s.ops, s.data, g0, g1, sd, &rng, &done)
     dt = time.perf_counter() - t0
     return {"games": done, "decisions": decisions, "seconds": dt,
             "decisions_per_second": decisions / dt if dt > 0 else float("inf")}

@@ -24,6 +24,12 @@ cdef class Rng:
     """A seeded generator.  ``Rng(seed)``; ``seed=None`` draws one from the OS."""
     cdef kz_rng r
 
+    def __cinit__(self):
+        # seeded at allocation too, so ``Rng.__new__(Rng)`` (or a subclass skipping
+        # ``__init__``) is never the all-zero xoshiro state (it would give 0 forever and
+        # bounded() would never return): as ``Rng(0)`` until ``__init__`` seeds it
+        kz_rng_seed(&self.r, 0)
+
     def __init__(self, seed=None):
         kz_rng_seed(&self.r, <uint64_t>check_seed(seed))
 

@@ -422,7 +422,8 @@ cdef void ka_deal(ka_state *s, int leader, kz_events *ev) noexcept nogil:
         deck[k] = CARD_X; deck[k + 1] = CARD_DRAW; deck[k + 2] = CARD_STOP
         k += 3
     kz_shuffle_u8(&s.rng, deck, KA_DECK)
-    s.hand_no += 1
+    if s.hand_no < 0xFFFF:     # the counters saturate: a loaded state at the top stays serializable
+        s.hand_no += 1
     s.trick_no = 0
     s.played_n = 0
     s.last_out = -1
@@ -482,7 +483,8 @@ cdef void ka_start_trick(ka_state *s, int leader, kz_events *ev) noexcept nogil:
     s.phase = KA_PH_PLAY
     s.leader = <int8_t>leader
     s.to_act = <int8_t>leader
-    s.trick_no += 1
+    if s.trick_no < 0xFFFF:
+        s.trick_no += 1
     kz_ev_push(ev, EV_TRICK_START, leader, s.trick_no, s.hand_no)
     if not has_action(s):
         ka_end_hand(s, leader, 1, ev)
@@ -647,7 +649,8 @@ cdef int ka_apply(ka_state *s, int32_t a, kz_events *ev) noexcept nogil:
     cdef int p = s.to_act, pos, ln, c, slot
     cdef uint8_t cards[3]
     cdef uint8_t card
-    s.turn += 1
+    if s.turn < 0xFFFFFFFFU:   # saturates, never wraps through 0 (issue 19)
+        s.turn += 1
     if a >= KA_A_INSERT:                                    # KA-12: insert a drawn card
         pos = a - KA_A_INSERT
         s.pile_n -= 1

@@ -108,8 +108,8 @@ def state_from_dict(game, body, events):
     s.phase = phases[phase]
     if _int(body, "dealer", 0, n - 1) != s.dealer:
         raise InvalidStateError("'dealer' differs from the game's option")
-    s.hand_no = _int(body, "hand_no", 1, 60000)
-    s.trick_no = _int(body, "trick_no", 1, 60000)
+    s.hand_no = _int(body, "hand_no", 1, 0xFFFF)      # the engine saturates them there
+    s.trick_no = _int(body, "trick_no", 1, 0xFFFF)
     s.turn = _int(body, "turn", 0, 2 ** 32 - 1)
     s.loser = _int(body, "loser", -1, n - 1)
     s.leader = _int(body, "leader", 0, n - 1)

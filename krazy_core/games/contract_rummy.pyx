@@ -1025,7 +1025,8 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     if st.phase == PH_BUY:
         if a == A_BUY:
             k = take_up(st, p)
-            st.buys[p] += 1
+            if st.buys[p] < 255:        # saturates (uint8): never wraps, stays loadable
+                st.buys[p] += 1
             kz_ev_push(ev, EV_BUY, p, KIND_CODE[k], 0)
             for i in range(st.opt_penalty):
                 if draw_stock(st, p, 1, ev) < 0:

@@ -1,6 +1,8 @@
 # Included by contract_rummy.pyx: the Python face (state class, JSON, SPEC, public faces).
 
-cdef inline CRState *S(State s):
+cdef inline CRState *S(State s) except NULL:
+    if s.data == NULL:                 # made without its factory: raise, never dereference
+        s._not_ready()
     return <CRState *>s.data
 
 SUIT_LETTERS = "SHDC"
@@ -31,6 +33,8 @@ def _meld_text(d):
 
 
 def _action_text(int a):
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action {a!r} is outside [0, {NUM_ACTIONS})")
     if a < NK:
         return "discard " + format_card(KIND_CODE[a])
     if a == A_TAKE:
@@ -146,6 +150,8 @@ cdef class ContractRummyState(State):
     def _explain_illegal(self, int a):
         cdef CRState *st = S(self)
         p = st.cur
+        if not 0 <= a < NUM_ACTIONS:                 # a caller's number: never index a table with it
+            return f"action {a} is out of range [0, {NUM_ACTIONS})"
         if st.phase == PH_FIRST:
             return "the dealer first takes or declines the up-card (CR-7)"
         if st.phase == PH_TAKE:
@@ -205,8 +211,9 @@ cdef class ContractRummyState(State):
         return "keeping the last card is only for round 7 with final_round_no_discard (CR-13)"
 
     # -------------------------------------------------------- views
-    def hand(self, int player) -> list:
+    def hand(self, player) -> list:
         """Card codes in ``player``'s hand, sorted (omniscient; frontends use ``observation``)."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef CRState *st = S(self)
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
@@ -261,13 +268,14 @@ cdef class ContractRummyState(State):
         cdef CRState *st = S(self)
         return [total_score(st, p) for p in range(st.num_players)]
 
-    def observation(self, int player) -> dict:
+    def observation(self, player) -> dict:
         """What ``player`` may see, JSON-ready: their own hand (sorted codes and text),
         every hand's size, the round and its contract (books, runs), the dealer, the melds
         on the table (ids, owners, cards), the up-card on offer (``None`` when none), the
         discard pile (bottom first), the stock size, whose turn and who acts, the phase,
         who is down, buys this round, scores per round and totals, round results.
         Raises ``ValueError`` for a bad seat."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef CRState *st = S(self)
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
@@ -310,13 +318,14 @@ cdef class ContractRummyState(State):
             obs["legal_actions"] = self.legal_actions()
         return obs
 
-    def observation_tensor(self, int player):
+    def observation_tensor(self, player):
         """``numpy.ndarray`` float32, shape ``(1154,)``: own hand counts / 4 (53 kinds),
         the live up-card (53 one-hot), the discard pile counts / 4 (53), the 18 meld slots
         in seat order from ``player`` (18 x 53 counts / 4), per seat from ``player``
         (6 x 4: hand size / 30, down, buys / 10, total / 1000), round (7 one-hot), phase
         (6 one-hot), stock / 108, turn / max_turns, to act, meld being built / 3.
         Raises ``ValueError``."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef CRState *st = S(self)
         cdef int p, q, i, k, m, o, n = st.num_players
         if not 0 <= player < n:
@@ -571,8 +580,11 @@ def state_from_dict(game, body, events):
     st.up_live = _bool(body, "up_live")
     st.discarder = _int(body, "discarder", -1, n - 1)
     st.turns = _int(body, "turns", 0, st.opt_max_turns)
-    st.total_turns = _int(body, "total_turns", st.turns, 10 ** 9)
-    st.limit_rounds = _int(body, "limit_rounds", 0, 7)
+    # counters bounded by the rounds behind this one (issue 19: at a bound the loader took
+    # regardless, the state would outgrow it in play and refuse its own JSON)
+    done = st.round - first + (1 if st.phase == PH_OVER else 0)
+    st.total_turns = _int(body, "total_turns", st.turns, done * st.opt_max_turns + st.turns)
+    st.limit_rounds = _int(body, "limit_rounds", 0, done)
     b = body["building"]
     if not isinstance(b, list) or len(b) != 3 or type(b[0]) is not int or type(b[1]) is not bool \
             or type(b[2]) is not int or not 0 <= b[0] <= 2 or not 0 <= b[2] <= NO_NAT:
@@ -607,8 +619,8 @@ def state_from_dict(game, body, events):
     if not isinstance(down, list) or len(down) != n or any(type(x) is not bool for x in down):
         raise InvalidStateError(f"'down' must be {n} booleans")
     buys = body["buys"]
-    if not isinstance(buys, list) or len(buys) != n or any(type(x) is not int or not 0 <= x <= 200 for x in buys):
-        raise InvalidStateError(f"'buys' must be {n} ints 0..200")
+    if not isinstance(buys, list) or len(buys) != n or any(type(x) is not int or not 0 <= x <= 255 for x in buys):
+        raise InvalidStateError(f"'buys' must be {n} ints 0..255")
     for p in range(n):
         st.down[p] = down[p]
         st.buys[p] = buys[p]

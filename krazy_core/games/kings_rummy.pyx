@@ -67,7 +67,7 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
 from krazy_core._state cimport State
-from krazy_core._state import check_seed
+from krazy_core._state import check_seed, _games_in_slices
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
                                      kz_meld_deadwood, kz_meld_deadwood_below,
                                      kz_meld_going_out, kz_card_points,
@@ -596,22 +596,21 @@ KR_OPS.round_index = kr_round_index
 KR_OPS.evaluate = kr_evaluate
 
 
-cdef long long _playouts(KRState *st, long long n_games, uint64_t seed, int heuristic) noexcept nogil:
+cdef long long _playouts(KRState *st, long long g0, long long g1, uint64_t seed, kz_rng *rng,
+                         int heuristic) noexcept nogil:
     cdef int32_t acts[NUM_ACTIONS]
-    cdef kz_rng rng
     cdef long long g, decisions = 0
     cdef int n
-    kz_rng_seed(&rng, seed ^ 0x5DEECE66DULL)
-    for g in range(n_games):
+    for g in range(g0, g1):
         kr_new_game(st, seed + <uint64_t>g)
         while st.phase != PH_NONE:
             if heuristic:
-                kr_apply(st, kr_heuristic(st, &rng), NULL)
+                kr_apply(st, kr_heuristic(st, rng), NULL)
             else:
                 n = kr_legal_actions(st, acts)
                 if n <= 0:
                     break
-                kr_apply(st, acts[kz_bounded(&rng, <uint32_t>n)], NULL)
+                kr_apply(st, acts[kz_bounded(rng, <uint32_t>n)], NULL)
             decisions += 1
     return decisions
 
@@ -625,10 +624,12 @@ def simulate_random(game, long long n_games, seed=0, str policy="random", *, heu
     is the old spelling of it).  Game ``i`` is dealt from ``seed + i``.  The signature and
     the result of ``krazy_core._state.simulate_random``: ``{"games", "decisions",
     "seconds", "decisions_per_second"}``.  Raises ``ConfigError`` for another game,
-    ``n_games < 1`` or an unknown policy."""
+    ``n_games < 1`` or an unknown policy; ``KeyboardInterrupt`` on Ctrl-C (between two
+    slices of games, as ``_state.simulate_random``)."""
     cdef KingsRummyState s
-    cdef long long d
+    cdef long long d = 0, g0, g1
     cdef uint64_t sd
+    cdef kz_rng rng
     if policy not in ("random", "heuristic"):
         raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
     cdef int h = 1 if (heuristic or policy == "heuristic") else 0
@@ -638,16 +639,20 @@ def simulate_random(game, long long n_games, seed=0, str policy="random", *, heu
         raise ConfigError(f"n_games must be >= 1, got {n_games}")
     s = game.new_initial_state(seed)
     sd = <uint64_t>check_seed(seed)
+    kz_rng_seed(&rng, sd ^ 0x5DEECE66DULL)
     t0 = time.perf_counter()
-    with nogil:
-        d = _playouts(<KRState *>s.data, n_games, sd, h)
+    for g0, g1 in _games_in_slices(n_games):     # Ctrl-C stops it between two slices
+        with nogil:
+            d += _playouts(<KRState *>s.data, g0, g1, sd, &rng, h)
     dt = time.perf_counter() - t0
     return {"games": n_games, "decisions": d, "seconds": dt,
             "decisions_per_second": d / dt if dt > 0 else float("inf")}
 
 
 # ------------------------------------------------------------------ Python face
-cdef inline KRState *S(State s):
+cdef inline KRState *S(State s) except NULL:
+    if s.data == NULL:                 # made without its factory: raise, never dereference
+        s._not_ready()
     return <KRState *>s.data
 
 
@@ -711,6 +716,8 @@ cdef class KingsRummyState(State):
     def _explain_illegal(self, int a):
         cdef KRState *st = S(self)
         cdef int p = st.cur
+        if not 0 <= a < NUM_ACTIONS:                 # a caller's number: never index a table with it
+            return f"action {a} is out of range [0, {NUM_ACTIONS})"
         if st.phase == PH_DRAW:
             return "first draw a card, from the stock or the discard pile (KR-8)"
         if a == A_STOCK or a == A_TAKE:
@@ -724,8 +731,9 @@ cdef class KingsRummyState(State):
         return f"going out needs the rest of the hand to lay down in books and runs (KR-10)"
 
     # -------------------------------------------------------- views
-    def hand(self, int player) -> list:
+    def hand(self, player) -> list:
         """Card codes in ``player``'s hand, ascending (omniscient; frontends use ``observation``)."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KRState *st = S(self)
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
@@ -771,7 +779,7 @@ cdef class KingsRummyState(State):
                 "hands": [[st.last_hand[p][i] for i in range(st.last_n[p])] for p in range(st.num_players)],
                 "points": [st.last_points[p] for p in range(st.num_players)]}
 
-    def observation(self, int player) -> dict:
+    def observation(self, player) -> dict:
         """What ``player`` may see, JSON-ready: their own hand (codes and text), each hand's
         size (a hand laid down this round still counts: its cards stay with the player
         until the round is scored, KR-11; see ``laid_down``), the cards everyone knows each hand holds (taken from the discard pile), hands
@@ -780,6 +788,7 @@ cdef class KingsRummyState(State):
         dealt, the dealer, whose turn and which phase, who went out and how many last turns
         remain, totals, the last round's result, the turn count.  Raises ``ValueError`` for
         a bad seat."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KRState *st = S(self)
         cdef int p, k, t
         cdef list ks
@@ -831,7 +840,7 @@ cdef class KingsRummyState(State):
             obs["legal_actions"] = self.legal_actions()
         return obs
 
-    def observation_tensor(self, int player):
+    def observation_tensor(self, player):
         """``numpy.ndarray`` float32, shape ``(604,)``, from ``player``'s view; card blocks
         have one entry per kind (55 suited kinds ``suit*11 + rank-3``, then the Joker):
         own hand counts / 2 (56), discard-pile top (56), discard-pile counts / 2 (56),
@@ -839,6 +848,7 @@ cdef class KingsRummyState(State):
         seat (7 x 4: hand size / 14, total / 500, to act, laid down), round one-hot (11),
         phase draw/discard (2), someone went out (1), stock / 116 (1), turn / max_turns (1).
         Raises ``ValueError``."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KRState *st = S(self)
         cdef int p, q, i, o, k
         if not 0 <= player < st.num_players:
@@ -1096,9 +1106,12 @@ def state_from_dict(game, body, events):
     st.out_player = _int(body, "out_player", -1, n - 1)
     st.last_left = _int(body, "last_left", 0, n - 1)
     st.turns = _int(body, "turns", 0, o.max_turns)
-    st.turn_limits = _int(body, "turn_limits", 0, 11)
-    st.total_turns = _int(body, "total_turns", st.turns, 11 * o.max_turns)
-    for p, v in enumerate(_ints(body, "scores", n, 0, 10 ** 7)):
+    # counters bounded by the rounds behind this one (issue 19: at a bound the loader took
+    # regardless, the state would outgrow it in play and refuse its own JSON)
+    done = st.round - o.first_round + (1 if st.phase == PH_NONE else 0)
+    st.turn_limits = _int(body, "turn_limits", 0, done)
+    st.total_turns = _int(body, "total_turns", st.turns, done * o.max_turns + st.turns)
+    for p, v in enumerate(_ints(body, "scores", n, 0, done * 10 ** 6)):   # a round adds < 10**6
         st.score[p] = v
     rp = _ints(body, "round_points", n, -1, 10 ** 6)
     for p in range(MAXP):

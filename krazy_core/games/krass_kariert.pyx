@@ -79,7 +79,7 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_next, k
                               kz_uniform, kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
 from krazy_core._cards cimport SUIT_NUMBER, CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
 from krazy_core._state cimport State
-from krazy_core._state import check_seed
+from krazy_core._state import check_seed, _games_in_slices
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError
 from krazy_core.spec import GameSpec, Option, tensor_layout
@@ -386,7 +386,9 @@ def beats(new, old) -> bool:
 
 
 # ------------------------------------------------------------------ Python face
-cdef inline ka_state *S(State s):
+cdef inline ka_state *S(State s) except NULL:
+    if s.data == NULL:                 # made without its factory: raise, never dereference
+        s._not_ready()
     return <ka_state *>s.data
 
 
@@ -419,6 +421,8 @@ def _x_values(cards, c):
 
 
 def _action_text(int a):
+    if not 0 <= a < KA_NUM_ACTIONS:
+        raise ValueError(f"action {a!r} is outside [0, {KA_NUM_ACTIONS})")
     if a < KA_A_STOP:
         pos = (a) // KA_NUM_COMBOS
         c = (a) % KA_NUM_COMBOS
@@ -489,6 +493,8 @@ cdef class KrassKariertState(State):
     def _explain_illegal(self, int a):
         cdef ka_state *s = S(self)
         cdef int p = s.to_act, hn = s.hand_n[p]
+        if not 0 <= a < KA_NUM_ACTIONS:                 # a caller's number: never index a table with it
+            return f"action {a} is out of range [0, {KA_NUM_ACTIONS})"
         if s.phase == KA_PH_INSERT:
             return (f"player {p} must insert the drawn card at a position 0..{hn} first "
                     f"({s.pending} to insert, KA-12)")
@@ -525,9 +531,10 @@ cdef class KrassKariertState(State):
         return "it is not among the legal actions"
 
     # -------------------------------------------------------- views
-    def hand(self, int player) -> list:
+    def hand(self, player) -> list:
         """Card codes of ``player``'s hand in its fixed order (omniscient; frontends use
         ``observation``).  Raises ``ValueError`` for a bad seat."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
         self._seat(player)
         return [s.hand[player][i] for i in range(s.hand_n[player])]
@@ -542,10 +549,11 @@ cdef class KrassKariertState(State):
         cdef ka_state *s = S(self)
         return {"turns": s.turn, "hands": s.hand_no, "loser": s.loser, "turn_limit": False}
 
-    def playable_windows(self, int player) -> list:
+    def playable_windows(self, player) -> list:
         """``[start, length]`` of every run of 1-3 adjacent cards in ``player``'s hand that
         could be played now (lead or beat), for marking them in a hand view; empty when
         ``player`` is not to act in the play phase.  Raises ``ValueError``."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
         self._seat(player)
         if s.phase != KA_PH_PLAY or s.to_act != player:
@@ -573,12 +581,13 @@ cdef class KrassKariertState(State):
 
     def _known(self, q):
         cdef ka_state *s = S(self)
+        self._seat(q)                        # a seat of this table, or ValueError
         out = []
         for k in range(KA_KINDS):
             out.extend([0x61 + k if k < 12 else 0x70 + k - 12] * s.known[q][k])
         return out
 
-    def observation(self, int player) -> dict:
+    def observation(self, player) -> dict:
         """What ``player`` may see, JSON-ready: their own hand in its order (codes and
         text), the windows they can play now, every hand's size, everyone's face-up reserve
         cards (``None`` once taken) and chips, cards known to be in each hand (reserves taken),
@@ -586,6 +595,7 @@ cdef class KrassKariertState(State):
         in it, the cards played this hand, the draw pile's size, the drawn card to insert
         (only to its drawer), whose turn it is, hand and trick numbers, the loser.  Raises
         ``ValueError`` for a bad seat."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
         self._seat(player)
         n = s.num_players
@@ -626,7 +636,7 @@ cdef class KrassKariertState(State):
             obs["legal_actions"] = self.legal_actions()
         return obs
 
-    def observation_tensor(self, int player):
+    def observation_tensor(self, player):
         """``numpy.ndarray`` float32, shape ``(623,)``: own hand by position (18 x 15
         one-hot card kinds: numbers 1..12, X, Draw, Stop); per seat from ``player`` onward,
         5 x 51 (hand size / 18, reserves 2 x 15 one-hot, chips / chips_start, known cards
@@ -634,6 +644,7 @@ cdef class KrassKariertState(State):
         cards played this hand per kind / 4 (15); the trick's best combination (57 one-hot),
         Stop played, Draw cards in it (2); insert phase, pending draws / 6, the drawn card if
         ``player`` draws it (15); pile size / 54; seat present (5).  Raises ``ValueError``."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
         cdef int q, p, i, o, k, n
         self._seat(player)
@@ -830,11 +841,12 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
     "decisions", "seconds", "decisions_per_second"}`` like ``krazy_core._state.
     simulate_random``.  ``policy="heuristic"`` plays every seat with the C heuristic instead
     (what ISMCTS rollouts cost).  Raises ``ConfigError`` for another game, ``n_games < 1``
-    or an unknown policy."""
+    or an unknown policy; ``KeyboardInterrupt`` on Ctrl-C (between two slices of games, as
+    ``krazy_core._state.simulate_random``)."""
     cdef ka_state s
     cdef kz_rng rng
     cdef int32_t acts[KA_NUM_ACTIONS]
-    cdef long long decisions = 0, g
+    cdef long long decisions = 0, g, g0, g1
     cdef int k
     cdef uint64_t base
     if getattr(game, "game_id", None) != "krass-kariert":
@@ -849,16 +861,17 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
     base = <uint64_t>check_seed(seed)
     kz_rng_seed(&rng, base ^ 0xA5A5A5A5DEADBEEFULL)
     t0 = time.perf_counter()
-    with nogil:
-        for g in range(n_games):
-            ka_new_game(&s, base + <uint64_t>g, NULL)
-            while s.phase != KA_PH_OVER:
-                if heur:
-                    ka_apply(&s, ka_heuristic(&s, &rng), NULL)
-                else:
-                    k = ka_legal(&s, acts)
-                    ka_apply(&s, acts[kz_bounded(&rng, <uint32_t>k)], NULL)
-                decisions += 1
+    for g0, g1 in _games_in_slices(n_games):     # Ctrl-C stops it between two slices
+        with nogil:
+            for g in range(g0, g1):
+                ka_new_game(&s, base + <uint64_t>g, NULL)
+                while s.phase != KA_PH_OVER:
+                    if heur:
+                        ka_apply(&s, ka_heuristic(&s, &rng), NULL)
+                    else:
+                        k = ka_legal(&s, acts)
+                        ka_apply(&s, acts[kz_bounded(&rng, <uint32_t>k)], NULL)
+                    decisions += 1
     dt = time.perf_counter() - t0
     return {"games": n_games, "decisions": decisions, "seconds": dt,
             "decisions_per_second": decisions / dt if dt > 0 else float("inf")}

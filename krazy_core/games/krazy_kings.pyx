@@ -1326,13 +1326,19 @@ _FAST = bool(kk_cpu_fast_pdep())
 KK_OPS.random_playout = kk_playout_for(_FAST)
 
 # ------------------------------------------------------------------ Python face
-cdef inline KKState *S(State s):
+cdef inline KKState *S(State s) except NULL:
+    if s.data == NULL:                 # made without its factory: raise, never dereference
+        s._not_ready()
     return <KKState *>s.data
 
 
 from krazy_core._validate import json_int as _int
 
 def _cards_of(uint64_t h):
+    """Card codes of a hand mask (bits 0..53), ascending.  Raises ``ValueError`` for a bit
+    beyond the deck."""
+    if h >> NIDX:
+        raise ValueError(f"mask {h:#x} has bits beyond the {NIDX} cards of the deck")
     out = []
     while h:
         i = __builtin_ctzll(h)
@@ -1358,19 +1364,21 @@ cdef class KrazyKingsState(State):
     cdef State _blank(self):
         return KrazyKingsState.__new__(KrazyKingsState)
 
-    def determinize(self, int player, seed=None):
+    def determinize(self, player, seed=None):
         """``State.determinize``: a full state sampled to agree with everything ``player``
         has seen, the public inferences included.  Unlike the search's scratch worlds, the
         State returned keeps tracking the inferences as play goes on (its ``to_json()``
         stays valid and it equals its JSON round trip).  Raises ``ValueError`` for a bad
         seat."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KrazyKingsState c = State.determinize(self, player, seed)
         S(c).untracked = 0
         return c
 
-    def _untracked_determinization(self, int player, seed=None):
+    def _untracked_determinization(self, player, seed=None):
         """FOR TESTS ONLY: ``determinize`` as the search sees it, still untracked, so that
         apply_action leaves the inference fields alone (its JSON may be stale)."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         c = State.determinize(self, player, seed)
         return c
 
@@ -1442,8 +1450,9 @@ cdef class KrazyKingsState(State):
         return "in Round Two a play must match the top card's rank or suit, or be a King or a Joker (KK-7, KK-10, KK-15)"
 
     # -------------------------------------------------------- views
-    def hand(self, int player) -> list:
+    def hand(self, player) -> list:
         """Card codes in ``player``'s hand, ascending (omniscient; frontends use ``observation``)."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KKState *st = S(self)
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
@@ -1465,12 +1474,13 @@ cdef class KrazyKingsState(State):
         cdef KKState *st = S(self)
         return {"turns": st.turns, "turn_limit": bool(st.turn_limit), "winner": st.winner}
 
-    def observation(self, int player) -> dict:
+    def observation(self, player) -> dict:
         """What ``player`` may see, JSON-ready: their own hand (card codes and text), every
         hand's size, the discard pile (bottom first, public), the stock size, the phase of
         play, the dice the decision is about, the open roll (KK-12), a pending challenge,
         each seat's Round One/Two rules, the direction (+1 clockwise), whose turn it is,
         the turn count, the winner (-1 none).  Raises ``ValueError`` for a bad seat."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KKState *st = S(self)
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
@@ -1507,12 +1517,13 @@ cdef class KrazyKingsState(State):
             obs["legal_actions"] = self.legal_actions()
         return obs
 
-    def observation_tensor(self, int player):
+    def observation_tensor(self, player):
         """``numpy.ndarray`` float32, shape ``(219,)``: own hand (54, one per card index),
         top card (54), cards in the discard pile (54), per seat from ``player`` onward
         (5 x 3: hand size / 54, Round Two flag, to act), direction (1), the decision's roll
         (2 x 6 one-hot), the open roll (2 x 6), phase (7 one-hot), challenge pending (1),
         stock size / 54 (1), turn / max_turns (1), terminal (1).  Raises ``ValueError``."""
+        player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KKState *st = S(self)
         cdef int p, q, i, o
         if not 0 <= player < st.num_players:

@@ -403,6 +403,7 @@ cdef class _Worker:
         next continues the same tree and generator, so an iteration budget gives the same
         result either way."""
         cdef double real = self.w.deadline, now
+        _check_worker(self)
         if not interruptible:
             with nogil:
                 _run(&self.w)
@@ -429,6 +430,7 @@ cdef class _Worker:
 
     def root_children(self):
         """{action: (visits, reward sum)} of the root's children."""
+        _check_worker(self)
         cdef kz_node *nodes = self.w.tree.nodes
         cdef int32_t c = nodes[0].first_child
         out = {}
@@ -437,6 +439,15 @@ cdef class _Worker:
                                     self.w.best_share[nodes[c].action] if self.w.paired else 0.0)
             c = self.w.tree.links[c].next_sibling
         return out
+
+
+cdef int _check_worker(w) except -1:
+    """A tree of a search: a ``_Worker`` that ``_make_worker`` filled (one made by hand
+    holds no tree and no game table).  Raises ``TypeError``."""
+    if type(w) is not _Worker or (<_Worker>w).w.ops == NULL or (<_Worker>w).w.tree.nodes == NULL \
+            or (<_Worker>w).w.tree.n < 1 or (<_Worker>w).root_state is None:
+        raise TypeError(f"not a search tree made by search(): {type(w).__name__}")
+    return 0
 
 
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
@@ -496,6 +507,7 @@ class SearchTree:
     __slots__ = ("workers", "root", "searcher", "game", "opponents", "nodes")
 
     def __init__(self, workers, root, searcher, game, opponents):
+        _check_tree_parts(workers, root)
         self.workers = workers
         self.root = root
         self.searcher = searcher
@@ -506,6 +518,20 @@ class SearchTree:
     def __repr__(self):
         return (f"SearchTree(searcher={self.searcher}, depth={len(self.root.history())} actions, "
                 f"nodes={self.nodes}, trees={len(self.workers)})")
+
+
+def _check_tree_parts(workers, root):
+    """A ``SearchTree`` holds what a search made: a list of its workers over one game's
+    table and a ready clone of its root.  Anything else (a tree put together by hand, or
+    attributes replaced since) raises ``TypeError`` rather than reaching C."""
+    if not isinstance(root, State) or (<State>root).data == NULL:
+        raise TypeError(f"SearchTree.root must be the State a search made, got {type(root).__name__}")
+    if not isinstance(workers, list) or not workers:
+        raise TypeError("SearchTree.workers must be the non-empty list of trees a search made")
+    for w in workers:
+        _check_worker(w)
+        if (<_Worker>w).w.ops != (<State>root).ops:
+            raise TypeError("SearchTree.workers: a tree of another game than its root")
 
 
 cdef bint _continues(State new, State old):
@@ -527,6 +553,9 @@ def _reuse_nodes(tree, State state, list workers, dict opts):
     when the trees cannot be continued: another game or searcher, other ``threads`` or
     ``opponents``, or a state that does not come from the old root by actions."""
     cdef _Worker old
+    if type(tree) is not SearchTree:
+        raise TypeError(f"previous must be a SearchResult, a SearchTree or None, got {type(tree).__name__}")
+    _check_tree_parts(tree.workers, tree.root)
     cdef State root = tree.root
     if (tree.game != state.game or tree.searcher != state.current_player()
             or len(tree.workers) != len(workers) or tree.opponents != opts["opponents"]
@@ -571,6 +600,15 @@ class SearchResult:
                 f"elapsed={self.elapsed:.4f}, threads={self.threads})")
 
 
+def _finite(x):
+    """Whether the number ``x`` is a finite C double (an int such as ``10**400`` is not: it
+    would raise ``OverflowError`` where the search converts it)."""
+    try:
+        return float(x) != float("inf")
+    except OverflowError:
+        return False
+
+
 def check_options(options, *, defaults=None):
     """Validate search options (see :func:`search`); returns a complete dict.  Raises
     ``ConfigError`` for an unknown option or a bad value."""
@@ -593,10 +631,11 @@ def check_options(options, *, defaults=None):
         raise ConfigError(f"iterations must be a positive int below 2**62, got {it!r}")
     if tl is not None:
         if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not (tl > 0) or tl != tl \
-                or tl == float("inf"):
+                or not _finite(tl):
             raise ConfigError(f"time_limit must be a positive number of seconds, got {tl!r}")
     ex = opts["exploration"]
-    if isinstance(ex, bool) or not isinstance(ex, (int, float)) or not (0 <= ex < float("inf")):
+    if isinstance(ex, bool) or not isinstance(ex, (int, float)) or not (0 <= ex < float("inf")) \
+            or not _finite(ex):
         raise ConfigError(f"exploration must be a finite number >= 0, got {ex!r}")
     if opts["rollout"] not in ROLLOUTS:
         raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
@@ -609,7 +648,8 @@ def check_options(options, *, defaults=None):
     if opts["opponents"] not in OPPONENTS:
         raise ConfigError(f"opponents must be one of {', '.join(map(repr, OPPONENTS))}, got {opts['opponents']!r}")
     pr = opts["prior"]
-    if isinstance(pr, bool) or not isinstance(pr, (int, float)) or not (0 <= pr < float("inf")):
+    if isinstance(pr, bool) or not isinstance(pr, (int, float)) or not (0 <= pr < float("inf")) \
+            or not _finite(pr):
         raise ConfigError(f"prior must be a finite number >= 0, got {pr!r}")
     mr = opts["max_rollout"]
     if mr is not None and (isinstance(mr, bool) or not isinstance(mr, int) or not 0 <= mr < 2**31):
@@ -696,6 +736,8 @@ def search(state, *, previous=None, **options):
     """
     if not isinstance(state, State):
         raise TypeError(f"search() needs a krazy_core State, got {type(state).__name__}")
+    if (<State>state).data == NULL:
+        (<State>state)._not_ready()
     opts = check_options(options, defaults=game_defaults(state))
     if previous is not None and not isinstance(previous, (SearchResult, SearchTree)):
         raise TypeError(f"previous must be a SearchResult, a SearchTree or None, got {type(previous).__name__}")
@@ -718,6 +760,8 @@ def _search(State state, dict opts, previous=None):
     cdef double deadline = 0.0, t0
     cdef uint64_t seed = opts["seed"]
     cdef _Worker wk
+    if state.data == NULL:
+        state._not_ready()
     if ops.is_terminal(state.data):
         raise IllegalActionError(f"the game is over; no move to search for in {state._compact()}")
     legal = state.legal_actions()
@@ -758,7 +802,18 @@ def _search(State state, dict opts, previous=None):
         pool = [threading.Thread(target=w.run, daemon=True) for w in workers[1:]]
         for t in pool:
             t.start()
-        (<_Worker>workers[0]).run(True)
+        try:
+            (<_Worker>workers[0]).run(True)
+        except BaseException:
+            # Ctrl-C (or any error) in the caller's thread: every other tree stops after the
+            # iteration it is in (each looks at its budget after every iteration), and the
+            # search returns only once they have, so nothing keeps iterating behind it
+            for w in workers[1:]:
+                (<_Worker>w).w.max_iterations = 0
+                (<_Worker>w).w.deadline = 1e-9
+            for t in pool:
+                t.join()
+            raise
         for t in pool:
             t.join()
     elapsed = _now() - t0

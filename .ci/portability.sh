@@ -56,7 +56,7 @@ PY
     (cd "$src" && KRAZY_TEST_INSTALLED=1 "$work/venv/bin/pytest" -q ${PYTEST_ARGS:-})
     ;;
 shims)
-    cc=${CC:-cc}
+    cc=${CC:-cc}            # may be "ccache gcc": split into words below
     out=$(mktemp -d)
     cat > "$out/shims.c" <<'C'
 #define KZ_PORTABLE_FALLBACK 1
@@ -86,7 +86,7 @@ int main(void) {
     return bad != 0;
 }
 C
-    "$cc" -std=c99 -D_POSIX_C_SOURCE=200809L -O1 -Wall -Isrc "$out/shims.c" -o "$out/shims" && "$out/shims"
+    $cc -std=c99 -D_POSIX_C_SOURCE=200809L -O1 -Wall -Isrc "$out/shims.c" -o "$out/shims" && "$out/shims"
     rc=$?
     rm -rf "$out"
     exit $rc

@@ -45,17 +45,18 @@ clang)
     tar -xzf "$work"/krazy_core-*.tar.gz -C "$work"
     src=$(ls -d "$work"/krazy_core-*/)
     CC=clang LDSHARED="clang -shared" "$work/venv/bin/python" -m pip install --quiet "$src[test]"
-    "$work/venv/bin/python" - <<'PY'
+    (cd "$work" && "$work/venv/bin/python" - <<'PY'
 import glob, os, subprocess, krazy_core
 for so in sorted(glob.glob(os.path.join(os.path.dirname(krazy_core.__file__), "**", "*.so"), recursive=True)):
     note = subprocess.run(["readelf", "-p", ".comment", so], capture_output=True, text=True).stdout
     assert "clang" in note, (so, note)
 print("every module built by", [l.split("]", 1)[-1].strip() for l in note.splitlines() if "clang" in l][0])
 PY
+    )
     (cd "$src" && KRAZY_TEST_INSTALLED=1 "$work/venv/bin/pytest" -q ${PYTEST_ARGS:-})
     ;;
 shims)
-    cc=${CC:-cc}
+    cc=${CC:-cc}            # may be "ccache gcc": split into words below
     out=$(mktemp -d)
     cat > "$out/shims.c" <<'C'
 #define KZ_PORTABLE_FALLBACK 1
@@ -85,7 +86,7 @@ int main(void) {
     return bad != 0;
 }
 C
-    "$cc" -std=c99 -D_POSIX_C_SOURCE=200809L -O1 -Wall -Isrc "$out/shims.c" -o "$out/shims" && "$out/shims"
+    $cc -std=c99 -D_POSIX_C_SOURCE=200809L -O1 -Wall -Isrc "$out/shims.c" -o "$out/shims" && "$out/shims"
     rc=$?
     rm -rf "$out"
     exit $rc

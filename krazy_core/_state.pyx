@@ -574,6 +574,7 @@ cdef class State:
         now: a sentence naming the rule, e.g. ``"player 0 does not hold 3♠"``; ``None`` when
         it is legal.  Never raises for a bad action: an id out of range, a bool or a text
         that names no move is explained too."""
+        if self.data == NULL: self._not_ready()
         if isinstance(action, bool):
             return f"{action!r} is not an action (an int or an action's name)"
         if isinstance(action, str):
@@ -605,6 +606,7 @@ cdef class State:
         (``[]``: none).  ``text`` is stripped, lower case, its blanks single.  A game's short
         forms go here; it may raise ``UnclearActionError`` saying what is wrong with one.
         This default reads the exact names ``action_to_string`` writes."""
+        if self.data == NULL: self._not_ready()
         cdef int a
         out = []
         for a in range(self.ops.num_distinct_actions):

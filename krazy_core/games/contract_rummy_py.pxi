@@ -139,6 +139,7 @@ cdef class ContractRummyState(State):
         card in any form ``parse_card`` reads (``"discard 8S"``, ``"lay 10h"``, ``"lay off JK
         on meld 3 high"``), and a lay off named without its end, which stands for both ends
         (both legal: ``UnclearActionError``, say which)."""
+        if self.data == NULL: self._not_ready()
         want = _canon_action_text(text)
         ends = _layoff_ends(want) or (want,)
         canon = _canon_table()

@@ -699,6 +699,7 @@ cdef class KingsRummyState(State):
         (``d``, ``s``), ``"take"``/``"pile"`` (``t``, ``p``), a card alone (``"QR"``, ``"Q★"``:
         discard it), or a card with ``"out"`` (``"out QR"``, ``"QR out"``: go out discarding
         it)."""
+        if self.data == NULL: self._not_ready()
         if low in ("d", "draw", "stock", "s"):
             return [A_STOCK]
         if low in ("t", "take", "pile", "discard pile", "p"):

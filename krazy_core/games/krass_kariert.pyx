@@ -477,6 +477,7 @@ cdef class KrassKariertState(State):
         ``"pair 5"``, ``"stop"``, ``"draw"``, ``"reserve 8 at 2"``, ``"insert 4"``: see
         ``krazy_core.games.krass_kariert_input``; ``UnclearActionError`` for one that fits
         several legal actions or no cards)."""
+        if self.data == NULL: self._not_ready()
         hits = [a for a in self.legal_actions() if self.action_to_string(a).lower().split(" (x=")[0] == want]
         if hits:
             return hits

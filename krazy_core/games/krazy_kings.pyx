@@ -1410,6 +1410,7 @@ cdef class KrazyKingsState(State):
         A card alone whose play leaves one card announces last card when that is legal (KK-19:
         nobody means to be caught); only the exact name ``"play Q♠"`` or the action number
         plays it unannounced."""
+        if self.data == NULL: self._not_ready()
         announce = low.endswith("!") or low.endswith("last card")
         core = low.rstrip("!").replace("last card", "").replace("play", "").strip()
         try:

@@ -717,6 +717,8 @@ cdef class KingsRummyState(State):
     def _explain_illegal(self, int a):
         cdef KRState *st = S(self)
         cdef int p = st.cur
+        if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it
+            return "the game is over"
         if not 0 <= a < NUM_ACTIONS:                 # a caller's number: never index a table with it
             return f"action {a} is out of range [0, {NUM_ACTIONS})"
         if st.phase == PH_DRAW:

@@ -493,7 +493,10 @@ cdef class KrassKariertState(State):
 
     def _explain_illegal(self, int a):
         cdef ka_state *s = S(self)
-        cdef int p = s.to_act, hn = s.hand_n[p]
+        cdef int p = s.to_act, hn = 0
+        if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it
+            return "the game is over"
+        hn = s.hand_n[p]
         if not 0 <= a < KA_NUM_ACTIONS:                 # a caller's number: never index a table with it
             return f"action {a} is out of range [0, {KA_NUM_ACTIONS})"
         if s.phase == KA_PH_INSERT:

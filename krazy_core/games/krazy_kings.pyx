@@ -1426,6 +1426,8 @@ cdef class KrazyKingsState(State):
 
     def _explain_illegal(self, int a):
         cdef KKState *st = S(self)
+        if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it
+            return "the game is over"
         if st.phase == PH_DIRECTION:
             return "the roll-off winner must choose a direction (clockwise or counter-clockwise)"
         if a == A_CW or a == A_CCW:

@@ -853,35 +853,11 @@ cdef class KingsRummyState(State):
         Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KRState *st = S(self)
-        cdef int p, q, i, o, k
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         t = np.zeros(TENSOR, dtype=np.float32)
         cdef float[::1] v = t
-        for i in range(st.n_hand[player]):
-            v[CODE_KIND[st.hand[player][i]]] += 0.5
-        if st.n_discard:
-            v[56 + CODE_KIND[st.discard[st.n_discard - 1]]] = 1
-        for i in range(st.n_discard):
-            v[112 + CODE_KIND[st.discard[i]]] += 0.5
-        for q in range(st.num_players):
-            p = (player + q) % st.num_players
-            for k in range(NKIND):
-                v[168 + q * 56 + k] = st.known[p][k] * 0.5
-            o = 560 + 4 * q
-            v[o] = st.n_hand[p] / 14.0
-            v[o + 1] = st.score[p] / 500.0
-            v[o + 2] = 1 if st.cur == p else 0
-            v[o + 3] = 1 if st.round_points[p] >= 0 else 0
-        o = 588
-        v[o + st.round - 1] = 1
-        if st.phase == PH_DRAW:
-            v[o + 11] = 1
-        elif st.phase == PH_DISCARD:
-            v[o + 12] = 1
-        v[o + 13] = 1 if st.out_player >= 0 else 0
-        v[o + 14] = st.n_stock / 116.0
-        v[o + 15] = st.turns / <float>st.opt_max_turns
+        kr_observation_tensor(st, player, &v[0])      # the GameOps writer: one definition of the segments
         return t
 
     def __str__(self):

@@ -650,47 +650,10 @@ cdef class KrassKariertState(State):
         ``player`` draws it (15); pile size / 54; seat present (5).  Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
-        cdef int q, p, i, o, k, n
         self._seat(player)
-        n = s.num_players
         t = np.zeros(TENSOR_SIZE, dtype=np.float32)
         cdef float[::1] v = t
-        for i in range(s.hand_n[player]):
-            v[i * 15 + card_kind(s.hand[player][i])] = 1
-        for q in range(n):
-            p = (player + q) % n
-            o = 270 + 51 * q
-            v[o] = s.hand_n[p] / 18.0
-            for i in range(2):
-                if s.reserve[p][i] != NO_CARD:
-                    v[o + 1 + 15 * i + card_kind(s.reserve[p][i])] = 1
-            v[o + 31] = s.chips[p] / <float>max(1, s.chips_start)
-            for k in range(KA_KINDS):
-                v[o + 32 + k] = s.known[p][k] / 4.0
-            v[o + 47] = 1 if (s.phase != KA_PH_OVER and s.to_act == p) else 0
-            v[o + 48] = 1 if s.leader == p else 0
-            v[o + 49] = 1 if s.best_player == p else 0
-            v[o + 50] = 1 if s.hand_n[p] > 0 else 0
-        o = 525
-        for i in range(s.played_n):
-            v[o + card_kind(s.played[i])] += 0.25
-        o = 540
-        if s.best_combo >= 0:
-            v[o + s.best_combo] = 1
-        v[o + 57] = s.stop_played
-        if s.draws_in_trick >= 1:
-            v[o + 58] = 1
-        if s.draws_in_trick >= 2:
-            v[o + 59] = 1
-        o = 600
-        if s.phase == KA_PH_INSERT:
-            v[o] = 1
-            v[o + 1] = s.pending / 6.0
-            if s.to_act == player and s.pending > 0:
-                v[o + 2 + card_kind(s.pile[s.pile_n - 1])] = 1
-        v[617] = s.pile_n / 54.0
-        for q in range(n):
-            v[618 + q] = 1
+        ka_observation_tensor(s, player, &v[0])      # the GameOps writer: one definition of the segments
         return t
 
     def __str__(self):

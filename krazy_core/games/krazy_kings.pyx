@@ -1528,42 +1528,11 @@ cdef class KrazyKingsState(State):
         stock size / 54 (1), turn / max_turns (1), terminal (1).  Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KKState *st = S(self)
-        cdef int p, q, i, o
         if not 0 <= player < st.num_players:
             raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         t = np.zeros(TENSOR, dtype=np.float32)
         cdef float[::1] v = t
-        cdef uint64_t h = st.hand[player]
-        while h:
-            i = __builtin_ctzll(h)
-            v[i] = 1
-            h &= h - 1
-        if st.n_discard:
-            v[54 + CODE_TO_IDX[st.discard[st.n_discard - 1]]] = 1
-        for i in range(st.n_discard):
-            q = CODE_TO_IDX[st.discard[i]]
-            if q == 52 and v[108 + 52]:
-                q = 53
-            v[108 + q] = 1
-        o = 162
-        for q in range(st.num_players):
-            p = (player + q) % st.num_players
-            v[o + 3 * q] = popcount(st.hand[p]) / 54.0
-            v[o + 3 * q + 1] = st.round_two[p]
-            v[o + 3 * q + 2] = 1 if st.cur == p else 0
-        o = 177
-        v[o] = st.direction
-        if st.d1:
-            v[o + st.d1] = 1
-            v[o + 6 + st.d2] = 1
-        if st.open_d1:
-            v[o + 12 + st.open_d1] = 1
-            v[o + 18 + st.open_d2] = 1
-        v[o + 25 + st.phase] = 1 if st.phase < 7 else 0
-        v[o + 32] = 1 if st.challenger >= 0 else 0
-        v[o + 33] = st.n_stock / 54.0
-        v[o + 34] = st.turns / <float>st.opt_max_turns
-        v[o + 35] = 1 if st.phase == PH_NONE else 0
+        kk_observation_tensor(st, player, &v[0])      # the GameOps writer: one definition of the segments
         return t
 
     def __str__(self):

@@ -27,9 +27,11 @@ def _env():
 
 
 def run_py(code, timeout=120):
-    """Run ``code`` in a fresh interpreter; returns (returncode, stdout, stderr)."""
+    """Run ``code`` in a fresh interpreter; returns (returncode, stdout, stderr).  It runs in
+    tests/ (``python -c`` puts its folder first on ``sys.path``: from the checkout's root it
+    would import the unbuilt ``krazy_core/`` there instead of the build under test)."""
     p = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                       text=True, timeout=timeout, cwd=os.getcwd(), env=_env())
+                       text=True, timeout=timeout, cwd=HERE, env=_env())
     return p.returncode, p.stdout, p.stderr
 
 
@@ -178,7 +180,7 @@ def test_sweep_of_module_functions():
 # ------------------------------------------------------------------ 4, 5. Ctrl-C
 def _interrupt_after(code, wait, timeout=60):
     p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=_env())
+                         stderr=subprocess.PIPE, text=True, env=_env(), cwd=HERE)   # as run_py
     line = p.stdout.readline()          # "go": the long call is about to start
     assert line.strip() == "go", p.stderr.read()
     time.sleep(wait)

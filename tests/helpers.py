@@ -15,6 +15,16 @@ def random_playout(state, rng, max_steps=100_000, check=None):
     return steps
 
 
+def state_after_random_steps(game_id, seed, steps):
+    """A fresh ``game_id`` deal from ``seed`` after up to ``steps`` random legal actions drawn
+    by ``random.Random(seed)`` (fewer if the game ends first)."""
+    import random
+    import krazy_core
+    s = krazy_core.make(game_id).new_initial_state(seed=seed)
+    random_playout(s, random.Random(seed), max_steps=steps)
+    return s
+
+
 def kk_tables():
     """Hypothesis strategy: a Krazy Kings table (player count and every option)."""
     from hypothesis import strategies as st

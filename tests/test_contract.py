@@ -7,17 +7,11 @@ import pytest
 
 import krazy_core
 from krazy_core.errors import IllegalActionError, UnclearActionError
-from helpers import GAMES
+from helpers import GAMES, state_after_random_steps
 
 
 def _midgame(gid, seed, steps):
-    s = krazy_core.make(gid).new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s
+    return state_after_random_steps(gid, seed, steps)
 
 
 @pytest.mark.parametrize("gid", GAMES)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import krazy_core
 from krazy_core.errors import InvalidStateError, KrazyError
-from helpers import GAMES
+from helpers import GAMES, state_after_random_steps
 from hostile_sweep import SUSPICIOUS, _method_names, INTS, OTHERS
 
 EXAMPLES = int(os.environ.get("KRAZY_FUZZ_EXAMPLES", "40"))
@@ -36,13 +36,7 @@ hostile_json = st.recursive(hostile_scalar, lambda c: st.one_of(
 
 
 def _state_at(game_id, seed, steps):
-    s = krazy_core.make(game_id).new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s
+    return state_after_random_steps(game_id, seed, steps)
 
 
 def _paths(doc, prefix=()):

@@ -28,6 +28,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 import krazy_core
 from krazy_core.bots import make_bot
@@ -69,18 +70,18 @@ def _bot_list(text: str, n: int) -> List[str]:
         raise ConfigError(f"--bots names {len(words)} bots for {n} bot seats; name at most {n} "
                           "(a shorter list repeats)")
     for w in set(words):
-        make_bot(w, seed=0)
+        make_bot(LEVELS.get(w, w), seed=0)
     return [words[i % len(words)] for i in range(n)]
 
 
 def _check_delay(delay):
-    if not 0 <= delay < float("inf"):
-        raise ConfigError(f"--delay must be a number of seconds >= 0, got {delay}")
+    if not 0 <= delay <= MAX_DELAY:
+        raise ConfigError(f"--delay must be a number of seconds from 0 to {MAX_DELAY:g}, got {delay}")
 
 
 def _check_think(think):
-    if think is not None and not 0 < think < float("inf"):
-        raise ConfigError(f"--think must be a number of seconds > 0, got {think}")
+    if think is not None and not 0 < think <= MAX_THINK:
+        raise ConfigError(f"--think must be a number of seconds > 0 and at most {MAX_THINK:g}, got {think}")
 
 
 def _shown(raw, limit=60):
@@ -93,8 +94,8 @@ def cmd_match(args, console: Console) -> int:
     game = _make_game(args)
     _check_delay(args.delay)
     bots_spec = _bot_list(args.bots, game.num_players)
-    bots = [make_bot(b, seed=(args.seed or 0) * 7919 + i) for i, b in enumerate(bots_spec)]
-    names = [f"seat {i} ({b})" for i, b in enumerate(bots_spec)]
+    bots = [make_bot(LEVELS.get(b, b), seed=(args.seed or 0) * 7919 + i) for i, b in enumerate(bots_spec)]
+    names = [f"seat {i + 1} ({b})" for i, b in enumerate(bots_spec)]
     ui = load_ui(game.game_id)
     state = game.new_initial_state(seed=args.seed)
     console.rule(f"[bold]{game.name}[/]: {', '.join(names)} — seed {args.seed}")
@@ -118,34 +119,78 @@ def cmd_match(args, console: Console) -> int:
     return 0
 
 
-def _print_result(console, state, names, decisions=None):
+def _print_result(console, state, names, decisions=None, ui=None):
+    """The result: each seat's outcome in words, the game's points (``ui.final_points``) and
+    the hand each seat ends with, then the winner in one line."""
+    from krazy_core.ui import plural
     ret = state.returns()
+    best = max(ret)
+    worst = min(ret)
+    ui = ui or load_ui(state.game.game_id)
+    points = ui.final_points(state) if ui.final_points else None
     t = Table(title="Result")
     t.add_column("seat")
-    t.add_column("return", justify="right")
-    best = max(ret)
+    t.add_column("result")
+    if points:
+        t.add_column(points[0], justify="right")
+    t.add_column("hand at the end")
+    n_best = sum(1 for r in ret if r == best)
     for p, r in enumerate(ret):
-        t.add_row(names[p], f"{r:.2f}", style="bold green" if r == best and r > 0 else None)
+        if best == worst:
+            word = "draw"
+        elif r == best:
+            word = "won" if n_best == 1 else "shared the win"
+        else:
+            word = "lost"
+        try:
+            hand = state.observation(p).get("hand") or []
+        except Exception:                   # a view is optional
+            hand = []
+        from krazy_core.cards import format_card
+        cells = [names[p], word] + ([str(points[1][p])] if points else []) + \
+            [" ".join(format_card(c) for c in hand) or "-"]
+        t.add_row(*cells, style="bold green" if r == best and r > worst else None)
     console.print(t)
     stats = state.stats() if hasattr(state, "stats") else {}
-    extra = f" in {decisions} decisions" if decisions is not None else ""
+    extra = f" in {plural(decisions, 'decision')}" if decisions is not None else ""
     if "turns" in stats:
-        extra = f" after {stats['turns']} turns" + (f" ({decisions} decisions)" if decisions is not None else "")
+        extra = f" after {plural(stats['turns'], 'turn')}" + \
+            (f" ({plural(decisions, 'decision')})" if decisions is not None else "")
     if stats.get("turn_limit"):
         console.print(f"[yellow]The turn limit (max_turns) cut the play short{extra}; "
-                      "returns follow the game's rule for that.[/]")
-    worst = min(ret)
+                      "the game's rule for that decides the result.[/]")
     top = [names[p] for p, r in enumerate(ret) if r == best]
     low = [names[p] for p, r in enumerate(ret) if r == worst]
     if len(top) == 1:
-        console.print(f"[bold green]Winner: {top[0]}[/]{extra}.")
+        console.print(f"[bold green]Winner: {escape(top[0])}[/]{extra}.")
     elif len(low) == 1 and best > worst:
-        console.print(f"[bold red]Loser: {low[0]}[/] (everyone else wins){extra}.")
+        console.print(f"[bold red]Loser: {escape(low[0])}[/] (everyone else wins){extra}.")
     else:
-        console.print(f"[bold green]Shared win: {', '.join(top)}[/]{extra}.")
+        console.print(f"[bold green]Shared win: {escape(', '.join(top))}[/]{extra}.")
 
 
 # ---------------------------------------------------------------------------- play
+# bot levels for people (issue 16): the words a newcomer types, mapped to bot specs
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "ismcts:400"}
+MAX_DELAY = 60.0                # seconds; more is a typo (1e10 overflowed time.sleep)
+MAX_THINK = 600.0
+ROUND_ENDS = ("round_end", "hand_end", "round_score")   # Crazy Rummy, KrassKariert, Kings Rummy
+
+
+def _seat_names(humans, seats, given):
+    """Seats from 1; people by the names given (``--names``) or "you"; bots marked."""
+    names = []
+    for p, w in enumerate(seats):
+        if w == "human":
+            if p < len(given):
+                names.append(f"{given[p]} (seat {p + 1})")
+            else:
+                names.append(f"seat {p + 1} (you)" if humans == 1 else f"seat {p + 1} (player {p + 1})")
+        else:
+            names.append(f"seat {p + 1} ({w} bot)")
+    return names
+
+
 def cmd_play(args, console: Console) -> int:
     game = _make_game(args)
     n = game.num_players
@@ -154,34 +199,62 @@ def cmd_play(args, console: Console) -> int:
         raise ConfigError(f"--humans must be 0..{n}, got {humans}")
     _check_delay(args.delay)
     _check_think(args.think)
+    given = [x.strip() for x in (args.names or "").split(",") if x.strip()]
+    if len(given) > humans:
+        raise ConfigError(f"--names gives {len(given)} names for {humans} human seat(s)")
     bot_words = _bot_list(args.bots, n - humans) if n > humans else []
     seats = ["human"] * humans + bot_words
+    names = _seat_names(humans, seats, given)
+    seed = args.seed
+    while True:
+        if seed is None and args.resume is None:
+            import secrets
+            seed = secrets.randbelow(1_000_000)
+        again = _play_one(args, console, game, seats, names, seed)
+        if not again:
+            return 0
+        seed = seed + 1 if seed is not None else None
+        args.resume = None
+
+
+def _play_one(args, console, game, seats, names, seed) -> bool:
+    """One game at the table; True when the players ask for another."""
+    humans = seats.count("human")
     bots = {}
-    names = []
     for p, w in enumerate(seats):
-        if w == "human":
-            names.append(f"seat {p} (you)" if humans == 1 else f"seat {p} (player {p + 1})")
-        else:
-            bw = f"ismcts:{args.think}s" if (w == "ismcts" and args.think) else w
-            bots[p] = make_bot(bw, seed=(args.seed or 0) * 104729 + p)
-            names.append(f"seat {p} ({w})")
+        if w != "human":
+            bw = LEVELS.get(w, w)
+            bw = f"ismcts:{args.think}s" if (bw == "ismcts" and args.think) else bw
+            bots[p] = make_bot(bw, seed=(seed or 0) * 104729 + p)
     ui = load_ui(game.game_id)
-    state = game.new_initial_state(seed=args.seed)
+    if args.resume is not None:
+        try:
+            with open(args.resume, encoding="utf-8") as f:
+                state = game.state_from_json(f.read())
+        except OSError as e:
+            raise ConfigError(f"--resume: cannot read {args.resume!r}: {e.strerror}") from None
+    else:
+        state = game.new_initial_state(seed=seed)
     hot_seat = humans > 1
     viewer_for_log = 0 if humans == 1 else None
     shown = 0
     last_seated = None
     queue: list = []                        # the rest of a comma-separated line of moves
     queue_player = None
-    console.rule(f"[bold]{game.name}[/] — {', '.join(names)}" + (f" — seed {args.seed}" if args.seed is not None else ""))
+    auto_pass = {}                          # seat -> round: pass every buy offer (hot-seat)
+    replay = f"krazy play {game.game_id} --seed {seed}" if seed is not None else None
+    console.rule(f"[bold]{game.name}[/] — {', '.join(names)}" +
+                 (f" — seed {seed}" if seed is not None else " — resumed"))
     while True:
-        for e in state.events_for(viewer_for_log, since=shown):     # only what is new
-            line = _describe(ui, e, names)
-            if line:
-                console.print("  " + line)
+        events = state.events_for(viewer_for_log, since=shown)     # only what is new
         shown = state.num_events
+        for line in _log_lines(ui, events, names):
+            console.print("  " + line)
         if state.is_terminal():
             break
+        if humans and any(e["event"] in ROUND_ENDS for e in events):
+            if not _round_pause(console, ui, state, viewer_for_log, events):
+                return _bye(console, state, args, replay)
         p = state.current_player()
         if p in bots:
             if args.delay:
@@ -189,29 +262,131 @@ def cmd_play(args, console: Console) -> int:
             state.apply_action(bots[p].step(state))
             _drop_queue(console, queue)
             continue
+        offer = _out_of_turn_offer(state, p)
+        if offer and auto_pass.get(p) == offer:
+            console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
+            state.apply_action(_pass_action(state))
+            continue
         if hot_seat and last_seated != p:
             _clear_screen(console)
-            console.print(Panel(f"[bold]{names[p]}[/], it is your turn. Everyone else, look away.",
-                                border_style="yellow"))
-            if _ask(console, "Press Enter when seated (q to quit) ").lower() in ("q", "quit"):
-                console.print("Bye.")
-                return 0
+            if offer is not None:
+                tp = state.observation(p)["turn_player"]
+                text = (f"[bold]{escape(names[p])}[/]: an offer for you out of turn (it is seat {tp + 1}'s "
+                        f"turn): buy the up-card? Everyone else, look away.")
+                keys = "Enter when seated, p to pass, pa to pass every offer this round, q to quit"
+            else:
+                text = f"[bold]{escape(names[p])}[/], it is your turn. Everyone else, look away."
+                keys = "Enter when seated, q to quit"
+            console.print(Panel(text, border_style="yellow"))
+            answer = _ask(console, f"Press {keys}: ").lower()
+            if answer in ("q", "quit"):
+                return _bye(console, state, args, replay)
+            if offer is not None and answer in ("p", "pa"):
+                if answer == "pa":
+                    auto_pass[p] = offer
+                state.apply_action(_pass_action(state))
+                continue
             last_seated = p
-            for e in state.events_for(p, since=max(0, state.num_events - 12)):
-                line = _describe(ui, e, names)
-                if line:
-                    console.print("  " + line)
+            for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
+                console.print("  " + line)
         if queue and queue_player != p:
             _drop_queue(console, queue)
         action = _human_turn(console, state, p, ui, names, args, queue)
         queue_player = p
         if action is None:
-            console.print("Bye.")
-            return 0
+            return _bye(console, state, args, replay)
         state.apply_action(action)
+        if args.save:
+            _save(args.save, state)
     console.print(ui.render(state, None if hot_seat else 0))
-    _print_result(console, state, names)
-    return 0
+    _print_result(console, state, names, ui=ui)
+    if replay:
+        console.print(f"[dim]Replay this deal: {escape(replay)}[/]")
+    if humans:
+        return _ask(console, "Play again? (y = a new deal, Enter to stop): ").lower() in ("y", "yes")
+    return False
+
+
+def _bye(console, state, args, replay):
+    if args.save:
+        _save(args.save, state)
+        console.print(f"Saved: continue with krazy play {state.game.game_id} --resume {escape(args.save)}")
+    if replay:
+        console.print(f"[dim]Replay this deal: {escape(replay)}[/]")
+    console.print("Bye.")
+    return False
+
+
+def _save(path, state):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(state.to_json())
+    except OSError as e:
+        raise ConfigError(f"--save: cannot write {path!r}: {e.strerror}") from None
+
+
+def _out_of_turn_offer(state, p):
+    """The round of a buy offer out of turn for ``p`` (Crazy Rummy), else ``None``."""
+    try:
+        obs = state.observation(p)
+    except Exception:                   # a view is optional
+        return None
+    tp = obs.get("turn_player")
+    if obs.get("phase") == "buy_or_pass" and tp is not None and tp != p and _pass_action(state) is not None:
+        return obs.get("round", 0)
+    return None
+
+
+def _pass_action(state):
+    for a in state.legal_actions():
+        if state.action_to_string(a) == "pass":
+            return a
+    return None
+
+
+def _round_pause(console, ui, state, viewer, events) -> bool:
+    """Between rounds and hands: the table (scores, the last round's melds) and a keypress."""
+    console.rule("[bold]end of the round[/]")
+    console.print(ui.render(state, viewer))
+    return _ask(console, "Press Enter for the next round (q to quit): ").lower() not in ("q", "quit")
+
+
+def _log_lines(ui, events, names):
+    """The play by play of ``events``: a run of draws by one seat is one line (``draws 6
+    cards``; after "fails the challenge and draws 6" only the cards, when seen), and a run
+    of passes is one line."""
+    out = []
+    i = 0
+    prev = None
+    while i < len(events):
+        e = events[i]
+        k = e.get("event")
+        j = i + 1
+        if k in ("draw", "pass"):
+            while j < len(events) and events[j].get("event") == k and \
+                    (k == "pass" or events[j].get("player") == e.get("player")) and \
+                    events[j].get("reason") == e.get("reason"):
+                j += 1
+        if j - i > 1 and k == "draw":
+            who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
+            seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
+            if prev is not None and prev.get("event") == "challenge_failed" and prev.get("player") == e.get("player"):
+                if seen:
+                    out[-1] += ": " + " ".join(seen)
+            else:
+                out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
+        elif j - i > 1 and k == "pass":
+            lines = [_describe(ui, x, names) for x in events[i:j]]
+            lines = [x for x in lines if x]
+            if lines:
+                out.append(" · ".join(lines))
+        else:
+            line = _describe(ui, e, names)
+            if line:
+                out.append(line)
+        prev = events[j - 1]
+        i = j
+    return out
 
 
 def _ask(console, prompt):
@@ -224,9 +399,14 @@ def _ask(console, prompt):
 
 def _clear_screen(console):
     """Clear the screen AND the terminal's scrollback (``ESC [3J``), so the player who just
-    moved leaves no hand to scroll back to at a hot-seat hand-over.  Writes nothing when the
-    output is not a terminal (a pipe, a file)."""
-    if not console.is_terminal or console.is_dumb_terminal:
+    moved leaves no hand to scroll back to at a hot-seat hand-over.  A terminal that cannot
+    be cleared (``TERM=dumb``) gets enough blank lines to push the hand off the screen.
+    Writes nothing when the output is not a terminal (a pipe, a file)."""
+    if not console.is_terminal:
+        return
+    if console.is_dumb_terminal:
+        console.file.write("\n" * max(100, 2 * console.size.height))
+        console.file.flush()
         return
     console.clear()                         # ESC [2J ESC [H
     console.file.write("\033[3J")
@@ -279,15 +459,30 @@ def _refusal(raw, legal, labels, short_forms=None):
     return text + " h for a hint, q to quit."
 
 
-def _resolve_name(state, raw, legal, labels, short_forms=None):
+def _you(state, text):
+    """An engine message about the player to act written to them: ``player 0 does not hold
+    3♠`` -> ``you do not hold 3♠``; other players by their seats from 1."""
+    import re
+    p = state.current_player()
+    text = re.sub(rf"\bplayer {p} (does|has|is)\b",
+                  lambda m: "you " + {"does": "do", "has": "have", "is": "are"}[m.group(1)], text)
+    text = re.sub(rf"\bplayer {p}\b", "you", text)
+    return re.sub(r"\bplayer (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", text)
+
+
+def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
     """The legal action named ``raw`` (a label as listed, or an action string, in any case),
-    else ``(None, error message)``."""
+    else ``(None, error message)``.  A name typed (not a listed label) goes through the
+    game's ``ui.typed_action`` (Krazy Kings: a play leaving one card calls it, KK-19; Crazy
+    Rummy: a lay off that names no end when both are open asks which)."""
     want = _norm(raw)
     for a, lab in zip(legal, labels):
         if want == _norm(lab):
             return a, None
     try:
         a = state.string_to_action(raw)
+        if ui is not None:
+            a = ui.typed_action(state, a, raw)
     except UnclearActionError as e:
         if e.matches == ():             # it names no move at all
             return None, _refusal(raw, legal, labels, short_forms)
@@ -297,19 +492,20 @@ def _resolve_name(state, raw, legal, labels, short_forms=None):
         # a name the game knows but that is not legal now: say why
         if e.action is None:
             return None, _refusal(raw, legal, labels, short_forms)
+        why = state.explain_illegal(e.action) or "it is not among the legal actions"
         return None, (f"{escape(state.action_to_string(e.action))} is not allowed now: "
-                      f"{escape(state.explain_illegal(e.action) or 'it is not among the legal actions')}.")
+                      f"{escape(_you(state, why))}.")
     return a, None
 
 
-def _take_name(state, parts, legal, labels, whole=False, short_forms=None):
+def _take_name(state, parts, legal, labels, whole=False, short_forms=None, ui=None):
     """The move named by the first of ``parts`` (the comma-separated pieces of a line),
     joined with as many of the next ones as it takes: a listed name may hold a comma
     (``go out, discard K♣``).  Returns ``(action, the pieces left)``, or ``(None, error)``.
     With ``whole`` only all the pieces together may name it."""
     first_err = None
     for j in range(len(parts), 0 if not whole else len(parts) - 1, -1):
-        a, err = _resolve_name(state, ", ".join(parts[:j]), legal, labels, short_forms)
+        a, err = _resolve_name(state, ", ".join(parts[:j]), legal, labels, short_forms, ui)
         if a is not None:
             return a, parts[j:]
         if j == 1 or whole:
@@ -338,73 +534,177 @@ def _queue(queue, state, pieces, legal, labels):
     """Put the rest of a line of chained moves in ``queue`` as ``(typed, proper name)``: the
     typed text names the move when its turn comes, the proper name (as the table writes the
     move, read in the state it was typed in) is what messages show."""
-    queue.extend((x, _proper_name(state, x, legal, labels)) for x in pieces)
+    queue.extend((x, _options_name(x) if isinstance(x, list) else _proper_name(state, x, legal, labels))
+                 for x in pieces)
 
 
 def _queued_names(queue):
     return ", ".join(shown for _, shown in queue)
 
 
+def _expand(ui, state, parts):
+    """The pieces of a typed line with the game's multi-move forms opened up
+    (``ui.expand_typed``: Crazy Rummy ``lay 5♠ 5♥ 5♦``): a list of pieces, each a text or a
+    list of texts to play in whichever order is legal."""
+    out = []
+    for x in parts:
+        more = ui.expand_typed(state, x)
+        out.extend(more if more else [x])
+    return out
+
+
+def _from_alternatives(state, options, legal, labels, ui):
+    """The first of ``options`` (each a tuple of texts that may name it) that names a legal
+    move: ``(action, index)`` or ``(None, the error of the first)``."""
+    first = None
+    for i, texts in enumerate(options):
+        for x in texts:
+            a, err = _resolve_name(state, x, legal, labels, None, ui)
+            if a is not None:
+                return a, i
+            first = first or err
+    return None, first
+
+
+def _options_name(options):
+    return "lay " + " ".join(t[0].split(None, 1)[1] for t in options)
+
+
+def _next_queued(console, state, queue, legal, labels, ui):
+    """The move the front of the queue names, taken off it (an alternatives piece loses the
+    one played and stays while it has more), or ``None`` after saying why (the queue is
+    then cleared)."""
+    typed, _ = queue[0]
+    if isinstance(typed, list):
+        a, i = _from_alternatives(state, typed, legal, labels, ui)
+        if a is not None:
+            rest = typed[:i] + typed[i + 1:]
+            if rest:
+                queue[0] = (rest, _options_name(rest))
+            else:
+                del queue[0]
+            return a
+        console.print(f"[red]{i} (the rest of your moves, {escape(_queued_names(queue))}, were not played)[/]")
+        queue.clear()
+        return None
+    if typed.strip().isdecimal():
+        # a number names a line of the list shown when it was typed, which is gone now
+        console.print(f"[red]After the first move of a chain, name the moves ('{escape(labels[0])}'), "
+                      f"not their numbers: the list changes after every move. Not played: "
+                      f"{escape(_queued_names(queue))}[/]")
+        queue.clear()
+        return None
+    plain = []
+    for x, _ in queue:
+        if isinstance(x, list):
+            break
+        plain.append(x)
+    a, rest = _take_name(state, plain, legal, labels, short_forms=ui.short_forms, ui=ui)
+    if a is not None:
+        del queue[:len(plain) - len(rest)]
+        return a                        # the event log line shows the move
+    console.print(f"[red]{rest} (the rest of your moves, {escape(_queued_names(queue))}, were not played)[/]")
+    queue.clear()
+    return None
+
+
 def _human_turn(console, state, p, ui, names, args, queue=None):
     """The human's move: a number or a name from the list.  Several names separated by
     commas (``lay 7H, lay 8H, lay 9H, finish meld``) play one after another while it stays
     this player's turn: the rest wait in ``queue``.  A player with a single legal move is
-    told so and plays it with Enter (or its number or name)."""
+    told so and plays it with Enter (or its number or name).  The screen (table, choices,
+    prompt) fits the terminal (``krazy_core.cli_table``): long runs of moves are one choice
+    that asks a position next, and the rest pages (``m``)."""
+    from krazy_core import cli_table
     legal = ui.action_order(state, state.legal_actions())
     labels = [ui.action_label(state, a) for a in legal]
     short = ui.short_forms
     if queue:
-        if queue[0][0].strip().isdecimal():
-            # a number names a line of the list shown when it was typed, which is gone now
-            console.print(f"[red]After the first move of a chain, name the moves ('{escape(labels[0])}'), "
-                          f"not their numbers: the list changes after every move. Not played: "
-                          f"{escape(_queued_names(queue))}[/]")
-            queue.clear()
-        else:
-            a, rest = _take_name(state, [x for x, _ in queue], legal, labels, short_forms=short)
-            if a is not None:
-                del queue[:len(queue) - len(rest)]
-                return a                        # the event log line shows the move
-            console.print(f"[red]{rest} (the rest of your moves, {escape(_queued_names(queue))}, "
-                          "were not played)[/]")
-            queue.clear()
-    console.print(ui.render(state, p))
+        a = _next_queued(console, state, queue, legal, labels, ui)
+        if a is not None:
+            return a
     if len(legal) == 1:
+        table, _ = cli_table.fit_table(console, ui, state, p, 3, console.size.width, console.size.height)
+        console.print(table)
         return _forced_turn(console, state, p, labels[0], legal[0], names, args, queue)
-    table = Table(show_header=False, box=None, padding=(0, 2))
-    for i, lab in enumerate(labels, 1):
-        table.add_row(f"[bold cyan]{i}[/]", escape(lab))
-    console.print(table)
+    entries = cli_table.choice_entries(ui, state, legal, labels)
+    page = 0
+    message = None
+    who = names[p] if state.num_players() > 1 and "(you)" not in names[p] else None
     while True:
-        raw = _ask(console, f"[bold]{names[p]}[/], your move [1-{len(legal)}, or a name like "
-                            f"'{escape(labels[0])}' (several: name, name, ...); h = hint, q = quit]: ")
+        parts, prompt, page, pages, first, count = cli_table.screen_lines(
+            console, ui, state, p, entries, page, message, who)
+        for r in parts:
+            console.print(r)
+        message = None
+        raw = _ask(console, escape(prompt))
         low = raw.lower()
         if low in ("q", "quit", "exit"):
             return None
+        if low in ("m", "more"):
+            page += 1
+            continue
         if low in ("h", "hint", "?"):
-            _hint(console, state, labels, legal, args)
+            message = _hint(console, state, labels, legal, args)
             continue
-        parts = [raw]
+        pieces = [raw]
         if "," in raw:
-            parts = [x.strip() for x in raw.split(",") if x.strip()]
-            if not parts:
-                console.print("[red]Nothing between the commas: type a move, or several as "
-                              "name, name, ...[/]")
+            pieces = [x.strip() for x in raw.split(",") if x.strip()]
+            if not pieces:
+                message = Text("Nothing between the commas: type a move, or several as name, name, ...",
+                               style="red")
                 continue
-        if parts[0].isdecimal() and parts[0].isascii() and (queue is not None or len(parts) == 1):
-            k = int(parts[0])
-            if 1 <= k <= len(legal):
-                if queue is not None:
-                    _queue(queue, state, parts[1:], legal, labels)
-                return legal[k - 1]
-            console.print(f"[red]{k} is not a choice: type a number from 1 to {len(legal)}.[/]")
-            continue
-        a, rest = _take_name(state, parts, legal, labels, whole=queue is None, short_forms=short)
+        if pieces[0].isdecimal() and pieces[0].isascii() and (queue is not None or len(pieces) == 1):
+            k = int(pieces[0])
+            if not 1 <= k <= len(entries):
+                message = Text(f"{k} is not a choice: type a number from 1 to {len(entries)}.", style="red")
+                continue
+            e = entries[k - 1]
+            if e[0] == "group":
+                a = _group_choice(console, e)
+                if a is None:
+                    continue
+            else:
+                a = e[1]
+            if queue is not None:
+                _queue(queue, state, _expand(ui, state, pieces[1:]), legal, labels)
+            return a
+        pieces = _expand(ui, state, pieces)
+        if isinstance(pieces[0], list):
+            a, i = _from_alternatives(state, pieces[0], legal, labels, ui)
+            if a is None:
+                message = Text.from_markup(f"[red]{i}[/]")
+                continue
+            rest = pieces[0][:i] + pieces[0][i + 1:]
+            pieces = ([rest] if rest else []) + pieces[1:]
+            if queue is not None:
+                _queue(queue, state, pieces, legal, labels)
+            return a
+        plain = []
+        for x in pieces:
+            if isinstance(x, list):
+                break
+            plain.append(x)
+        a, rest = _take_name(state, plain, legal, labels, whole=queue is None and len(plain) == len(pieces),
+                             short_forms=short, ui=ui)
         if a is not None:
             if queue is not None:
-                _queue(queue, state, rest, legal, labels)
+                _queue(queue, state, rest + pieces[len(plain):], legal, labels)
             return a
-        console.print(f"[red]{rest}[/]")
+        message = Text.from_markup(f"[red]{rest}[/]")
+
+
+def _group_choice(console, entry):
+    """The move of a folded choice: ask its position (Enter goes back to the list)."""
+    from krazy_core import cli_table
+    options = entry[3]
+    while True:
+        raw = _ask(console, escape(cli_table.group_prompt(entry))).strip()
+        if raw == "" or raw.lower() in ("b", "back"):
+            return None
+        if raw in options:
+            return options[raw]
+        console.print(f"[red]{_shown(raw)} is not one of {', '.join(options)}.[/]")
 
 
 def _forced_turn(console, state, p, label, action, names, args, queue=None):
@@ -413,7 +713,7 @@ def _forced_turn(console, state, p, label, action, names, args, queue=None):
     of moves whose first is this one plays it and keeps the rest for the next prompts."""
     console.print(f"[bold]Your only move:[/] [cyan]{escape(label)}[/]")
     while True:
-        raw = _ask(console, f"[bold]{names[p]}[/], press Enter to play it (q = quit): ")
+        raw = _ask(console, "Press Enter to play it (q = quit): ")
         low = raw.lower()
         if low in ("q", "quit", "exit"):
             return None
@@ -435,17 +735,37 @@ def _forced_turn(console, state, p, label, action, names, args, queue=None):
                       "Press Enter to play it, or q to quit.[/]")
 
 
+def _hint_text(policy, labels, legal):
+    """What the hint says about a search's visit shares ``{action: share}``: its choice and
+    how sure it is when it has an opinion (the top move has at least 1.5 times a fair share
+    and 10 points more than the next), else that it sees the moves as about equal."""
+    ranked = sorted(((v, a) for a, v in policy.items() if a in legal), key=lambda x: -x[0])
+    if not ranked:
+        return Text("No hint.", style="dim")
+    name = {a: lab for a, lab in zip(legal, labels)}
+    top_v, top_a = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else 0.0
+    fair = 1.0 / len(ranked)
+    if len(ranked) == 1 or (top_v >= 1.5 * fair and top_v - second >= 0.10):
+        sure = "sure" if top_v >= 0.6 else ("fairly sure" if top_v >= 0.35 else "a slight preference")
+        t = Text(f"Hint: {name[top_a]} ({sure}: {top_v:.0%} of the search's visits", style="green")
+        if len(ranked) > 1:
+            t.append(f"; next {name[ranked[1][1]]} {second:.0%}")
+        t.append(")")
+        return t
+    few = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[:3])
+    return Text(f"No clear hint: the search rates these moves about the same ({few}).", style="yellow")
+
+
 def _hint(console, state, labels, legal, args):
     try:
         from krazy_core.bots import ISMCTSBot
         bot = ISMCTSBot(time_limit=args.think or 0.5, seed=1)
         action, policy = bot.step_with_policy(state)
-        top = sorted(policy.items(), key=lambda kv: -kv[1])[:3]
-        text = ", ".join(f"{escape(labels[legal.index(a)])} ({v:.0%})" for a, v in top if a in legal)
-        console.print(f"[green]Hint (ISMCTS): {text}[/]")
+        return _hint_text(policy, labels, legal)
     except (ImportError, ConfigError):      # a build without the search module
         a = state.heuristic_action(seed=1)
-        console.print(f"[green]Hint (heuristic): {escape(labels[legal.index(a)])}[/]")
+        return Text(f"Hint (the simple bot's move): {labels[legal.index(a)]}", style="green")
 
 
 # ---------------------------------------------------------------------------- simulate
@@ -530,29 +850,67 @@ def _game_progress(state) -> str:
 
 
 # ---------------------------------------------------------------------------- rules, bench
-def cmd_rules(args, console: Console) -> int:
-    spec = krazy_core.game.get_spec(args.game)
+def rules_renderables(spec):
+    """The rules of a game for players: the rules text, then each option as a name on its
+    own line (never cut) with its default, range and meaning wrapped below it."""
     text = resources.files("krazy_core").joinpath("rules", spec.rules_file).read_text(encoding="utf-8")
-    console.print(Markdown(text))
-    t = Table(title=f"Options of {spec.name} (krazy play {spec.game_id} -o name=value)")
-    for col in ("option", "default", "range", "rule", "meaning"):
-        t.add_column(col)
+    out = [Markdown(text), Text(""),
+           Text(f"Options of {spec.name} (krazy play {spec.game_id} -o name=value)", style="bold")]
     for o in spec.options:
         rng = f"{o.lo}..{o.hi}" if o.kind is int else ("true/false" if o.kind is bool else " / ".join(o.choices))
-        t.add_row(o.name, repr(o.default), rng, o.rule, o.doc)
-    console.print(t)
-    console.print(f"Players: {spec.min_players}..{spec.max_players} (default {spec.default_players}).")
+        default = str(o.default).lower() if o.kind is bool else str(o.default)
+        out.append(Text(o.name, style="bold cyan"))
+        body = Text(f"    {o.doc} (default {default}; {rng}" + (f"; rule {o.rule}" if o.rule else "") + ")")
+        out.append(body)
+    out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
+    return out
+
+
+def cmd_rules(args, console: Console) -> int:
+    """The rules, paged on a terminal (``less -R`` when the pager is less), plain in a pipe."""
+    spec = krazy_core.game.get_spec(args.game)
+    parts = rules_renderables(spec)
+    if console.is_terminal and not console.is_dumb_terminal and not args.no_pager:
+        os.environ.setdefault("LESS", "-R")
+        with console.pager(styles=True):
+            for r in parts:
+                console.print(r)
+    else:
+        for r in parts:
+            console.print(r)
     return 0
+
+
+BENCH_CHUNK = 2000                  # games per call into the core: Ctrl-C is seen between calls
 
 
 def cmd_bench(args, console: Console) -> int:
+    """Random playouts in the core, ``BENCH_CHUNK`` games per call so that Ctrl-C (which the
+    core's loop does not see) stops it within one chunk, reporting what was done."""
     from krazy_core._state import simulate_random
+    from krazy_core.ui import plural
     game = _make_game(args)
-    r = simulate_random(game, args.games, seed=args.seed or 0)
-    console.print(f"{game.name}, {game.num_players} players: {r['games']} random games in the core, "
-                  f"{r['decisions']} decisions in {r['seconds']:.3f} s = "
-                  f"[bold]{r['decisions_per_second']:,.0f}[/] decisions/s")
-    return 0
+    if args.games < 1:
+        raise ConfigError(f"--games must be at least 1, got {args.games}")
+    done = decisions = 0
+    seconds = 0.0
+    seed = args.seed or 0
+    interrupted = False
+    try:
+        while done < args.games:
+            k = min(BENCH_CHUNK, args.games - done)
+            r = simulate_random(game, k, seed=seed + done)
+            done += r["games"]
+            decisions += r["decisions"]
+            seconds += r["seconds"]
+    except KeyboardInterrupt:
+        interrupted = True
+    rate = decisions / seconds if seconds > 0 else 0.0
+    head = f"interrupted after {plural(done, 'random game')}" if interrupted else plural(done, "random game")
+    console.print(f"{game.name}, {game.num_players} players: {head} in the core, "
+                  f"{plural(decisions, 'decision')} in {seconds:.3f} s = "
+                  f"[bold]{rate:,.0f}[/] decisions/s")
+    return 130 if interrupted else 0
 
 
 def cmd_games(args, console: Console) -> int:
@@ -571,6 +929,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="krazy", description="Play and study Krazy Kings, Kings Rummy, "
                                  "Crazy Rummy and KrassKariert against bots.")
     ap.add_argument("--version", action="version", version=f"krazy_core {krazy_core.__version__}")
+    ap.add_argument("--joker-text", action="store_true",
+                    help="write the Joker as JK (for fonts without the 🃏 glyph; also KRAZY_JOKER_TEXT=1)")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     def common(p, bots_default="heuristic"):
@@ -578,13 +938,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
         p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
-        p.add_argument("--bots", default=bots_default, help="comma-separated: random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
+        p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:400), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat")
     common(p)
     p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")
     p.add_argument("--think", type=float, default=None, help="ISMCTS seconds per move (bots and hints)")
+    p.add_argument("--names", default=None, help="comma-separated names of the human players (hot-seat)")
+    p.add_argument("--save", default=None, metavar="FILE", help="save the game to FILE after every move and on quit")
+    p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("match", help="a bot-only game, play by play")
@@ -603,6 +966,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="the rules and options of a game")
     p.add_argument("game")
+    p.add_argument("--no-pager", action="store_true", help="print the rules without paging")
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("bench", help="in-core random playouts per second")
@@ -618,9 +982,31 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+class JokerText:
+    """An output file that writes the Joker ``🃏`` (a glyph many fonts lack) as ``JK`` (two
+    columns, as the emoji takes, so tables stay aligned); everything else passes through."""
+
+    def __init__(self, file):
+        self._file = file
+
+    def write(self, text):
+        return self._file.write(text.replace("\U0001F0CF", "JK"))
+
+    def __getattr__(self, name):
+        return getattr(self._file, name)
+
+
+def _joker_as_text(args) -> bool:
+    if getattr(args, "joker_text", False) or os.environ.get("KRAZY_JOKER_TEXT", "") not in ("", "0"):
+        return True
+    enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return enc not in ("utf8", "utf16", "utf32")
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    console = Console(emoji=False)          # ":100:" in a bot word is not an emoji
+    file = JokerText(sys.stdout) if _joker_as_text(args) else None
+    console = Console(emoji=False, file=file)   # ":100:" in a bot word is not an emoji
     try:
         return args.func(args, console)
     except KrazyError as e:

@@ -27,7 +27,7 @@ def test_match_plays_a_whole_game_and_names_the_winner():
     code, out = krazy("match", "krazy-kings", "--seed", "3", "--bots", "heuristic,random,random,random")
     assert code == 0
     assert "shuffles 54 cards" in out and "rolls" in out
-    assert "Winner: seat 2 (random) after" in out
+    assert "Winner: seat 3 (random) after" in out
     # the same seed replays the same game
     assert krazy("match", "krazy-kings", "--seed", "3", "--bots", "heuristic,random,random,random")[1] == out
 
@@ -60,7 +60,7 @@ def test_play_rejects_bad_input_and_finishes_a_game():
     assert "is not one of your moves" in out or "is not a choice" in out
     assert "999 is not a choice: type a number from 1 to" in out
     assert "Your hand:" in out and "Top card" in out
-    assert "Winner: seat 3 (heuristic) after 23 turns." in out
+    assert "Winner: seat 4 (heuristic bot) after 23 turns." in out
 
 
 def test_play_illegal_move_by_name_explains_and_asks_again():
@@ -68,7 +68,7 @@ def test_play_illegal_move_by_name_explains_and_asks_again():
     code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0",
                       input="play K♠\nplay 4S\nq\n")
     assert code == 0 and "Bye." in out
-    assert "player 0 does not hold K♠" in out
+    assert "you do not hold K♠" in out
     assert "must match the roll 2+3" in out
 
 
@@ -77,15 +77,15 @@ def test_play_several_moves_on_one_line():
     code, out = krazy("play", "kings-rummy", "--players", "2", "--seed", "1", "--delay", "0",
                       input="take K♦, discard K♦\nq\n")
     assert code == 0 and "Bye." in out
-    assert out.index("seat 0 (you) takes K♦") < out.index("seat 0 (you) discards K♦")
-    assert out.count("your move [") == 2           # one prompt for both moves, then the next turn
+    assert out.index("seat 1 (you) takes K♦") < out.index("seat 1 (you) discards K♦")
+    assert out.count("Your move (") == 2           # one prompt for both moves, then the next turn
 
 
 def test_play_several_moves_stop_at_a_bad_one():
     code, out = krazy("play", "kings-rummy", "--players", "2", "--seed", "1", "--delay", "0",
                       input="draw, discard 9Z, discard K♦\nq\n")
     assert code == 0 and "Bye." in out
-    assert "seat 0 (you) draws" in out
+    assert "seat 1 (you) draws" in out
     assert "'discard 9Z' is not one of your moves" in out          # as typed, not lower-cased
     # the moves left are named as the table names them
     assert "(the rest of your moves, discard 9Z, discard K♦, were not played)" in out
@@ -181,7 +181,7 @@ def test_chained_moves_left_over_show_their_proper_names():
     played are named as the engine writes them, not as typed in lower case."""
     code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0",
                       input="play 2s, play 4s, play kc\nq\n")
-    assert code == 0 and "seat 0 (you) plays 2♠" in out
+    assert code == 0 and "seat 1 (you) plays 2♠" in out
     assert "Your turn ended; not played: play 4♠, play K♣" in out
     assert "play 4s" not in out and "play kc" not in out
 
@@ -212,13 +212,13 @@ def test_a_single_legal_move_is_named_and_played_on_enter():
     code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\n\nq\n")
     assert code == 0 and "[1-1" not in out
     assert "Your only move: play 2♦" in out
-    assert "press Enter to play it (q = quit):   seat 0 (you) plays 2♦" in out
+    assert "Press Enter to play it (q = quit):   seat 1 (you) plays 2♦" in out
     # scripted input that answers '1' (or the move's name) plays it too; anything else is refused
     code, out1 = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\n1\nq\n")
     assert out1 == out
     code, out2 = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\nzz\nPlay 2D\nq\n")
     assert "'zz': play 2♦ is the only move you have now. Press Enter to play it, or q to quit." in out2
-    assert "seat 0 (you) plays 2♦" in out2 and "Your only move: play 7♦" in out2
+    assert "seat 1 (you) plays 2♦" in out2 and "Your only move: play 7♦" in out2
 
 
 def test_hot_seat_hand_over_clears_screen_and_scrollback():
@@ -248,7 +248,7 @@ def test_rules_name_the_game_not_internal_seed_files(game_id, name, rule):
 
 
 def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
-    """Crazy Rummy, round 3 only, seed 3, 119 heuristic steps: seat 1 is down with the runs
+    """Crazy Rummy, round 3 only, seed 3, 119 heuristic steps: seat 2 (index 1) is down with the runs
     3♦ 2♥ 5♦ 6♦ (id 3) and 2♣ 4♣ 🃏 6♣ (id 4).  Cards standing as wilds carry ✱ as in the
     hand; the ids (seat * 3 + k, what a lay off is typed with) are explained."""
     import io
@@ -262,8 +262,8 @@ def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
     console = Console(width=100, record=True, file=io.StringIO())
     console.print(load_ui("contract-rummy").render(st, 1))
     text = " ".join(console.export_text().replace("│", " ").split())
-    assert "3 1 run 3♦ 2♥✱ 5♦ 6♦" in text and "4 1 run 2♣✱ 4♣ 🃏✱ 6♣" in text
-    assert ("Meld ids are fixed per seat (seat 0: 0-2; seat 1: 3-5; seat 2: 6-8; seat 3: 9-11); "
+    assert "3 2 run 3♦ 2♥✱ 5♦ 6♦" in text and "4 2 run 2♣✱ 4♣ 🃏✱ 6♣" in text
+    assert ("Meld ids are fixed per seat (seat 1: 0-2; seat 2: 3-5; seat 3: 6-8; seat 4: 9-11); "
             "gaps are melds not laid. Type the id to lay off or swap: 'lay off CARD on meld ID', 'swap CARD into meld ID'. "
             "✱ = a wild") in text
     # a 2 in its own place is natural (CR-2): A♥ 2♥ 3♥ 4♥, a book of 2s; a Joker never is
@@ -322,7 +322,7 @@ def test_a_chain_starting_with_the_only_move_is_played_at_a_forced_prompt():
                       input="1\n1\nplay 2d, play 7d\nq\n")
     text = " ".join(out.split())
     assert code == 0 and "is the only move you have now" not in text
-    assert "seat 0 (you) plays 2♦" in text and "Your turn ended; not played: play 7♦" in text
+    assert "seat 1 (you) plays 2♦" in text and "Your turn ended; not played: play 7♦" in text
 
 
 def test_end_of_input_at_the_hot_seat_hand_over_says_bye():
@@ -363,6 +363,6 @@ def test_a_number_later_in_a_chain_is_explained():
     # is gone by the next prompt, and the table says so instead of refusing '1' as a name
     code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", input="d, 1\nq\n")
     text = " ".join(out.split())
-    assert code == 0 and "seat 0 (you) draws" in text
+    assert code == 0 and "seat 1 (you) draws" in text
     assert "name the moves ('discard Q♥'), not their numbers" in text and "Not played: 1" in text
     assert "'1' is not one of your moves" not in text

@@ -508,15 +508,24 @@ cdef void kr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
 cdef int best_discard(const KRState *st, const uint8_t *hand, int n, kz_rng *rng,
                       int *points_after, int below=1 << 30) noexcept nogil:
     """The index in hand of the card whose discard leaves the fewest best-arrangement
-    points; ties: the dearer card goes, a wild is kept, then at random.  With ``below``
-    the caller only asks whether some discard leaves fewer than ``below`` points:
-    *points_after is then min(fewest, below) and the index is not meaningful (the same
-    random draws are made either way)."""
+    points; ties: the dearer card goes, a wild is kept, then at random.  Outside last turns
+    (KR-11) a wild is never discarded while the hand holds a card that is not wild: a wild
+    melds with anything later, its points count only if the round ends now (issue 16).
+    With ``below`` the caller only asks whether some discard leaves fewer than ``below``
+    points: *points_after is then min(fewest, below) and the index is not meaningful (the
+    same random draws are made either way)."""
     cdef uint8_t rest[MAXH + 1]
-    cdef int i, t, m, pts, best_i = -1, best = 1 << 30, d, wild
+    cdef int i, t, m, pts, best_i = -1, best = 1 << 30, d, wild, keep_wilds = 0
     cdef double key, best_key = -1e18
+    if st.out_player < 0:
+        for i in range(n):
+            if not kz_is_wild(&st.rules, hand[i]):
+                keep_wilds = 1
+                break
     for i in range(n):
         if i > 0 and hand[i] == hand[i - 1]:
+            continue
+        if keep_wilds and kz_is_wild(&st.rules, hand[i]):
             continue
         m = 0
         for t in range(n):
@@ -540,7 +549,8 @@ cdef int32_t kr_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
     """HeuristicBot: take the discard-pile top when, after the best discard, it leaves fewer
     points than the hand holds now (KR-12 arrangement); else draw from the stock.  Go out
     whenever possible (discarding the dearest card that allows it); otherwise discard the
-    card whose loss leaves the fewest points (ties: the dearer, never a wild by choice).
+    card whose loss leaves the fewest points (ties: the dearer; never a wild outside last
+    turns while a card that is not wild is left, see ``best_discard``).
     Reads only the player's own hand and the discard pile."""
     cdef const KRState *st = <const KRState *>vst
     cdef int p = st.cur, n, i, now, after, bi, m, best_pts = -1, k

@@ -10,7 +10,17 @@
 - optionally ``SHORT_FORMS``: one line naming the short ways to type a move that the game's
   ``string_to_action`` reads (shown when a typed move names nothing);
 - optionally ``typed_card(code) -> bool``: whether a typed word that ``parse_card`` reads as
-  ``code`` is a card to write as the table writes it (default: every code).
+  ``code`` is a card to write as the table writes it (default: every code);
+- optionally ``compact(state, viewer, minimal=False) -> rich renderable``: the table in a
+  few lines for a small terminal (``minimal``: only the trick or top card and the hand);
+- optionally ``choice_groups(state, legal, labels) -> [(label, ask, {key: action})]``: runs
+  of moves shown as one choice that asks ``ask`` (a position) next;
+- optionally ``typed_action(state, action, text) -> action``: the move a typed name means
+  (Krazy Kings: a play that leaves one card calls "last card" unless the text says not to);
+- optionally ``expand_typed(state, text) -> [[text, ...], ...] | None``: a typed line that
+  stands for several moves, each a list of alternatives played in whichever order is legal
+  (Crazy Rummy: ``lay 5♠ 5♥ 5♦``);
+- optionally ``final_points(state) -> (heading, [value per seat])`` for the result table.
 
 Games without a module get the generic view below.
 """
@@ -58,4 +68,9 @@ def load_ui(game_id: str):
         action_order=getattr(mod, "action_order", lambda state, legal: list(legal)),
         short_forms=getattr(mod, "SHORT_FORMS", None),
         typed_card=getattr(mod, "typed_card", lambda code: True),
+        compact=getattr(mod, "compact", None),
+        choice_groups=getattr(mod, "choice_groups", None),
+        typed_action=getattr(mod, "typed_action", lambda state, a, text: a),
+        expand_typed=getattr(mod, "expand_typed", lambda state, text: None),
+        final_points=getattr(mod, "final_points", None),
     )

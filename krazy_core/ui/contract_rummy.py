@@ -12,7 +12,7 @@ from rich.text import Text
 from krazy_core.cards import format_card
 from krazy_core.ui import plural
 
-SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
+SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 5: "bold magenta"}
 PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decline": "take the up-card or draw",
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
@@ -71,7 +71,7 @@ def meld_id_note(n) -> Text:
     """Why meld ids have gaps: each seat owns three fixed ids (seat s: 3s..3s+2, the ids the
     actions use), so a seat's melds keep their ids all round and ids of melds not laid are
     skipped.  The id is what a lay off or a swap is typed with."""
-    ranges = "; ".join(f"seat {p}: {3 * p}-{3 * p + 2}" for p in range(n))
+    ranges = "; ".join(f"seat {p + 1}: {3 * p}-{3 * p + 2}" for p in range(n))
     t = Text(f"Meld ids are fixed per seat ({ranges}); gaps are melds not laid. Type the id "
              f"to lay off or swap: 'lay off CARD on meld ID', 'swap CARD into meld ID'. ", style="dim")
     t.append(WILD_MARK, style="bold yellow")
@@ -99,7 +99,7 @@ def render(state, viewer):
     last = min(7, opts.first_round + opts.rounds - 1)
     head.add_row("Round", f"{obs['round']} (rounds {opts.first_round}..{last} of 7): {obs['cards_dealt']} cards, contract "
                  f"[bold]{contract_words(obs['contract'])}[/bold]")
-    head.add_row("Dealer", f"seat {obs['dealer']}")
+    head.add_row("Dealer", f"seat {obs['dealer'] + 1}")
     up = obs["up_card"]
     pile = obs["discard_pile"]
     if up is not None:
@@ -111,9 +111,9 @@ def render(state, viewer):
         head.add_row("Result", "game over")
     else:
         cp = obs["current_player"]
-        who = f"seat {cp}"
+        who = f"seat {cp + 1}"
         if obs["turn_player"] is not None and cp != obs["turn_player"]:
-            who += f" (out of turn; seat {obs['turn_player']}'s turn)"
+            who += f" (out of turn; seat {obs['turn_player'] + 1}'s turn)"
         head.add_row("To act", f"{who}: {PHASE_WORDS.get(obs['phase'], obs['phase'])}")
         head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']}")
 
@@ -125,7 +125,7 @@ def render(state, viewer):
     seats.add_column("total", justify="right")
     for p in range(n):
         mark = "▶ " if p == obs["current_player"] else "  "
-        seats.add_row(f"{mark}{p}" + (" (you)" if p == viewer else ""), str(obs["hand_sizes"][p]),
+        seats.add_row(f"{mark}{p + 1}" + (" (you)" if p == viewer else ""), str(obs["hand_sizes"][p]),
                       "yes" if obs["down"][p] else "", str(obs["buys"][p]), str(obs["totals"][p]),
                       style="bold yellow" if p == obs["current_player"] else None)
 
@@ -136,7 +136,7 @@ def render(state, viewer):
     melds.add_column("cards")
     for m in obs["melds"]:
         building = obs["building_meld"] == m["id"]
-        melds.add_row(str(m["id"]), str(m["owner"]), m["kind"] + (" (building)" if building else ""),
+        melds.add_row(str(m["id"]), str(m["owner"] + 1), m["kind"] + (" (building)" if building else ""),
                       meld_text(m))
     parts = [head, seats]
     if obs["melds"]:
@@ -145,7 +145,7 @@ def render(state, viewer):
         sc = Table(title="Scores per round", show_edge=False)
         sc.add_column("round")
         for p in range(n):
-            sc.add_column(f"seat {p}", justify="right")
+            sc.add_column(f"seat {p + 1}", justify="right")
         for rnd, row in obs["scores"]:
             win = obs["round_results"][rnd - 1]
             sc.add_row(str(rnd), *[str(x) + (" ★" if p == win else "") for p, x in enumerate(row)])
@@ -154,6 +154,49 @@ def render(state, viewer):
     if viewer is not None:
         parts.append(hand_text(obs["hand"]))
     return Panel(Group(*parts), title="Crazy Rummy", border_style="green")
+
+
+def compact(state, viewer, minimal=False):
+    """The table in a few lines for a small terminal: the up-card or discard first, then
+    (unless ``minimal``) the round, every seat and the melds by id, then the hand."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    cp = obs["current_player"]
+    up = obs["up_card"]
+    pile = obs["discard_pile"]
+    t = Text("Up-card " if up is not None else "Discard ", style="dim")
+    shown = up if up is not None else (pile[-1] if pile else None)
+    t.append_text(card_text(shown) if shown is not None else Text("(empty)", style="dim"))
+    if not obs["terminal"]:
+        who = f"seat {cp + 1}"
+        if obs["turn_player"] is not None and cp != obs["turn_player"]:
+            who += f" (out of turn, seat {obs['turn_player'] + 1}'s turn)"
+        t.append(f"   {who}: {PHASE_WORDS.get(obs['phase'], obs['phase'])}", style="dim")
+    lines = [t]
+    if not minimal:
+        lines.append(Text(f"Round {obs['round']}: {obs['cards_dealt']} cards, contract "
+                          f"{contract_words(obs['contract'])}; stock {obs['stock_size']}; "
+                          f"turn {obs['turn']}/{obs['max_turns']}", style="dim"))
+        seats = Text("Seats: ")
+        for p in range(n):
+            if p:
+                seats.append(" · ")
+            word = (f"{'▶' if p == cp else ''}{p + 1}{' you' if p == viewer else ''}: "
+                    f"{plural(obs['hand_sizes'][p], 'card')}{' down' if obs['down'][p] else ''}"
+                    f", {obs['totals'][p]} pts")
+            seats.append(word, style="bold yellow" if p == cp else None)
+        lines.append(seats)
+        if obs["melds"]:
+            ml = Text("Melds (id: cards): ", style="dim")
+            for i, m in enumerate(obs["melds"]):
+                if i:
+                    ml.append(" · ")
+                ml.append(f"{m['id']}: ", style="bold cyan")
+                ml.append_text(meld_text(m))
+            lines.append(ml)
+    if viewer is not None:
+        lines.append(hand_text(obs["hand"]))
+    return Group(*lines)
 
 
 def hand_text(codes) -> Text:
@@ -203,7 +246,7 @@ def describe_event(e, names):
     if k == "buy":
         return f"{who} BUYS {e['card_text']} (and a penalty card)"
     if k == "pass":
-        return None
+        return f"{who} passes (no buy)"
     if k == "draw":
         what = e["card_text"] if e.get("card") is not None else "a card"
         return f"{who} draws {what}" + (" (penalty)" if e.get("reason") == "penalty" else "")
@@ -243,3 +286,70 @@ def typed_card(code) -> bool:
     written out as the table writes it: the suit cards and Jokers (codes below 0x60; the
     CLI's chained moves, ``krazy_core.cli._proper_name``)."""
     return 0 <= code < 0x60
+
+
+def final_points(state):
+    """The result table's column: each seat's total points (fewest wins)."""
+    return "points (fewest wins)", list(state.observation(0)["totals"])
+
+
+def _cards_in(text):
+    """The card codes of the words of ``text`` (``"5s 5♥ JK"``), or ``None`` when a word is
+    not a card (``krazy_core.cards.parse_card``; suit cards and Jokers only)."""
+    from krazy_core.cards import parse_card
+    out = []
+    for w in str(text).split():
+        try:
+            c = parse_card(w)
+        except (ValueError, TypeError, KeyError):
+            return None
+        if type(c) is not int or not 0 <= c < 0x60:
+            return None
+        out.append(c)
+    return out
+
+
+def expand_typed(state, text):
+    """A typed line that stands for several moves (the CLI's chained moves):
+
+    - ``lay 5♠ 5♥ 5♦`` (two cards or more): a whole meld -- ``go down`` first when that is
+      still to do, then each card (laid, or the run started from it) in whichever order the
+      engine takes them, then ``finish meld`` (CR-7);
+    - a card alone (``8s``) discards it when that is legal, as in the other games.
+
+    ``None`` for anything else."""
+    words = str(text).split()
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    if len(words) >= 3 and words[0].lower() == "lay" and words[1].lower() != "off":
+        cards = _cards_in(" ".join(words[1:]))
+        if not cards:
+            return None
+        opts = []
+        for c in cards:
+            t = format_card(c)
+            alts = (f"lay {t}",)
+            if c >> 4 < 4:
+                alts += (f"start run {'SHDC'[c >> 4]} from {t}",)
+            opts.append(alts)
+        out = ["go down"] if "go down" in legal else []
+        return out + [opts, "finish meld"]
+    cards = _cards_in(text)
+    if cards is not None and len(cards) == 1 and f"discard {format_card(cards[0])}" in legal:
+        return [f"discard {format_card(cards[0])}"]
+    return None
+
+
+def typed_action(state, action, text):
+    """A lay off typed without its end (``lay off 2♠ on meld 4``) when both ends of the run
+    are open is not played at one end by choice: ``UnclearActionError`` asks which (CR-8)."""
+    from krazy_core.errors import UnclearActionError
+    name = state.action_to_string(action)
+    low = " " + " ".join(str(text).lower().split()) + " "
+    if name.startswith("lay off ") and name.endswith((" low", " high")) and \
+            not any(w in low for w in (" low ", " high ", " lo ", " hi ")):
+        base = name.rsplit(" ", 1)[0]
+        both = [a for a in state.legal_actions() if state.action_to_string(a) in (base + " low", base + " high")]
+        if len(both) == 2:
+            raise UnclearActionError(f"{base} fits both ends of the run: type '{base} low' or "
+                                     f"'{base} high'", matches=both)
+    return action

@@ -14,9 +14,11 @@ from krazy_core.ui import plural
 from krazy_core.games import melds
 
 SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs", "Stars")
-SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 4: "bold yellow",
+SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 4: "bold blue",
               5: "bold magenta"}
 RANK_TEXT = {11: "J", 12: "Q", 13: "K"}
+PHASE_WORDS = {"draw": "draw from the stock or take the discard", "discard": "discard (or go out)",
+               "over": "game over"}
 
 SHORT_FORMS = ("'d' draws from the stock, 't' takes the discard pile's top; a card alone "
                "discards it ('QR'), 'out QR' goes out discarding it")
@@ -86,7 +88,7 @@ def render(state, viewer):
     head.add_column(justify="right", style="dim")
     head.add_column()
     head.add_row("Round", f"{obs['round']} of {obs['final_round']}: {obs['cards_dealt']} cards each, "
-                          f"dealer seat {obs['dealer']}")
+                          f"dealer seat {obs['dealer'] + 1}")
     head.add_row("Wilds", Text(f"{_rank(w)}s and Jokers", style="bold magenta"))
     top = obs["top_card"]
     head.add_row("Discard pile", (card_text(top, w) + Text(f"  ({plural(len(obs['discard_pile']), 'card')})", style="dim"))
@@ -96,9 +98,9 @@ def render(state, viewer):
     if obs["terminal"]:
         head.add_row("Result", "game over")
     else:
-        head.add_row("To act", f"seat {cp}: {obs['phase']}" + (" (last turn)" if obs["went_out"] is not None else ""))
+        head.add_row("To act", f"seat {cp + 1}: {PHASE_WORDS.get(obs['phase'], obs['phase'])}" + (" (last turn)" if obs["went_out"] is not None else ""))
     if obs["went_out"] is not None:
-        head.add_row("Went out", f"seat {obs['went_out']}; {plural(obs['last_turns_left'], 'last turn')} to go")
+        head.add_row("Went out", f"seat {obs['went_out'] + 1}; {plural(obs['last_turns_left'], 'last turn')} to go")
     head.add_row("Turn", f"{obs['turn']} of at most {obs['max_turns']} this round")
 
     seats = Table(title="Scores", show_edge=False)
@@ -110,7 +112,7 @@ def render(state, viewer):
     best = min(totals) if totals else 0
     for p in range(n):
         mark = "▶ " if p == cp else "  "
-        who = f"{mark}{p}" + (" (you)" if p == viewer else "")
+        who = f"{mark}{p + 1}" + (" (you)" if p == viewer else "")
         laid = obs["laid_down"][p]
         if laid is not None:
             info = arrangement_text(laid, w)
@@ -140,10 +142,52 @@ def render(state, viewer):
         t.add_column("melds and cards left")
         t.add_column("points", justify="right")
         for p in range(n):
-            who = f"{p}" + (" went out" if last["went_out"] == p else "")
+            who = f"{p + 1}" + (" went out" if last["went_out"] == p else "")
             t.add_row(who, arrangement_text(last["hands"][p], last["wild_rank"]), str(last["points"][p]))
         parts.append(t)
     return Panel(Group(*parts), title="Kings Rummy", border_style="green")
+
+
+def compact(state, viewer, minimal=False):
+    """The table in a few lines for a small terminal: the discard pile's top first, then
+    (unless ``minimal``) the round and every seat, then the hand and its best arrangement."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    w = obs["wild_rank"]
+    cp = obs["current_player"]
+    top = obs["top_card"]
+    t = Text("Discard top ", style="dim")
+    t.append_text(card_text(top, w) if top is not None else Text("(empty)", style="dim"))
+    t.append(f"   {_rank(w)}s and Jokers wild", style="magenta")
+    if obs["went_out"] is not None:
+        t.append(f"   seat {obs['went_out'] + 1} went out: last turns", style="bold yellow")
+    lines = [t]
+    if not minimal:
+        status = "game over" if obs["terminal"] else f"seat {cp + 1}: {PHASE_WORDS.get(obs['phase'], obs['phase'])}"
+        lines.append(Text(f"Round {obs['round']}/{obs['final_round']}  stock {obs['stock_size']}  "
+                          f"turn {obs['turn']}  {status}", style="dim"))
+        seats = Text("Scores: ")
+        for p in range(n):
+            if p:
+                seats.append(" · ")
+            seats.append(f"{'▶' if p == cp else ''}{p + 1}{' you' if p == viewer else ''}: "
+                         f"{obs['scores'][p]} pts, {plural(obs['hand_sizes'][p], 'card')}",
+                         style="bold yellow" if p == cp else None)
+        lines.append(seats)
+    if viewer is not None and obs["laid_down"][viewer] is None:
+        hand = Text("Your hand: ")
+        for s in range(5):
+            row = sorted((c for c in obs["hand"] if c >> 4 == s and not is_wild(c, w)), key=lambda c: c & 15)
+            if row:
+                hand.append_text(cards_text(row, w))
+                hand.append("  ")
+        wilds = sorted(c for c in obs["hand"] if is_wild(c, w))
+        if wilds:
+            hand.append_text(cards_text(wilds, w))
+        lines.append(hand)
+        if obs["hand"] and not minimal:
+            lines.append(Text("Best now: ", style="dim") + arrangement_text(obs["hand"], w))
+    return Group(*lines)
 
 
 def describe_event(e, names):
@@ -186,3 +230,8 @@ def typed_card(code) -> bool:
     written out as the table writes it: the suit cards and Jokers (codes below 0x60; the
     CLI's chained moves, ``krazy_core.cli._proper_name``)."""
     return 0 <= code < 0x60
+
+
+def final_points(state):
+    """The result table's column: each seat's total points (fewest wins, KR-15)."""
+    return "points (fewest wins)", list(state.observation(0)["scores"])

@@ -85,7 +85,7 @@ def render(state, viewer):
     head = Table.grid(padding=(0, 2))
     head.add_column(justify="right", style="dim")
     head.add_column()
-    head.add_row("Hand", f"{obs['hand_no']}, trick {obs['trick_no']}, led by seat {obs['leader']}")
+    head.add_row("Hand", f"{obs['hand_no']}, trick {obs['trick_no']}, led by seat {obs['leader'] + 1}")
     if obs["phase"] == "insert" and obs["pending_draws"]:
         # the cards being drawn still sit on top of the pile in the state (KA-12)
         k = obs["pending_draws"]
@@ -95,16 +95,18 @@ def render(state, viewer):
     else:
         head.add_row("Draw pile", f"{obs['pile_size']} card{'' if obs['pile_size'] == 1 else 's'}")
     if obs["terminal"]:
-        head.add_row("Result", Text(f"seat {obs['loser']} had to give a chip and had none: game over (KA-15)",
+        head.add_row("Result", Text(f"seat {obs['loser'] + 1} had to give a chip and had none: game over (KA-15)",
                                     style="bold red"))
     elif obs["phase"] == "insert":
-        head.add_row("To act", f"seat {cp} inserts {obs['pending_draws']} drawn card(s) (KA-12)")
+        head.add_row("To act", f"seat {cp + 1} inserts {obs['pending_draws']} drawn card(s) (KA-12)")
     else:
-        head.add_row("To act", f"seat {cp}" + (" (leads)" if obs["best"] is None else ""))
+        head.add_row("To act", f"seat {cp + 1}" + (" (leads)" if obs["best"] is None else ""))
     best = obs["best"]
     if best is not None:
         what = "STOP" if best["stop"] else combo_text(best["combination"])
-        head.add_row("To beat", Text(f"{what} by seat {best['player']}", style="bold yellow"))
+        head.add_row("To beat", Text(f"{what} by seat {best['player'] + 1}", style="bold yellow"))
+    elif not obs["terminal"]:
+        head.add_row("To beat", Text(f"nothing: seat {cp + 1} leads", style="bold yellow"))
     if obs["draws_in_trick"]:
         head.add_row("Draw cards", f"{obs['draws_in_trick']} in this trick: its winner draws "
                                    f"{3 * obs['draws_in_trick']}")
@@ -113,7 +115,7 @@ def render(state, viewer):
     trick.add_column("seat")
     trick.add_column("play")
     for e in obs["trick"]:
-        trick.add_row(str(e["player"]), _entry_text(e))
+        trick.add_row(str(e["player"] + 1), _entry_text(e))
 
     seats = Table(title="Seats", show_edge=False)
     seats.add_column("seat")
@@ -123,7 +125,7 @@ def render(state, viewer):
     seats.add_column("known in hand", style="dim")
     for p in range(n):
         mark = "▶ " if p == cp else "  "
-        who = f"{mark}{p}" + (" (you)" if p == viewer else "")
+        who = f"{mark}{p + 1}" + (" (you)" if p == viewer else "")
         res = Text()
         for c in obs["reserves"][p]:
             if c is None:
@@ -148,6 +150,77 @@ def render(state, viewer):
             line.append_text(card_text(obs["drawn_card"]))
             parts.append(line)
     return Panel(Group(*parts), title="KrassKariert", border_style="green")
+
+
+def compact(state, viewer, minimal=False):
+    """The table in a few lines for a small terminal: what there is to beat and the trick so
+    far first, then (unless ``minimal``) every seat's cards, reserve and chips, then the hand
+    with its position numbers (playable cards green)."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    cp = obs["current_player"]
+    best = obs["best"]
+    t = Text("To beat ", style="dim")
+    if obs["terminal"]:
+        t = Text(f"Game over: seat {obs['loser'] + 1} had no chip to give (KA-15)", style="bold red")
+    elif best is None:
+        t.append(f"nothing: seat {cp + 1} leads", style="bold yellow")
+    else:
+        what = "STOP" if best["stop"] else combo_text(best["combination"])
+        t.append(f"{what} (seat {best['player'] + 1})", style="bold yellow")
+    if obs["draws_in_trick"]:
+        t.append(f"   winner draws {3 * obs['draws_in_trick']}", style="bold cyan")
+    lines = [t]
+    if obs["trick"] and not minimal:
+        tr = Text("Trick: ", style="dim")
+        for i, e in enumerate(obs["trick"][-4:]):
+            if i:
+                tr.append(" · ")
+            tr.append(f"{e['player'] + 1}: ")
+            tr.append_text(_entry_text(e))
+        lines.append(tr)
+    if not minimal:
+        lines.append(Text(f"Hand {obs['hand_no']}, trick {obs['trick_no']}, pile {obs['pile_size']}", style="dim"))
+        seats = Text("Seats: ")
+        for p in range(n):
+            if p:
+                seats.append(" · ")
+            size = obs["hand_sizes"][p]
+            seats.append(f"{'▶' if p == cp else ''}{p + 1}{' you' if p == viewer else ''}: "
+                         f"{size if size else 'out'} {_chips(obs['chips'][p], obs['chips_start'])} R",
+                         style="bold yellow" if p == cp else None)
+            for c in obs["reserves"][p]:
+                seats.append(" ")
+                seats.append_text(card_text(c) if c is not None else Text("·", style="dim"))
+        lines.append(seats)
+    if viewer is not None:
+        marked = set()
+        for start, length in obs.get("playable", []):
+            marked.update(range(start, start + length))
+        hand = Text("Your hand: ")
+        for i, c in enumerate(obs["hand"]):
+            hand.append(f"{i}:", style="dim")
+            hand.append_text(card_text(c, "bold green underline" if i in marked else None))
+            hand.append(" ")
+        lines.append(hand)
+        if obs["drawn_card"] is not None:
+            lines.append(Text("Drawn card to insert: ") + card_text(obs["drawn_card"]))
+    return Group(*lines)
+
+
+def choice_groups(state, legal, labels):
+    """Long runs of choices folded into one, then a position (KA-13 reserve takes: one
+    choice per reserve card, then where in the hand; a drawn card's insert position):
+    ``[(label, ask, {position: action})]`` for the groups of more than 3 moves."""
+    groups = {}
+    for a, lab in zip(legal, labels):
+        if lab.startswith("take reserve ") and " into position " in lab:
+            head, _, pos = lab.rpartition(" into position ")
+            groups.setdefault(head, (f"{head} (then choose where)", "Into which position", {}))[2][pos] = a
+        elif lab.startswith("insert the drawn ") and " at position " in lab:
+            head, _, pos = lab.rpartition(" at position ")
+            groups.setdefault(head, (f"{head} (then choose where)", "At which position", {}))[2][pos] = a
+    return [g for g in groups.values() if len(g[2]) > 3]
 
 
 def action_label(state, a) -> str:
@@ -224,3 +297,8 @@ def typed_card(code) -> bool:
     (``krazy_core.cli._proper_name``): suit cards and Jokers only (codes below 0x60), so
     ``"draw"`` or ``"1"``, which read as KrassKariert cards, stay the words typed."""
     return 0 <= code < 0x60
+
+
+def final_points(state):
+    """The result table's column: the chips each seat has left (KA-15)."""
+    return "chips left", list(state.observation(0)["chips"])

@@ -12,7 +12,12 @@ from krazy_core.cards import format_card
 from krazy_core.ui import plural
 
 DIE = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
-SUIT_STYLE = {0: "bold white", 1: "bold red", 2: "bold red", 3: "bold white", 5: "bold magenta"}
+# spades and clubs in the terminal's own text colour (bold white vanished on light backgrounds)
+SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 5: "bold magenta"}
+PHASE_WORDS = {"over": "game over", "round_one": "Round One: play a card or roll",
+               "round_two": "Round Two: roll the dice", "round_two_rolled": "match the roll",
+               "challenged": "meet the King's challenge", "open_roll": "match the open roll",
+               "direction": "choose the direction of play"}
 
 SHORT_FORMS = ("a card alone plays it ('7h', 'QS', 'JK'), calling 'last card' when it leaves "
                "you one card")
@@ -44,13 +49,13 @@ def render(state, viewer):
     if obs["terminal"]:
         head.add_row("Result", "game over")
     else:
-        head.add_row("To act", f"seat {cp} ({obs['phase'].replace('_', ' ')})")
+        head.add_row("To act", f"seat {cp + 1} ({PHASE_WORDS.get(obs['phase'], obs['phase'])})")
     if obs["roll"]:
         head.add_row("Dice", dice_text(obs["roll"]))
     if obs["open_roll"]:
         head.add_row("Open roll", dice_text(obs["open_roll"]) + "  (KK-12: match it)")
-    if obs["challenger"] is not None:
-        head.add_row("Challenge", f"seat {obs['challenger']} played a King")
+    if obs["challenger"] is not None and not obs["terminal"]:      # a finished game has none
+        head.add_row("Challenge", f"seat {obs['challenger'] + 1} played a King")
 
     seats = Table(title="Seats", show_edge=False)
     seats.add_column("seat")
@@ -58,7 +63,7 @@ def render(state, viewer):
     seats.add_column("rules")
     for p in range(n):
         mark = "▶ " if p == cp else "  "
-        who = f"{mark}{p}" + (" (you)" if p == viewer else "")
+        who = f"{mark}{p + 1}" + (" (you)" if p == viewer else "")
         cards = obs["hand_sizes"][p]
         seats.add_row(who, str(cards) + (" LAST CARD" if cards == 1 else ""),
                       "Round Two" if obs["round_two"][p] else "Round One",
@@ -71,6 +76,46 @@ def render(state, viewer):
             hand.append("  ")
         parts.append(hand)
     return Panel(Group(*parts), title="Krazy Kings", border_style="green")
+
+
+def compact(state, viewer, minimal=False):
+    """The table in a few lines, for a small terminal: the top card, the dice and any
+    challenge first, then (unless ``minimal``) the turn and every seat, then the hand."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    n = obs["num_players"]
+    cp = obs["current_player"]
+    top = obs["top_card"]
+    t = Text("Top card ", style="dim")
+    t.append_text(card_text(top) if top is not None else Text("(none)", style="dim"))
+    if obs["roll"]:
+        t.append("   dice " + dice_text(obs["roll"]))
+    if obs["open_roll"]:
+        t.append("   open roll " + dice_text(obs["open_roll"]) + " (match it, KK-12)")
+    if obs["challenger"] is not None and not obs["terminal"]:
+        t.append(f"   King's challenge by seat {obs['challenger'] + 1}", style="bold yellow")
+    lines = [t]
+    if not minimal:
+        arrow = "↻" if obs["direction"] > 0 else "↺"
+        status = "game over" if obs["terminal"] else \
+            f"seat {cp + 1}: {PHASE_WORDS.get(obs['phase'], obs['phase'])}"
+        lines.append(Text(f"Turn {obs['turn']}/{obs['max_turns']}  stock {obs['stock_size']}  "
+                          f"play {arrow}  {status}", style="dim"))
+        seats = Text("Seats: ")
+        for p in range(n):
+            if p:
+                seats.append(" · ")
+            size = obs["hand_sizes"][p]
+            word = f"{'▶' if p == cp else ''}{p + 1}{' you' if p == viewer else ''}: " + \
+                ("LAST CARD" if size == 1 else plural(size, "card")) + (" R2" if obs["round_two"][p] else "")
+            seats.append(word, style="bold yellow" if p == cp else None)
+        lines.append(seats)
+    if viewer is not None:
+        hand = Text("Your hand: ")
+        for c in obs["hand"]:
+            hand.append_text(card_text(c))
+            hand.append(" ")
+        lines.append(hand)
+    return Group(*lines)
 
 
 def describe_event(e, names):
@@ -144,3 +189,20 @@ def typed_card(code) -> bool:
     written out as the table writes it: the suit cards and Jokers (codes below 0x60; the
     CLI's chained moves, ``krazy_core.cli._proper_name``)."""
     return 0 <= code < 0x60
+
+
+def typed_action(state, action, text):
+    """A play typed by name (``play 9♣``, ``9c``) that leaves the player one card calls "last
+    card" (KK-19): the announced play when it is legal, unless the text says not to
+    (``no call``, ``without``, ``silent``: the listed "(without calling ...)" choice or its
+    number is the way to choose the trap on purpose)."""
+    low = str(text).lower()
+    if 0 <= action < 53 and action + 53 in state.legal_actions() and \
+            not any(w in low for w in ("no call", "without", "silent", "no last")):
+        return action + 53
+    return action
+
+
+def final_points(state):
+    """The result table's column: the cards each seat holds at the end."""
+    return "cards left", list(state.observation(0)["hand_sizes"])

@@ -1,0 +1,146 @@
+"""The terminal table's screen: the table, the numbered choices and the prompt, fitted to the
+terminal (issue 16).
+
+At a human's decision the screen is, bottom up: the prompt (one short line), the choices
+(numbered, in as many columns as fit; long runs of similar moves folded into one choice
+that asks a position next, ``ui.choice_groups``; pages when they still do not fit, ``m``
+for more), and the table: the game's full view (``ui.render``) when it leaves a third of
+the terminal to the play by play above it, else its few-line view (``ui.compact``), else the
+fewest lines (``ui.compact(..., minimal=True)``: the trick or top card and the hand).  The
+event log scrolls above.  ``screen_lines`` builds it without printing, so tests check it at
+any terminal size.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+# an entry of the choice list: ("move", action, label) or ("group", label, ask, {key: action})
+Entry = tuple
+
+
+def choice_entries(ui, state, legal, labels) -> List[Entry]:
+    """The numbered choices: each legal move, except that the moves of a group of
+    ``ui.choice_groups`` (more than 3 moves that differ only in a position) are one entry,
+    at the place of the group's first move."""
+    groups = ui.choice_groups(state, legal, labels) if ui.choice_groups else []
+    in_group = {}
+    for g in groups:
+        for a in g[2].values():
+            in_group[a] = g
+    out, seen = [], set()
+    for a, lab in zip(legal, labels):
+        g = in_group.get(a)
+        if g is None:
+            out.append(("move", a, lab))
+        elif id(g) not in seen:
+            seen.add(id(g))
+            out.append(("group", g[0], g[1], g[2]))
+    return out
+
+
+def entry_label(e: Entry) -> str:
+    return e[2] if e[0] == "move" else e[1]
+
+
+def _columns(entries, first_number, width) -> Tuple[List[str], int, int]:
+    """The cells ``" 1 play 7♥"``, the column width and the number of columns that fit."""
+    last = first_number + len(entries) - 1
+    digits = len(str(max(1, last)))
+    cells = [f"{first_number + i:>{digits}} {entry_label(e)}" for i, e in enumerate(entries)]
+    col = (max(len(c) for c in cells) + 3) if cells else 1
+    ncols = max(1, min(len(cells), width // col)) if col <= width else 1
+    return cells, col, ncols
+
+
+def _grid_lines(entries, first_number, width) -> List[Text]:
+    """The entries numbered from ``first_number`` in columns, row by row."""
+    cells, col, ncols = _columns(entries, first_number, width)
+    lines = []
+    for r in range(0, len(cells), ncols):
+        t = Text()
+        row = cells[r:r + ncols]
+        for j, c in enumerate(row):
+            num, _, rest = c.lstrip().partition(" ")
+            t.append(c[:len(c) - len(c.lstrip())] + num, style="bold cyan")
+            t.append(" " + rest)
+            if j < len(row) - 1:
+                t.append(" " * (col - len(c)))
+        t.truncate(width, overflow="ellipsis")
+        lines.append(t)
+    return lines
+
+
+def _rows_needed(entries, width):
+    return len(_grid_lines(entries, 1, width))
+
+
+def _height(console: Console, renderable, width) -> int:
+    return len(console.render_lines(renderable, console.options.update(width=width, height=None), pad=False))
+
+
+def prompt_text(name: Optional[str], n: int, pages: int) -> str:
+    """The short prompt: ``Your move (1-7, or a name; h hint, q quit): ``."""
+    more = ", m more" if pages > 1 else ""
+    who = f"{name}, your move" if name else "Your move"
+    return f"{who} (1-{n}{more}, or a name; h hint, q quit): "
+
+
+def fit_table(console: Console, ui, state, viewer, reserve: int, width: int, height: int):
+    """``(renderable, lines)``: the fullest view of the table that leaves ``reserve`` lines
+    of ``height`` (and, for the full view, a third of the screen for the play by play)."""
+    full = ui.render(state, viewer)
+    lines = _height(console, full, width)
+    if ui.compact is None or lines + reserve <= height * 2 // 3:
+        return full, lines
+    small = ui.compact(state, viewer)
+    lines = _height(console, small, width)
+    if lines + reserve <= height:
+        return small, lines
+    small = ui.compact(state, viewer, minimal=True)
+    return small, _height(console, small, width)
+
+
+def screen_lines(console: Console, ui, state, viewer, entries: List[Entry], page: int = 0,
+                 message: Optional[Text] = None, name: Optional[str] = None,
+                 width: Optional[int] = None, height: Optional[int] = None):
+    """The screen of a decision: ``(renderables, prompt, page, pages, first, count)`` — what
+    to print above the prompt, the prompt, the page shown of ``pages`` and the entries on
+    it (``entries[first:first + count]``, numbered from ``first + 1``)."""
+    width = width or console.size.width
+    height = height or console.size.height
+    n = len(entries)
+    msg_lines = _height(console, message, width) if message is not None else 0
+    prompt_lines = -(-len(prompt_text(name, n, 2)) // width)
+    need = _rows_needed(entries, width)
+    # the choices get what they need, but at most half the screen (they page beyond that)
+    want = min(need, max(2, (height - prompt_lines - msg_lines) // 2))
+    table, tlines = fit_table(console, ui, state, viewer, want + prompt_lines + msg_lines, width, height)
+    room = max(1, height - tlines - prompt_lines - msg_lines)
+    if need <= room:
+        first, count, pages, page = 0, n, 1, 0
+        grid = _grid_lines(entries, 1, width)
+    else:
+        per_row = _columns(entries, 1, width)[2]
+        rows = max(1, room - 1)                    # one line says there is more
+        per_page = max(1, rows * per_row)
+        pages = -(-n // per_page)
+        page %= pages
+        first = page * per_page
+        count = min(per_page, n - first)
+        grid = _grid_lines(entries[first:first + count], first + 1, width)[:rows]
+        grid.append(Text(f"   … choices {first + 1}-{first + count} of {n}: m for more", style="dim"))
+    parts = [table] + grid
+    if message is not None:
+        parts.append(message)
+    return parts, prompt_text(name, n, pages), page, pages, first, count
+
+
+def group_prompt(group: Entry) -> str:
+    keys = list(group[3])
+    span = f"{keys[0]}-{keys[-1]}" if len(keys) > 2 else "/".join(keys)
+    return f"{group[2]}? ({span}; Enter to go back): "

@@ -456,7 +456,7 @@ def test_ui_renders_hand_by_suit_wilds_and_last_round():
     con = Console(width=120, record=True, color_system=None)
     con.print(ui.render(s, None))
     text = con.export_text()
-    assert "Round 1 (wild 3s)" in text and "0 went out" in text
+    assert "Round 1 (wild 3s)" in text and "1 went out" in text       # seats from 1
     assert "[4♠ 5♠ 3♦✱]" in text                         # seat 1's meld, the wild marked
     lines = [ui.describe_event(e, ["A", "B", "C"]) for e in s.events]
     assert "A GOES OUT, discarding 10♣!" in lines
@@ -524,8 +524,8 @@ def test_ui_wording_singular_plural_and_out_seat_shows_out():
         con.print(ui.render(s, None))
         return con.export_text()
 
-    def seat_row(text, p):
-        return [ln for ln in text.splitlines() if re.match(rf"\W*(▶ )?{p}\s", ln.lstrip("│ "))][0]
+    def seat_row(text, p):          # the table numbers seats from 1 (issue 16)
+        return [ln for ln in text.splitlines() if re.match(rf"\W*(▶ )?{p + 1}\s", ln.lstrip("│ "))][0]
 
     s = scripted(["5H 6H 7H", "4S 5S 3D", "8C 9C JD"], "QD", ["KS", "KC", "10C"], rounds=2, cur=0)
     text = table()

@@ -720,7 +720,7 @@ def test_ui_render_shows_own_hand_in_order_and_hides_others():
     con = Console(record=True, width=120)
     con.print(ui.render(s, 1))
     out = con.export_text()
-    assert "Your hand" in out and "To beat" in out and "solo 9 by seat 0" in out
+    assert "Your hand" in out and "To beat" in out and "solo 9 by seat 1" in out
     assert "You can play: 2 solo 11" in out
     assert "9 = solo 9" in out                     # the current trick
     con = Console(record=True, width=120)

@@ -243,8 +243,8 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     queue_player = None
     auto_pass = {}                          # seat -> round: pass every buy offer (hot-seat)
     replay = f"krazy play {game.game_id} --seed {seed}" if seed is not None else None
-    console.rule(f"[bold]{game.name}[/] — {', '.join(names)}" +
-                 (f" — seed {seed}" if seed is not None else " — resumed"))
+    console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
+    console.print("Seats: " + escape(", ".join(names)))
     while True:
         events = state.events_for(viewer_for_log, since=shown)     # only what is new
         shown = state.num_events
@@ -310,7 +310,8 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
 def _bye(console, state, args, replay):
     if args.save:
         _save(args.save, state)
-        console.print(f"Saved: continue with krazy play {state.game.game_id} --resume {escape(args.save)}")
+        console.print(f"Saved: continue with krazy play {state.game.game_id} --resume {escape(args.save)}",
+                      soft_wrap=True)
     if replay:
         console.print(f"[dim]Replay this deal: {escape(replay)}[/]")
     console.print("Bye.")

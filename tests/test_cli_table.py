@@ -138,3 +138,228 @@ def test_choices_page_when_they_do_not_fit():
         if pg == pages - 1:
             break
     assert seen == list(range(60))              # every choice is on one page, in order
+
+
+# ------------------------------------------------------------------ the krazy command
+def krazy(*args, input=None, timeout=300, env=None):
+    """``python -m krazy_core.cli ARGS`` in a temp dir (the checkout's unbuilt krazy_core/
+    must not shadow the package under test), 100 columns, input piped."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    base = {"COLUMNS": "100", "LINES": "40", "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": os.path.dirname(os.path.dirname(krazy_core.__file__))}
+    base.update(env or {})
+    with tempfile.TemporaryDirectory() as cwd:
+        p = subprocess.run([sys.executable, "-m", "krazy_core.cli", *args], input=input, cwd=cwd,
+                           capture_output=True, text=True, timeout=timeout, env=base)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_item2_kk19_a_play_typed_by_name_that_leaves_one_card_calls_last_card():
+    """Issue 16 item 2 (KK-19): seed 7, keys 3d, qs, 2s, Enter, Enter, then 'play 9♣' (the full
+    name the prompt teaches) left one card without the call, and the player was caught."""
+    keys = "3d\nqs\n2s\n\n\nplay 9♣\n\n" + "q\n"
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", input=keys)
+    assert code == 0
+    assert "seat 1 (you) plays 9♣ — LAST CARD!" in out and "forgot to call last card" not in out
+    # the trap is still there for a player who picks it on purpose (its listed number)
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", input="3d\nqs\n2s\n\n\n2\nq\n")
+    assert "seat 1 (you) plays 9♣\n" in out and "seat 1 (you) forgot to call last card!" in out
+
+
+def test_item2_typed_action_keeps_an_explicit_no_call():
+    st = first_human_decision("krazy-kings", 7)
+    ui = load_ui("krazy-kings")
+    for a in st.legal_actions():
+        assert ui.typed_action(st, a, "anything") == a           # nothing leaves one card here
+    # a state where a play leaves one card: the announced play unless the text says not to
+    for seed in range(60):
+        s = krazy_core.make("krazy-kings").new_initial_state(seed=seed)
+        steps = 0
+        while not s.is_terminal() and steps < 600:
+            quiet = [a for a in s.legal_actions() if a < 53 and a + 53 in s.legal_actions()]
+            if quiet:
+                a = quiet[0]
+                assert ui.typed_action(s, a, s.action_to_string(a)) == a + 53
+                assert ui.typed_action(s, a, s.action_to_string(a) + " no call") == a
+                return
+            s.apply_action(s.heuristic_action(steps))
+            steps += 1
+    pytest.fail("no state with a play leaving one card")
+
+
+def _lay_off_both_ends():
+    for seed in range(40):
+        s = krazy_core.make("contract-rummy").new_initial_state(seed=seed)
+        k = 0
+        while not s.is_terminal() and k < 3000:
+            names = [s.action_to_string(a) for a in s.legal_actions()]
+            both = [n[:-4] for n in names if n.endswith(" low") and n[:-4] + " high" in names]
+            if both:
+                return s, both[0]
+            s.apply_action(s.heuristic_action(seed=k))
+            k += 1
+    pytest.fail("no lay off with both ends open")
+
+
+def test_item3_a_lay_off_naming_no_end_asks_which_end():
+    """Issue 16 item 3 (CR-8): 'lay off 2♠ on meld 4' with both ends open was played low."""
+    s, base = _lay_off_both_ends()
+    ui = load_ui("contract-rummy")
+    legal = s.legal_actions()
+    labels = [ui.action_label(s, a) for a in legal]
+    before = s.to_json()
+    a, err = cli._resolve_name(s, base, legal, labels, None, ui)
+    assert a is None and f"'{base} low'" in err and f"'{base} high'" in err
+    a, err = cli._resolve_name(s, base + " high", legal, labels, None, ui)
+    assert s.action_to_string(a) == base + " high"
+    assert s.to_json() == before
+    # the game's own reader agrees: it refuses too
+    from krazy_core.errors import UnclearActionError
+    with pytest.raises(UnclearActionError):
+        s.string_to_action(base)
+
+
+def test_item4_bench_stops_between_chunks_on_ctrl_c(monkeypatch):
+    """Issue 16 item 4: a huge bench ignored Ctrl-C (one call into the core for every game):
+    it runs in chunks and reports what it did when interrupted."""
+    import argparse
+    import krazy_core._state as core
+    calls = []
+
+    def fake(game, n, seed=0):
+        calls.append((n, seed))
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return {"games": n, "decisions": 10 * n, "seconds": 0.5}
+
+    monkeypatch.setattr(core, "simulate_random", fake)
+    console = Console(file=io.StringIO(), width=120, record=True)
+    args = argparse.Namespace(game="krazy-kings", players=None, option=None, games=100_000_000, seed=5)
+    assert cli.cmd_bench(args, console) == 130
+    assert calls == [(cli.BENCH_CHUNK, 5), (cli.BENCH_CHUNK, 5 + cli.BENCH_CHUNK),
+                     (cli.BENCH_CHUNK, 5 + 2 * cli.BENCH_CHUNK)]
+    text = console.export_text()
+    assert "interrupted after 4,000 random games" in text.replace("4000", "4,000") or \
+        "interrupted after 4000 random games" in text
+
+
+def test_item6_hot_seat_on_a_terminal_that_cannot_clear_pushes_the_hand_off():
+    tty = Console(file=io.StringIO(), force_terminal=True, height=30)
+    tty.is_dumb_terminal          # noqa: B018 (a property)
+    dumb = Console(file=io.StringIO(), force_terminal=True, height=30, _environ={"TERM": "dumb"})
+    assert dumb.is_dumb_terminal
+    cli._clear_screen(dumb)
+    assert dumb.file.getvalue() == "\n" * 100
+
+
+def test_item7_kings_rummy_heuristic_keeps_wilds_outside_last_turns():
+    """Issue 16 item 7 (KR-9, KR-11): 35 of 2,372 heuristic discards outside last turns in 30
+    games were wilds, 15 of them Jokers; now none is while a card that is not wild is held."""
+    game = krazy_core.make("kings-rummy")
+    discards = wild = last_turn_wild = 0
+    for seed in range(30):
+        st = game.new_initial_state(seed=seed)
+        step = 0
+        while not st.is_terminal():
+            p = st.current_player()
+            obs = st.observation(p)
+            a = st.heuristic_action(seed * 1000003 + step)
+            if obs["phase"] == "discard" and 2 <= a < 114:
+                k = (a - 2) % 56
+                code = 0x50 if k == 55 else (k // 11) << 4 | (k % 11 + 3)
+                w = obs["wild_rank"]
+                is_wild = code == 0x50 or (code & 15) == w
+                if obs["went_out"] is None and a < 58:
+                    discards += 1
+                    if is_wild:
+                        wild += 1
+                        assert all(c == 0x50 or (c & 15) == w for c in obs["hand"]), obs["hand"]
+                elif is_wild:
+                    last_turn_wild += 1
+            st.apply_action(a)
+            step += 1
+    assert discards > 1500 and wild == 0
+
+
+def test_item8_absurd_delay_and_think_are_refused():
+    for flag, value, words in (("--delay", "1e10", "--delay must be a number of seconds from 0 to 60"),
+                               ("--delay", "1e308", "--delay must be"),
+                               ("--think", "1e12", "--think must be a number of seconds > 0 and at most 600")):
+        code, out = krazy("play", "krazy-kings", flag, value, input="q\n")
+        assert code == 2 and words in " ".join(out.split()) and "Traceback" not in out
+
+
+def test_item9_rules_show_whole_option_names_for_players():
+    from krazy_core.game import get_spec
+    for game_id in GAMES:
+        code, out = krazy("rules", game_id, "--no-pager", env={"COLUMNS": "80"})
+        assert code == 0
+        lines = [ln.strip() for ln in out.splitlines()]
+        for o in get_spec(game_id).options:
+            assert o.name in lines, o.name                 # on its own line, never cut
+        assert "Returns:" not in out
+
+
+def test_item10_the_seed_is_shown_and_a_saved_game_resumes(tmp_path):
+    code, out = krazy("play", "krazy-kings", "--delay", "0", input="q\n")
+    import re
+    m = re.search(r"Replay this deal: krazy play krazy-kings --seed (\d+)", out)
+    assert code == 0 and m and out.split("\n", 1)[0].strip("─ ") == f"Krazy Kings — seed {m.group(1)}"
+    save = str(tmp_path / "game.json")
+    code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", "--save", save,
+                      input="take K♦, discard K♦\nq\n")
+    assert code == 0 and f"--resume {save}" in out.replace("\n", "")
+    st = krazy_core.make("kings-rummy").state_from_json(open(save).read())
+    code, out2 = krazy("play", "kings-rummy", "--delay", "0", "--resume", save, input="q\n")
+    assert code == 0 and "resumed" in out2
+    assert "seat 1 (you) takes K♦" in out2 and "seat 1 (you) discards K♦" in out2   # the saved log
+    assert st.observation(0)["round"] == 2          # seat 3 went out; q at the pause saved round 2
+    assert "Press Enter for the next round" in out and "Round 1 (wild 3s)" in out
+
+
+def test_item11_a_finished_krazy_kings_game_shows_no_challenge():
+    ui = load_ui("krazy-kings")
+    checked = 0
+    for seed in range(80):
+        st = krazy_core.make("krazy-kings").new_initial_state(seed=seed)
+        k = 0
+        while not st.is_terminal():
+            st.apply_action(st.heuristic_action(k))
+            k += 1
+        if st.observation(0)["challenger"] is None:
+            continue
+        checked += 1
+        for view in (ui.render(st, 0), ui.compact(st, 0)):
+            c = Console(file=io.StringIO(), width=100, record=True)
+            c.print(view)
+            assert "Challenge" not in c.export_text() and "challenge by" not in c.export_text()
+    assert checked >= 1
+
+
+def test_item12_hot_seat_buy_offers_say_out_of_turn_and_can_be_passed_for_the_round():
+    code, out = krazy("play", "contract-rummy", "--players", "3", "--humans", "3", "--seed", "1",
+                      "--delay", "0", input="\n2\npa\n" * 60 + "q\n")
+    text = " ".join(out.split())
+    assert code == 0
+    assert "an offer for you out of turn" in text
+    assert "passes (passing on every offer this round)" in text
+
+
+def test_item14_wording():
+    code, out = krazy("bench", "krazy-kings", "--games", "1")
+    assert "1 random game in the core" in out
+    code, out = krazy("simulate", "krazy-kings", "--games", "0")
+    assert code == 2 and "--games" in out and "n_games" not in out
+    code, out = krazy("match", "krazy-kings", "--seed", "3", "--bots", "heuristic,random")
+    assert "return" not in out.lower().replace("returns", "")
+    assert "won" in out and "lost" in out
+    ui = load_ui("krazy-kings")
+    st = first_human_decision("krazy-kings", 7)
+    c = Console(file=io.StringIO(), width=100, record=True)
+    c.print(ui.render(st, 0))
+    assert "round_two" not in c.export_text() and "(direction)" not in c.export_text()
+    assert cli._you(st, "player 0 does not hold 3♠") == "you do not hold 3♠"
+    assert cli._you(st, "player 2 has gone out") == "seat 3 has gone out"

@@ -139,7 +139,8 @@ def _print_result(console, state, names, decisions=None, ui=None):
         if best == worst:
             word = "draw"
         elif r == best:
-            word = "won" if n_best == 1 else "shared the win"
+            n_low = sum(1 for x in ret if x == worst)
+            word = "won" if n_best == 1 or n_low == 1 else "shared the win"
         else:
             word = "lost"
         try:
@@ -242,26 +243,36 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     queue: list = []                        # the rest of a comma-separated line of moves
     queue_player = None
     auto_pass = {}                          # seat -> round: pass every buy offer (hot-seat)
+    before = None                           # the state before the last move (round summaries)
+    last_actor = None
     replay = f"krazy play {game.game_id} --seed {seed}" if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
     while True:
         events = state.events_for(viewer_for_log, since=shown)     # only what is new
         shown = state.num_events
-        for line in _log_lines(ui, events, names):
+        ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
+        # between rounds the humans pause, with the round's melds and scores, before the next deal
+        cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
+        for line in _log_lines(ui, events[:cut], names):
             console.print("  " + line)
+        if humans and ends and not state.is_terminal():
+            if not _round_pause(console, ui, before, state, viewer_for_log):
+                return _bye(console, state, args, replay)
+            for line in _log_lines(ui, events[cut:], names):
+                console.print("  " + line)
         if state.is_terminal():
             break
-        if humans and any(e["event"] in ROUND_ENDS for e in events):
-            if not _round_pause(console, ui, state, viewer_for_log, events):
-                return _bye(console, state, args, replay)
         p = state.current_player()
+        before = state.clone() if ui.round_summary else None
         if p in bots:
-            if args.delay:
+            if args.delay and p != last_actor:      # a pause per bot turn, not per decision
                 time.sleep(args.delay)
+            last_actor = p
             state.apply_action(bots[p].step(state))
             _drop_queue(console, queue)
             continue
+        last_actor = p
         offer = _out_of_turn_offer(state, p)
         if offer and auto_pass.get(p) == offer:
             console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
@@ -345,10 +356,16 @@ def _pass_action(state):
     return None
 
 
-def _round_pause(console, ui, state, viewer, events) -> bool:
-    """Between rounds and hands: the table (scores, the last round's melds) and a keypress."""
+def _round_pause(console, ui, before, state, viewer) -> bool:
+    """Between rounds and hands: the round's melds and scores (``ui.round_summary``, else the
+    table fitted to the terminal) and a keypress."""
+    from krazy_core import cli_table
     console.rule("[bold]end of the round[/]")
-    console.print(ui.render(state, viewer))
+    if ui.round_summary:
+        console.print(ui.round_summary(before, state, viewer))
+    else:
+        console.print(cli_table.fit_table(console, ui, state, viewer, 2, console.size.width,
+                                          console.size.height)[0])
     return _ask(console, "Press Enter for the next round (q to quit): ").lower() not in ("q", "quit")
 
 

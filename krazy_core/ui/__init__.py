@@ -20,7 +20,9 @@
 - optionally ``expand_typed(state, text) -> [[text, ...], ...] | None``: a typed line that
   stands for several moves, each a list of alternatives played in whichever order is legal
   (Crazy Rummy: ``lay 5♠ 5♥ 5♦``);
-- optionally ``final_points(state) -> (heading, [value per seat])`` for the result table.
+- optionally ``final_points(state) -> (heading, [value per seat])`` for the result table;
+- optionally ``round_summary(before, state, viewer) -> rich renderable``: what the table
+  shows between rounds (``before``: the state before the move that ended the round).
 
 Games without a module get the generic view below.
 """
@@ -73,4 +75,5 @@ def load_ui(game_id: str):
         typed_action=getattr(mod, "typed_action", lambda state, a, text: a),
         expand_typed=getattr(mod, "expand_typed", lambda state, text: None),
         final_points=getattr(mod, "final_points", None),
+        round_summary=getattr(mod, "round_summary", None),
     )

@@ -353,3 +353,32 @@ def typed_action(state, action, text):
             raise UnclearActionError(f"{base} fits both ends of the run: type '{base} low' or "
                                      f"'{base} high'", matches=both)
     return action
+
+
+def round_summary(before, state, viewer):
+    """Between rounds: the melds on the table just before the round ended (``before``: the
+    state before the move that ended it), the hands left, and the scores per round."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    parts = []
+    if before is not None:
+        b = before.observation(viewer if viewer is not None else 0)
+        if b["melds"]:
+            ml = Text("Melds laid: ", style="dim")
+            for i, m in enumerate(b["melds"]):
+                if i:
+                    ml.append(" · ")
+                ml.append(f"seat {m['owner'] + 1}: ")
+                ml.append_text(meld_text(m))
+            parts.append(ml)
+    if obs["scores"]:
+        n = obs["num_players"]
+        sc = Table(title="Scores per round (fewest wins)", show_edge=False)
+        sc.add_column("round")
+        for p in range(n):
+            sc.add_column(f"seat {p + 1}" + (" (you)" if p == viewer else ""), justify="right")
+        for rnd, row in obs["scores"][-5:]:
+            win = obs["round_results"][rnd - 1]
+            sc.add_row(str(rnd), *[str(x) + (" ★" if p == win else "") for p, x in enumerate(row)])
+        sc.add_row("total", *[str(x) for x in obs["totals"]], style="bold")
+        parts.append(sc)
+    return Group(*parts)

@@ -235,3 +235,23 @@ def typed_card(code) -> bool:
 def final_points(state):
     """The result table's column: each seat's total points (fewest wins, KR-15)."""
     return "points (fewest wins)", list(state.observation(0)["scores"])
+
+
+def round_summary(before, state, viewer):
+    """Between rounds: each seat's melds and cards left in the round just scored, its points
+    and its total (KR-12, KR-14)."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    last = obs["last_round"]
+    if not last:
+        return Text("")
+    n = obs["num_players"]
+    t = Table(title=f"Round {last['round']} (wild {_rank(last['wild_rank'])}s)", show_edge=False)
+    t.add_column("seat")
+    t.add_column("melds and cards left")
+    t.add_column("points", justify="right")
+    t.add_column("total", justify="right")
+    for p in range(n):
+        who = f"{p + 1}" + (" you" if p == viewer else "") + (" out" if last["went_out"] == p else "")
+        t.add_row(who, arrangement_text(last["hands"][p], last["wild_rank"]), str(last["points"][p]),
+                  str(obs["scores"][p]))
+    return t

@@ -302,3 +302,14 @@ def typed_card(code) -> bool:
 def final_points(state):
     """The result table's column: the chips each seat has left (KA-15)."""
     return "chips left", list(state.observation(0)["chips"])
+
+
+def round_summary(before, state, viewer):
+    """Between hands: every seat's chips (KA-14, KA-15)."""
+    obs = state.observation(viewer if viewer is not None else 0)
+    t = Text("Chips: ")
+    for p in range(obs["num_players"]):
+        if p:
+            t.append(" · ")
+        t.append(f"seat {p + 1}{' (you)' if p == viewer else ''} {_chips(obs['chips'][p], obs['chips_start'])}")
+    return t

@@ -14,8 +14,8 @@ from krazy_core.ui import plural
 DIE = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 # spades and clubs in the terminal's own text colour (bold white vanished on light backgrounds)
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 5: "bold magenta"}
-PHASE_WORDS = {"over": "game over", "round_one": "Round One: play a card or roll",
-               "round_two": "Round Two: roll the dice", "round_two_rolled": "match the roll",
+PHASE_WORDS = {"over": "game over", "round_one": "Round One",
+               "round_two": "Round Two", "round_two_rolled": "Round Two, match the roll",
                "challenged": "meet the King's challenge", "open_roll": "match the open roll",
                "direction": "choose the direction of play"}
 

@@ -244,6 +244,9 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     queue_player = None
     auto_pass = {}                          # seat -> round: pass every buy offer (hot-seat)
     before = None                           # the state before the last move (round summaries)
+    # "press Enter to roll" for the humans' own dice, at a terminal (scripted input: no pause)
+    roll_key = args.roll_key if args.roll_key is not None else sys.stdin.isatty()
+    roll_seats = {p for p, w in enumerate(seats) if w == "human"} if roll_key else set()
     last_actor = None
     replay = f"krazy play {game.game_id} --seed {seed}" if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
@@ -254,13 +257,13 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
         ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
         # between rounds the humans pause, with the round's melds and scores, before the next deal
         cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
-        for line in _log_lines(ui, events[:cut], names):
-            console.print("  " + line)
+        if not _print_events(console, ui, events[:cut], names, roll_seats):
+            return _bye(console, state, args, replay)
         if humans and ends and not state.is_terminal():
             if not _round_pause(console, ui, before, state, viewer_for_log):
                 return _bye(console, state, args, replay)
-            for line in _log_lines(ui, events[cut:], names):
-                console.print("  " + line)
+            if not _print_events(console, ui, events[cut:], names, roll_seats):
+                return _bye(console, state, args, replay)
         if state.is_terminal():
             break
         p = state.current_player()
@@ -367,6 +370,27 @@ def _round_pause(console, ui, before, state, viewer) -> bool:
         console.print(cli_table.fit_table(console, ui, state, viewer, 2, console.size.width,
                                           console.size.height)[0])
     return _ask(console, "Press Enter for the next round (q to quit): ").lower() not in ("q", "quit")
+
+
+ROLLS = ("roll", "open_roll", "deal_roll")
+
+
+def _print_events(console, ui, events, names, roll_seats=()):
+    """Print the play by play of ``events``; before a roll of a seat in ``roll_seats`` (the
+    humans, at a terminal) ask for Enter, so a player rolls their own dice.  ``False`` when
+    the player quits there."""
+    start = 0
+    for i, e in enumerate(events):
+        if e.get("event") in ROLLS and e.get("player") in roll_seats:
+            for line in _log_lines(ui, events[start:i], names):
+                console.print("  " + line)
+            start = i
+            who = names[e["player"]]
+            if _ask(console, f"  {escape(who)}: press Enter to roll the dice (q to quit) ").lower() in ("q", "quit"):
+                return False
+    for line in _log_lines(ui, events[start:], names):
+        console.print("  " + line)
+    return True
 
 
 def _log_lines(ui, events, names):
@@ -571,17 +595,56 @@ def _expand(ui, state, parts):
     return out
 
 
-def _from_alternatives(state, options, legal, labels, ui):
-    """The first of ``options`` (each a tuple of texts that may name it) that names a legal
-    move: ``(action, index)`` or ``(None, the error of the first)``."""
-    first = None
+def _option_action(state, texts, legal, labels, ui):
+    for x in texts:
+        a, err = _resolve_name(state, x, legal, labels, None, ui)
+        if a is not None:
+            return a, None
+    return None, err
+
+
+def _completes(state, options, ui, budget):
+    """Whether every option of ``options`` can be played from ``state`` in some order
+    (a depth-first search over clones, at most ``budget[0]`` steps in all)."""
+    if not options:
+        return True
+    legal = state.legal_actions()
+    labels = [ui.action_label(state, a) for a in legal]
     for i, texts in enumerate(options):
-        for x in texts:
-            a, err = _resolve_name(state, x, legal, labels, None, ui)
-            if a is not None:
-                return a, i
-            first = first or err
-    return None, first
+        if budget[0] <= 0:
+            return False
+        budget[0] -= 1
+        a, _ = _option_action(state, texts, legal, labels, ui)
+        if a is not None:
+            nxt = state.clone()
+            nxt.apply_action(a)
+            if _completes(nxt, options[:i] + options[i + 1:], ui, budget):
+                return True
+    return False
+
+
+def _from_alternatives(state, options, legal, labels, ui):
+    """The option of ``options`` (each a tuple of texts that may name it) to play now:
+    ``(action, index)``, or ``(None, the error of the first)``.  Of the legal ones, the
+    first after which all the others can still be played (Crazy Rummy: a book's cards in
+    suit order and its wild last, a run low to high, CR-10), else the first legal one."""
+    first_legal, first_err = None, None
+    for i, texts in enumerate(options):
+        a, err = _option_action(state, texts, legal, labels, ui)
+        if a is None:
+            first_err = first_err or err
+            continue
+        if first_legal is None:
+            first_legal = (a, i)
+        if len(options) == 1:
+            break
+        nxt = state.clone()
+        nxt.apply_action(a)
+        if _completes(nxt, options[:i] + options[i + 1:], ui, [200]):
+            return a, i
+    if first_legal is not None:
+        return first_legal
+    return None, first_err
 
 
 def _options_name(options):
@@ -963,6 +1026,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")
     p.add_argument("--think", type=float, default=None, help="ISMCTS seconds per move (bots and hints)")
+    p.add_argument("--roll-key", dest="roll_key", action="store_true", default=None,
+                   help="press Enter to roll your own dice (the default at a terminal)")
+    p.add_argument("--no-roll-key", dest="roll_key", action="store_false",
+                   help="roll without a keypress")
     p.add_argument("--names", default=None, help="comma-separated names of the human players (hot-seat)")
     p.add_argument("--save", default=None, metavar="FILE", help="save the game to FILE after every move and on quit")
     p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save")

@@ -363,3 +363,180 @@ def test_item14_wording():
     assert "round_two" not in c.export_text() and "(direction)" not in c.export_text()
     assert cli._you(st, "player 0 does not hold 3♠") == "you do not hold 3♠"
     assert cli._you(st, "player 2 has gone out") == "seat 3 has gone out"
+
+
+# ------------------------------------------------------------------ gaps against a card-game app
+def test_gap_runs_of_draws_and_of_passes_are_one_line():
+    ui = load_ui("krazy-kings")
+    names = ["seat 1 (you)", "seat 2 (heuristic bot)"]
+    ev = [{"event": "challenge_failed", "player": 1, "draws": 3},
+          {"event": "draw", "player": 1, "card": None}, {"event": "draw", "player": 1, "card": None},
+          {"event": "draw", "player": 1, "card": None},
+          {"event": "draw", "player": 0, "card": 0x11, "card_text": "A♥"},
+          {"event": "draw", "player": 0, "card": 0x12, "card_text": "2♥"}]
+    assert cli._log_lines(ui, ev, names) == ["seat 2 (heuristic bot) fails the challenge and draws 3",
+                                             "seat 1 (you) draws 2 cards: A♥ 2♥"]
+    cr = load_ui("contract-rummy")
+    passes = [{"event": "pass", "player": p} for p in (1, 2)]
+    assert cli._log_lines(cr, passes, ["a", "b", "c"]) == ["b passes (no buy) · c passes (no buy)"]
+
+
+def test_gap_hints_only_when_the_search_has_an_opinion():
+    labels, legal = ["discard A", "discard B", "discard C", "discard D"], [1, 2, 3, 4]
+    flat = cli._hint_text({1: 0.26, 2: 0.25, 3: 0.25, 4: 0.24}, labels, legal).plain
+    assert flat.startswith("No clear hint") and "discard A 26%" in flat
+    sure = cli._hint_text({1: 0.7, 2: 0.1, 3: 0.1, 4: 0.1}, labels, legal).plain
+    assert sure == "Hint: discard A (sure: 70% of the search's visits; next discard B 10%)"
+    slight = cli._hint_text({3: 0.4, 2: 0.28, 1: 0.2, 4: 0.12}, labels, legal).plain
+    assert slight.startswith("Hint: discard C (fairly sure: 40%")
+
+
+def test_gap_the_joker_as_text_and_suits_readable_on_light_backgrounds():
+    out = io.StringIO()
+    f = cli.JokerText(out)
+    f.write("lay 🃏 and 5♠")
+    assert out.getvalue() == "lay JK and 5♠"
+    code, text = krazy("--joker-text", "match", "contract-rummy", "--seed", "2", "-o", "rounds=1")
+    assert code == 0 and "🃏" not in text and "JK" in text
+    from krazy_core.ui import contract_rummy, kings_rummy, krazy_kings
+    for mod in (contract_rummy, kings_rummy, krazy_kings):
+        assert not any("white" in style for style in mod.SUIT_STYLE.values())
+
+
+def test_gap_bot_levels_seats_from_one_names_and_play_again():
+    code, out = krazy("play", "krazy-kings", "--players", "3", "--bots", "easy,hard", "--seed", "3",
+                      "--delay", "0", input="q\n")
+    assert code == 0 and "Seats: seat 1 (you), seat 2 (easy bot), seat 3 (hard bot)" in out
+    code, out = krazy("play", "krazy-kings", "--players", "2", "--humans", "2", "--names", "Ann,Bob",
+                      "--seed", "3", "--delay", "0", input="q\n")
+    assert "Seats: Ann (seat 1), Bob (seat 2)" in out
+    code, out = krazy("play", "krazy-kings", "--bots", "genius", input="q\n")
+    assert code == 2 and "unknown bot 'genius'" in out
+    # play again: a new deal with the next seed; then Enter stops
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n" * 3000 + "y\n")
+    assert code == 0
+
+
+def test_gap_play_again_deals_the_next_seed():
+    code, out = krazy("play", "krazy-kings", "--humans", "0", "--seed", "5", "--delay", "0", input="")
+    assert code == 0 and "Play again?" not in out          # no humans: nobody to ask
+    prompts = []
+
+    def answer(prompt=""):
+        prompts.append(prompt)
+        if prompt.startswith("Play again?"):
+            return "y" if sum(p.startswith("Play again?") for p in prompts) == 1 else ""
+        return "1"
+
+    console = Console(file=io.StringIO(), width=100, height=40, record=True)
+    console.input = answer
+    args = cli.build_parser().parse_args(["play", "krazy-kings", "--players", "2", "--seed", "5",
+                                          "--delay", "0", "--no-roll-key"])
+    assert cli.cmd_play(args, console) == 0
+    text = console.export_text()
+    assert "Krazy Kings — seed 5" in text and "Krazy Kings — seed 6" in text
+    assert text.count("hand at the end") == 2 and sum(p.startswith("Play again?") for p in prompts) == 2
+
+
+def test_gap_crazy_rummy_lays_a_whole_meld_and_discards_a_bare_card():
+    """'lay 5♠ 5♥ 5♦' goes down (when that is still to do), lays each card in whichever order
+    the engine takes them and finishes the meld; a card alone discards it."""
+    ui = load_ui("contract-rummy")
+    for seed in range(40):
+        s = krazy_core.make("contract-rummy").new_initial_state(seed=seed)
+        k = 0
+        while not s.is_terminal() and k < 400:
+            names = [s.action_to_string(a) for a in s.legal_actions()]
+            if "go down" in names:
+                break
+            s.apply_action(s.heuristic_action(seed=k))
+            k += 1
+        if s.is_terminal() or "go down" not in names:
+            continue
+        # what the heuristic lays for its first meld, typed as one line in reverse order
+        probe = s.clone()
+        probe.apply_action(probe.string_to_action("go down"))
+        laid = []
+        while True:
+            a = probe.heuristic_action(seed=1)
+            text = probe.action_to_string(a)
+            probe.apply_action(a)
+            if text == "finish meld":
+                break
+            laid.append(text.split()[-1])
+        if not all(probe.action_to_string(0) for _ in [0]):
+            continue
+        pieces = cli._expand(ui, s, ["lay " + " ".join(reversed(laid))])
+        assert pieces[0] == "go down" and pieces[-1] == "finish meld" and len(pieces[1]) == len(laid)
+        queue = []
+        legal = s.legal_actions()
+        labels = [ui.action_label(s, a) for a in legal]
+        played = []
+        a = s.string_to_action("go down")
+        cli._queue(queue, s, pieces[1:], legal, labels)
+        console = Console(file=io.StringIO(), width=100)
+        while True:
+            s.apply_action(a)
+            played.append(s.action_to_string(a) if False else a)
+            if not queue:
+                break
+            legal = s.legal_actions()
+            labels = [ui.action_label(s, x) for x in legal]
+            a = cli._next_queued(console, s, queue, legal, labels, ui)
+            assert a is not None, console.file.getvalue()
+        melds = s.observation(s.current_player() if s.current_player() >= 0 else 0)["melds"]
+        from krazy_core.cards import format_card as fc
+        assert any(sorted(fc(c) for c in m["cards"]) == sorted(laid) for m in melds)
+        break
+    else:
+        pytest.fail("no going down found")
+    # a bare card discards
+    for seed in range(20):
+        s = krazy_core.make("contract-rummy").new_initial_state(seed=seed)
+        for k in range(200):
+            names = [s.action_to_string(a) for a in s.legal_actions()]
+            discards = [n for n in names if n.startswith("discard ")]
+            if discards:
+                card = discards[0].split()[1]
+                assert cli._expand(ui, s, [card]) == [discards[0]]
+                return
+            s.apply_action(s.heuristic_action(seed=k))
+    pytest.fail("no discard found")
+
+
+def test_gap_press_enter_to_roll_your_own_dice():
+    ui = load_ui("krazy-kings")
+    names = ["seat 1 (you)", "seat 2 (heuristic bot)"]
+    ev = [{"event": "roll", "player": 1, "dice": [1, 2]}, {"event": "roll", "player": 0, "dice": [3, 4]},
+          {"event": "play", "player": 0, "card_text": "7♥", "announced": False}]
+    asked = []
+    console = Console(file=io.StringIO(), width=100, record=True)
+    console.input = lambda prompt="": asked.append(prompt) or ""
+    assert cli._print_events(console, ui, ev, names, {0}) is True
+    assert len(asked) == 1 and "press Enter to roll the dice" in asked[0]
+    text = console.export_text()
+    assert text.index("seat 2 (heuristic bot) rolls") < text.index("seat 1 (you) rolls")
+    console.input = lambda prompt="": "q"
+    assert cli._print_events(console, ui, ev, names, {0}) is False
+
+
+def test_gap_bots_pause_once_per_turn_not_per_decision(monkeypatch):
+    """A Crazy Rummy bot going down is ~10 decisions: one pause for its turn (--delay)."""
+    sleeps = []
+    monkeypatch.setattr(cli.time, "sleep", lambda s: sleeps.append(s))
+    console = Console(file=io.StringIO(), width=100, height=40)
+    args = cli.build_parser().parse_args(["play", "contract-rummy", "--humans", "0", "--seed", "2",
+                                          "-o", "rounds=1", "--delay", "0.5"])
+    assert cli.cmd_play(args, console) == 0
+    st = krazy_core.make("contract-rummy", rounds=1).new_initial_state(seed=2)
+    from krazy_core.bots import make_bot
+    bots = [make_bot("heuristic", seed=2 * 104729 + p) for p in range(4)]
+    decisions = turns = 0
+    last = None
+    while not st.is_terminal():
+        p = st.current_player()
+        turns += p != last
+        last = p
+        st.apply_action(bots[p].step(st))
+        decisions += 1
+    assert len(sleeps) == turns < decisions and set(sleeps) == {0.5}

@@ -247,6 +247,22 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     # "press Enter to roll" for the humans' own dice, at a terminal (scripted input: no pause)
     roll_key = args.roll_key if args.roll_key is not None else sys.stdin.isatty()
     roll_seats = {p for p, w in enumerate(seats) if w == "human"} if roll_key else set()
+
+    def before_roll(q, earlier):
+        """Hot-seat: the hand-over comes before a player rolls (the screen still shows the
+        last player's hand); the moves before the roll are shown again after it."""
+        nonlocal last_seated
+        if not hot_seat or last_seated == q:
+            return True
+        _clear_screen(console)
+        console.print(Panel(f"[bold]{escape(names[q])}[/], it is your turn. Everyone else, look away.",
+                            border_style="yellow"))
+        if _ask(console, "Press Enter when seated, q to quit: ").lower() in ("q", "quit"):
+            return False
+        last_seated = q
+        for line in _log_lines(ui, earlier[-12:], names):
+            console.print("  " + line)
+        return True
     last_actor = None
     replay = f"krazy play {game.game_id} --seed {seed}" if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
@@ -257,12 +273,12 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
         ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
         # between rounds the humans pause, with the round's melds and scores, before the next deal
         cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
-        if not _print_events(console, ui, events[:cut], names, roll_seats):
+        if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll):
             return _bye(console, state, args, replay)
         if humans and ends and not state.is_terminal():
             if not _round_pause(console, ui, before, state, viewer_for_log):
                 return _bye(console, state, args, replay)
-            if not _print_events(console, ui, events[cut:], names, roll_seats):
+            if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll):
                 return _bye(console, state, args, replay)
         if state.is_terminal():
             break
@@ -375,16 +391,19 @@ def _round_pause(console, ui, before, state, viewer) -> bool:
 ROLLS = ("roll", "open_roll", "deal_roll")
 
 
-def _print_events(console, ui, events, names, roll_seats=()):
+def _print_events(console, ui, events, names, roll_seats=(), before_roll=None):
     """Print the play by play of ``events``; before a roll of a seat in ``roll_seats`` (the
-    humans, at a terminal) ask for Enter, so a player rolls their own dice.  ``False`` when
-    the player quits there."""
+    humans, at a terminal) ask for Enter, so a player rolls their own dice (after
+    ``before_roll(seat, the events before it)``, the hot-seat hand-over).  ``False`` when the
+    player quits there."""
     start = 0
     for i, e in enumerate(events):
         if e.get("event") in ROLLS and e.get("player") in roll_seats:
             for line in _log_lines(ui, events[start:i], names):
                 console.print("  " + line)
             start = i
+            if before_roll is not None and not before_roll(e["player"], events[:i]):
+                return False
             who = names[e["player"]]
             if _ask(console, f"  {escape(who)}: press Enter to roll the dice (q to quit) ").lower() in ("q", "quit"):
                 return False
@@ -591,6 +610,8 @@ def _expand(ui, state, parts):
     out = []
     for x in parts:
         more = ui.expand_typed(state, x)
+        if more and "go down" in out and more[0] == "go down":
+            more = more[1:]                 # one line goes down once
         out.extend(more if more else [x])
     return out
 

@@ -17,8 +17,9 @@ PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decl
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
 
-SHORT_FORMS = ("cards in letters ('discard 8S', 'lay 10h', 'lay off JK on meld 3 high'); a lay "
-               "off on a book needs no end")
+SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; a card alone discards it ('8s'); 'lay 5s 5h "
+               "5d' lays a whole meld; cards in letters ('lay off JK on meld 3 high'); a lay off on a "
+               "book needs no end")
 
 
 def card_text(code: int) -> Text:
@@ -313,9 +314,12 @@ def expand_typed(state, text):
     """A typed line that stands for several moves (the CLI's chained moves):
 
     - ``lay 5♠ 5♥ 5♦`` (two cards or more): a whole meld -- ``go down`` first when that is
-      still to do, then each card (laid, or the run started from it) in whichever order the
-      engine takes them, then ``finish meld`` (CR-7);
-    - a card alone (``8s``) discards it when that is legal, as in the other games.
+      still to do; a run (naturals of several ranks) is started from its lowest place
+      (``start run S from 8♠`` for ``lay 8♠ 9♠ 🃏 J♠``); then each card, in whichever order
+      the engine takes them (a book's naturals in suit order, its wild last: the CLI tries
+      the typed order first), then ``finish meld`` (CR-7, CR-10);
+    - a card alone (``8s``) discards it when that is legal, as in the other games;
+    - ``take`` / ``t`` takes the up-card, ``decline`` / ``draw`` / ``d`` declines it (and draws).
 
     ``None`` for anything else."""
     words = str(text).split()
@@ -324,15 +328,22 @@ def expand_typed(state, text):
         cards = _cards_in(" ".join(words[1:]))
         if not cards:
             return None
-        opts = []
-        for c in cards:
-            t = format_card(c)
-            alts = (f"lay {t}",)
-            if c >> 4 < 4:
-                alts += (f"start run {'SHDC'[c >> 4]} from {t}",)
-            opts.append(alts)
+        opts = [(f"lay {format_card(c)}",) for c in cards]
         out = ["go down"] if "go down" in legal else []
+        natural = [(i, c) for i, c in enumerate(cards) if c >> 4 < 4 and (c & 15) != 2]
+        if len({c & 15 for _, c in natural}) > 1:
+            # a run: declared from its lowest place (the first natural's rank less the
+            # cards typed before it), then laid low to high (CR-10)
+            i, c = natural[0]
+            lo = (c & 15) - i
+            if lo >= 1:
+                out.append(f"start run {'SHDC'[c >> 4]} from {format_card((c & 0xF0) | lo)}")
         return out + [opts, "finish meld"]
+    word = " ".join(words).lower()
+    for short, move in (("take", "take up-card"), ("t", "take up-card"), ("decline", "decline up-card"),
+                        ("draw", "decline up-card"), ("d", "decline up-card")):
+        if word == short and move in legal:
+            return [move]
     cards = _cards_in(text)
     if cards is not None and len(cards) == 1 and f"discard {format_card(cards[0])}" in legal:
         return [f"discard {format_card(cards[0])}"]

@@ -172,7 +172,7 @@ def _print_result(console, state, names, decisions=None, ui=None):
 
 # ---------------------------------------------------------------------------- play
 # bot levels for people (issue 16): the words a newcomer types, mapped to bot specs
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "ismcts:400"}
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "ismcts:2000"}
 MAX_DELAY = 60.0                # seconds; more is a typo (1e10 overflowed time.sleep)
 MAX_THINK = 600.0
 ROUND_ENDS = ("round_end", "hand_end", "round_score")   # Crazy Rummy, KrassKariert, Kings Rummy
@@ -1040,7 +1040,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
         p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
-        p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:400), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
+        p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:2000), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat")
     common(p)

@@ -225,7 +225,7 @@ def test_hot_seat_hand_over_clears_screen_and_scrollback():
     import io
     from rich.console import Console
     from krazy_core.cli import _clear_screen
-    tty = Console(file=io.StringIO(), force_terminal=True)
+    tty = Console(file=io.StringIO(), force_terminal=True, _environ={"TERM": "xterm"})   # not CI's TERM
     _clear_screen(tty)
     assert tty.file.getvalue() == "\033[2J\033[H\033[3J"
     pipe = Console(file=io.StringIO(), force_terminal=False)

@@ -247,8 +247,6 @@ def test_item4_bench_stops_between_chunks_on_ctrl_c(monkeypatch):
 
 
 def test_item6_hot_seat_on_a_terminal_that_cannot_clear_pushes_the_hand_off():
-    tty = Console(file=io.StringIO(), force_terminal=True, height=30)
-    tty.is_dumb_terminal          # noqa: B018 (a property)
     dumb = Console(file=io.StringIO(), force_terminal=True, height=30, _environ={"TERM": "dumb"})
     assert dumb.is_dumb_terminal
     cli._clear_screen(dumb)

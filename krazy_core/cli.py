@@ -245,7 +245,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     auto_pass = {}                          # seat -> round: pass every buy offer (hot-seat)
     before = None                           # the state before the last move (round summaries)
     # "press Enter to roll" for the humans' own dice, at a terminal (scripted input: no pause)
-    roll_key = args.roll_key if args.roll_key is not None else sys.stdin.isatty()
+    roll_key = args.roll_key if args.roll_key is not None else bool(sys.stdin and sys.stdin.isatty())
     roll_seats = {p for p, w in enumerate(seats) if w == "human"} if roll_key else set()
 
     def before_roll(q, earlier):

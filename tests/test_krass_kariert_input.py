@@ -93,7 +93,7 @@ def test_cli_reads_short_forms_and_explains_refusals():
             "e.g. '3-4 pair 7' (or type the move's number from the list)") in text
     assert "'xyz' is not one of your moves. Type a number from the list above" in text
     assert "Short forms: 'p3' plays the card at position 3" in text
-    assert "seat 0 (you) plays X 7 as pair 7 (X=7)" in text
+    assert "seat 1 (you) plays X 7 as pair 7 (X=7)" in text          # seats from 1 (issue 16)
 
 
 def test_any_typed_words_give_an_action_or_an_illegal_action_error():

@@ -10,6 +10,8 @@ EVENT_NAMES: Dict[int, str]
 PHASE_NAMES: Dict[int, str]
 SPEC: GameSpec
 TENSOR_LAYOUT: Tuple[TensorSegment, ...]
+# the full 110-card deck's census {code: copies}, filled on first use
+FULL_DECK: Optional[Dict[int, int]]
 
 class KingsRummyState(State):
     round: int

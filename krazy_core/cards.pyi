@@ -1,4 +1,4 @@
-from typing import Iterable, List, Union
+from typing import Dict, Iterable, List, Union
 
 Card = int
 SUIT_SPADES: int
@@ -18,6 +18,9 @@ X_CARD: int
 DRAW_CARD: int
 STOP_CARD: int
 NO_CARD: int
+SUIT_LETTERS: str
+SUIT_SYMBOLS: str
+RANK_TEXT: Dict[int, str]
 
 def make_card(suit: int, rank: int) -> int: ...
 def rank_of(card: int) -> int: ...

@@ -9,11 +9,18 @@ the functions that create its states.  Modules are imported only when their game
 from __future__ import annotations
 
 import importlib
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, overload
 
 from krazy_core.errors import ConfigError
 # the spec types live below the games (krazy_core.spec); re-exported here for old imports
 from krazy_core.spec import Game, GameSpec, Option, TensorSegment, options_class, tensor_layout  # noqa: F401
+
+if TYPE_CHECKING:                   # make()'s overloads only: each game id gives its State class
+    from krazy_core._state import State
+    from krazy_core.games.contract_rummy import ContractRummyState
+    from krazy_core.games.kings_rummy import KingsRummyState
+    from krazy_core.games.krass_kariert import KrassKariertState
+    from krazy_core.games.krazy_kings import KrazyKingsState
 
 # game id -> module that defines SPEC.  A new game adds one line.
 REGISTRY: Dict[str, str] = {
@@ -46,7 +53,19 @@ def _remake(game_id, num_players, options):
     return make(game_id, num_players=num_players, **options)
 
 
-def make(game_id: str, num_players: Optional[int] = None, **options: Any) -> Game:
+@overload
+def make(game_id: Literal["krazy-kings"], num_players: Optional[int] = ..., **options: Any) -> Game[KrazyKingsState]: ...
+@overload
+def make(game_id: Literal["kings-rummy"], num_players: Optional[int] = ..., **options: Any) -> Game[KingsRummyState]: ...
+@overload
+def make(game_id: Literal["contract-rummy"], num_players: Optional[int] = ..., **options: Any) -> Game[ContractRummyState]: ...
+@overload
+def make(game_id: Literal["krass-kariert"], num_players: Optional[int] = ..., **options: Any) -> Game[KrassKariertState]: ...
+@overload
+def make(game_id: str, num_players: Optional[int] = ..., **options: Any) -> Game[State]: ...
+
+
+def make(game_id: str, num_players: Optional[int] = None, **options: Any) -> Game[Any]:
     """A :class:`Game`.  ``num_players`` defaults to the game's usual table; ``options`` are
     the game's options (``krazy rules GAME`` lists them).  Raises ``ConfigError`` for an
     unknown game, an unknown option, or a value out of range, naming it and its range."""

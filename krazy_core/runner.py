@@ -53,6 +53,7 @@ def run_payload(payload: Dict[str, Any]):
     if it does not exist yet, the worker creates it after half the batch and kills itself
     with SIGKILL (a worker lost in the middle of a batch)."""
     kind = payload["kind"]
+    play_batch: Callable[[dict, Any], Any]
     if kind == "games":
         from krazy_core.arena import play_batch
     elif kind == "selfplay":

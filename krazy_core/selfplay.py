@@ -78,8 +78,13 @@ def play_batch(payload: dict, hook=None) -> dict:
     job = payload["job"]
     game = _job_game(job)
     n = game.num_players
-    cols = {k: [] for k in ("game", "deal_seed", "ply", "player", "action")}
-    obs, masks, rets, pa_, pv_, offsets = [], [], [], [], [], [0]
+    cols: dict[str, list] = {k: [] for k in ("game", "deal_seed", "ply", "player", "action")}
+    obs: list = []
+    masks: list = []
+    rets: list = []
+    pa_: list = []
+    pv_: list = []
+    offsets = [0]
     lo, hi = payload["lo"], payload["hi"]
     for g in range(lo, hi):
         deal = job["seed"] + g
@@ -265,7 +270,7 @@ def run_selfplay(game, bot: str, games: int, out: str, seed: int = 0, runner=Non
     own = runner is None
     if own:
         runner = make_runner(workers)
-    stats = {"shards": 0, "decisions": 0, "games": 0, "skipped": len([b for b in done if b < nb])}
+    stats: dict = {"shards": 0, "decisions": 0, "games": 0, "skipped": len([b for b in done if b < nb])}
     t0 = time.perf_counter()
     it = runner.run(batches())
     try:

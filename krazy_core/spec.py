@@ -10,12 +10,16 @@ import dataclasses
 import importlib
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, NamedTuple, Optional, Tuple, TypeVar
 
 from krazy_core.errors import ConfigError, InvalidStateError
 
 if TYPE_CHECKING:                       # for the annotations only (the state sits above)
     from krazy_core._state import State
+
+# the State class a Game's new_initial_state() / state_from_json() return (Game[KrazyKingsState]...);
+# krazy_core.make("krazy-kings") is typed Game[KrazyKingsState] by its overloads
+S = TypeVar("S", bound="State", covariant=True)
 
 __all__ = ["Option", "GameSpec", "TensorSegment", "tensor_layout", "Game", "options_class"]
 
@@ -127,16 +131,21 @@ def options_class(spec: GameSpec) -> type:
     return cls
 
 
-class Game:
+class Game(Generic[S]):
     """An immutable game: which game, how many players, which options.
 
     Make one with ``krazy_core.make(game_id, num_players=..., **options)``.  Attributes:
     ``game_id``, ``name``, ``num_players``, ``options`` (frozen dataclass),
     ``num_distinct_actions``, ``observation_tensor_shape``, ``min_utility``,
-    ``max_utility``.
+    ``max_utility``.  For type checkers a ``Game[S]``: its states are ``S`` (the game's State
+    class, e.g. ``KrazyKingsState``).
     """
 
     __slots__ = ("spec", "num_players", "options", "_hash")
+    spec: GameSpec
+    num_players: int
+    options: Any
+    _hash: int
 
     def __init__(self, spec: GameSpec, num_players: int, options: Any):
         object.__setattr__(self, "spec", spec)
@@ -183,12 +192,12 @@ class Game:
     def options_dict(self) -> Dict[str, Any]:
         return dataclasses.asdict(self.options)
 
-    def new_initial_state(self, seed: Optional[int] = None) -> "State":
+    def new_initial_state(self, seed: Optional[int] = None) -> S:
         """A new game, shuffled and dealt from ``seed`` (an int; ``None`` draws one from the
         OS).  Same seed and same actions give the same states, bit for bit."""
         return self.spec.new_state(self, seed)
 
-    def state_from_json(self, text: Any) -> "State":
+    def state_from_json(self, text: Any) -> S:
         """A state read back from ``State.to_json()``.  Raises ``InvalidStateError`` for
         anything malformed, truncated, inconsistent or hostile, or made for another game,
         player count or options."""

@@ -153,7 +153,7 @@ def run_sprt(game, a: str, b: str, elo0: float = 0.0, elo1: float = 20.0, alpha:
     own = runner is None
     if own:
         runner = make_runner(workers)
-    state = {"decision": None, "pairs": 0, "buf": []}
+    state: dict = {"decision": None, "pairs": 0, "buf": []}
 
     def on_batch(_, records):
         for k, r in enumerate(records, 1):

@@ -2,9 +2,13 @@
 from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from typing_extensions import disjoint_base
 
 from krazy_core._state import State
 
+POLICIES: Tuple[str, ...]
+
+@disjoint_base
 class VectorEnv:
     game: Any
     num_envs: int

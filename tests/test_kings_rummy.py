@@ -434,7 +434,7 @@ def test_simulate_random_in_core():
     d1 = r1["decisions"]
     assert d1 == r2["decisions"] and d1 > 100 and r1["seconds"] >= 0 and r1["games"] == 50
     dh = KR.simulate_random(g, 10, 5, "heuristic")["decisions"]
-    assert dh > 0 and KR.simulate_random(g, 10, 5, heuristic=True)["decisions"] == dh
+    assert dh > 0 and KR.simulate_random(g, 10, 5, policy="heuristic")["decisions"] == dh
     with pytest.raises(ConfigError):
         KR.simulate_random(g, 0, 5)
     with pytest.raises(ConfigError):

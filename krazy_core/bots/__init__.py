@@ -14,7 +14,7 @@ written against the same view.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from krazy_core.errors import ConfigError
 from krazy_core.bots.base import Bot, HeuristicBot, RandomBot
@@ -22,17 +22,20 @@ from krazy_core.bots.base import Bot, HeuristicBot, RandomBot
 __all__ = ["Bot", "RandomBot", "HeuristicBot", "ISMCTSBot", "make_bot", "BOT_KINDS"]
 
 
-try:
+if TYPE_CHECKING:                    # type checkers read the real class (its stub)
     from krazy_core.bots.ismcts import ISMCTSBot
-except ImportError:                  # a build without the compiled search module
-    class ISMCTSBot(Bot):
-        """Information-set MCTS bot (``krazy_core.bots.ismcts``); this build has no search
-        module, so making one raises ``ConfigError``."""
+else:
+    try:
+        from krazy_core.bots.ismcts import ISMCTSBot
+    except ImportError:              # a build without the compiled search module
+        class ISMCTSBot(Bot):
+            """Information-set MCTS bot (``krazy_core.bots.ismcts``); this build has no search
+            module, so making one raises ``ConfigError``."""
 
-        name = "ismcts"
+            name = "ismcts"
 
-        def __init__(self, **options):
-            raise ConfigError("ISMCTS is not built in this install of krazy_core; use random or heuristic")
+            def __init__(self, **options):
+                raise ConfigError("ISMCTS is not built in this install of krazy_core; use random or heuristic")
 
 
 BOT_KINDS = ("random", "heuristic", "ismcts")

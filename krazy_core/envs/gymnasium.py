@@ -87,7 +87,7 @@ class KrazyEnv(gymnasium.Env):
         self.illegal_action = check_illegal(illegal_action)
         D = self.game.observation_tensor_shape[0]
         self.observation_space, self.action_space = single_spaces(D, self.game.num_distinct_actions)
-        self.state = None
+        self.state: Any = None
         self.seat = seat if isinstance(seat, int) else 0
         self._bots = [None] * n
         self._over = True

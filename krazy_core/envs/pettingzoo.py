@@ -86,8 +86,8 @@ class KrazyAECEnv(AECEnv):
         self.action_spaces = {}
         for a in self.possible_agents:
             self.observation_spaces[a], self.action_spaces[a] = single_spaces(D, A)
-        self.state_obj = None
-        self._deal_rng = None
+        self.state_obj: Any = None
+        self._deal_rng: Any = None
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent):
@@ -117,7 +117,7 @@ class KrazyAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state_obj.current_player()]
 
     def step(self, action):

@@ -627,11 +627,10 @@ cdef long long _playouts(KRState *st, long long g0, long long g1, uint64_t seed,
 
 from krazy_core._validate import json_int as _int, json_ints as _ints
 
-def simulate_random(game, long long n_games, seed=0, str policy="random", *, heuristic=False) -> dict:
+def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
     single rounds) entirely in C without the GIL, every player choosing uniformly among
-    the legal actions (``policy="heuristic"``: all playing the C heuristic; ``heuristic=True``
-    is the old spelling of it).  Game ``i`` is dealt from ``seed + i``.  The signature and
+    the legal actions (``policy="heuristic"``: all playing the C heuristic).  Game ``i`` is dealt from ``seed + i``.  The signature and
     the result of ``krazy_core._state.simulate_random``: ``{"games", "decisions",
     "seconds", "decisions_per_second"}``.  Raises ``ConfigError`` for another game,
     ``n_games < 1`` or an unknown policy; ``KeyboardInterrupt`` on Ctrl-C (between two
@@ -642,7 +641,7 @@ def simulate_random(game, long long n_games, seed=0, str policy="random", *, heu
     cdef kz_rng rng
     if policy not in ("random", "heuristic"):
         raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
-    cdef int h = 1 if (heuristic or policy == "heuristic") else 0
+    cdef int h = 1 if policy == "heuristic" else 0
     if game.game_id != "kings-rummy":
         raise ConfigError(f"simulate_random here plays kings-rummy, not {game.game_id!r}")
     if n_games < 1:

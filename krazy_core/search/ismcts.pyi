@@ -9,6 +9,7 @@ DEFAULT_PRIOR: float
 DEFAULT_MAX_NODES: int
 ROLLOUTS: Tuple[str, ...]
 OPPONENTS: Tuple[str, ...]
+HORIZONS: Tuple[str, ...]
 OPTIONS: Tuple[str, ...]
 
 class SearchTree:
@@ -18,6 +19,7 @@ class SearchTree:
     game: Any
     opponents: str
     nodes: int
+    def __init__(self, workers: list, root: State, searcher: int, game: Any, opponents: str) -> None: ...
 
 class SearchResult:
     action: int

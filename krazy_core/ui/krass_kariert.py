@@ -56,7 +56,7 @@ def _entry_text(e) -> Text:
 def hand_table(obs) -> Table:
     """The viewer's hand: position numbers above the cards, playable cards underlined green."""
     hand = obs["hand"]
-    marked = set()
+    marked: set[int] = set()
     for start, length in obs.get("playable", []):
         marked.update(range(start, start + length))
     t = Table(show_header=True, box=None, padding=(0, 1), header_style="dim")

@@ -20,6 +20,7 @@ import argparse
 import os
 import sys
 import time
+import typing
 from importlib import resources
 from typing import List, Optional
 
@@ -242,7 +243,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     last_seated = None
     queue: list = []                        # the rest of a comma-separated line of moves
     queue_player = None
-    auto_pass = {}                          # seat -> round: pass every buy offer (hot-seat)
+    auto_pass: dict = {}                    # seat -> round: pass every buy offer (hot-seat)
     before = None                           # the state before the last move (round summaries)
     # "press Enter to roll" for the humans' own dice, at a terminal (scripted input: no pause)
     roll_key = args.roll_key if args.roll_key is not None else bool(sys.stdin and sys.stdin.isatty())
@@ -1002,8 +1003,8 @@ def cmd_bench(args, console: Console) -> int:
         while done < args.games:
             k = min(BENCH_CHUNK, args.games - done)
             r = simulate_random(game, k, seed=seed + done)
-            done += r["games"]
-            decisions += r["decisions"]
+            done += int(r["games"])
+            decisions += int(r["decisions"])
             seconds += r["seconds"]
     except KeyboardInterrupt:
         interrupted = True
@@ -1111,7 +1112,7 @@ def _joker_as_text(args) -> bool:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    file = JokerText(sys.stdout) if _joker_as_text(args) else None
+    file: typing.Any = JokerText(sys.stdout) if _joker_as_text(args) else None
     console = Console(emoji=False, file=file)   # ":100:" in a bot word is not an emoji
     try:
         return args.func(args, console)

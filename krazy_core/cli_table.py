@@ -32,7 +32,8 @@ def choice_entries(ui, state, legal, labels) -> List[Entry]:
     for g in groups:
         for a in g[2].values():
             in_group[a] = g
-    out, seen = [], set()
+    out: list[tuple] = []
+    seen: set[int] = set()
     for a, lab in zip(legal, labels):
         g = in_group.get(a)
         if g is None:

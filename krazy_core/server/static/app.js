@@ -171,7 +171,7 @@ function drawTable(v, key) {
   app.seats.forEach((s, p) => {
     const d = el("div", "player" + (p === v.to_move && !v.terminal ? " to-move" : ""));
     d.dataset.seat = p;
-    d.append(el("div", "", `${s.name}${p === me ? " (you)" : ""}${s.kind === "bot" ? " 🤖 " + s.bot : ""}${s.connected ? "" : " · away"}`));
+    d.append(el("div", "", `${s.name}${p === me ? " (you)" : ""}${s.kind === "bot" ? " · bot " + s.bot : ""}${s.connected ? "" : " · away"}`));
     const bits = [];
     if (o.hand_sizes) bits.push(`${o.hand_sizes[p]} cards`);
     if (o.scores && g === "kings-rummy") bits.push(`score ${o.scores[p]}`);
@@ -188,7 +188,7 @@ function drawTable(v, key) {
   const pile = (label, card, n) => { const d = el("div", "pile"); d.append(cardEl(card)); d.append(el("div", "", label + (n !== undefined ? ` (${n})` : ""))); return d; };
   if (o.stock_size !== undefined) c.append(pile("stock", null, o.stock_size));
   if (o.top_card !== undefined) c.append(pile("top card", o.top_card, o.discard_pile ? o.discard_pile.length : undefined));
-  if (o.up_card !== undefined) c.append(pile(o.phase === "buy_or_pass" ? "up-card: buy offer" : "up-card", o.up_card));
+  if (o.up_card !== undefined && o.up_card !== null) c.append(pile(o.phase === "buy_or_pass" ? "up-card: buy offer" : "up-card", o.up_card));
   if (o.roll) { const d = el("div", "pile"); d.append(el("div", "dice", DIE[o.roll[0]] + DIE[o.roll[1]]), el("div", "", `dice ${o.roll[0]}+${o.roll[1]}`)); c.append(d); }
   if (o.open_roll) c.append(el("div", "pile", `open roll ${o.open_roll.join("+")}`));
   if (o.challenger !== undefined && o.challenger !== null) c.append(el("div", "pile", `challenge by ${whoName(o.challenger)}`));
@@ -260,7 +260,7 @@ function clickCard(v, o, i) {
     app.sel = app.sel.includes(i) ? app.sel.filter(x => x !== i) : [...app.sel, i];
     const cards = app.sel.map(p => o.hand[p]);
     const match = v.actions.filter(a => a.cards && a.cards.length === 1 && cards.length === 1 && a.cards[0] === cards[0] && !a.announce && ["play", "discard"].includes(a.kind));
-    if (match.length === 1 && !(app.game === "contract-rummy" && canGoDown(v) && app.layMode)) { act(match[0].id); return; }
+    if (match.length === 1 && !(app.game === "contract-rummy" && canGoDown(v))) { act(match[0].id); return; }
   }
   render();
 }

@@ -198,15 +198,24 @@ def seat_view(state, seat: Optional[int], first_event: int = 0) -> Dict[str, Any
     the public events, no actions. ``events`` are ``events_for(seat)`` from index
     ``first_event`` on (``events_for(None)``, the public log, for a spectator)."""
     if seat is None:
-        evs = state.events_for(None)
+        evs = events_since(state, None, first_event)
         obs = None
         acts = []
     else:
-        evs = state.events_for(int(seat))
+        evs = events_since(state, int(seat), first_event)
         obs = state.observation(int(seat))
         acts = describe_actions(state, int(seat))
-    return {"observation": obs, "events": evs[first_event:], "first_event": first_event,
-            "actions": acts}
+    return {"observation": obs, "events": evs, "first_event": first_event, "actions": acts}
+
+
+def events_since(state, viewer, first: int = 0) -> List[Dict[str, Any]]:
+    """``state.events_for(viewer)[first:]``, building only the new events' dicts (a server
+    sends each seat the events since its last update)."""
+    if first <= 0:
+        return state.events_for(viewer)
+    raw = state.raw_events()[first:]
+    f = state._event_dict
+    return [f(k, p, a, b, viewer) for k, p, a, b in raw]
 
 
 _cache: Dict[str, Any] = {}

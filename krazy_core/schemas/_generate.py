@@ -96,7 +96,7 @@ def observation_defs():
         "round_points": arr(nullable(INT), 2, 8), "top_card": nullable(CARD),
         "top_card_text": nullable(CARD_TEXT), "discard_pile": CARDS, "stock_size": NAT,
         "phase": enum(*KR_PHASES), "went_out": nullable(PLAYER), "last_turns_left": NAT,
-        "scores": PER_SEAT_INT,
+        "scores": PER_SEAT_INT, "totals": PER_SEAT_INT,   # totals: the same list as scores
         "last_round": nullable(obj({"round": NAT, "wild_rank": INT, "went_out": nullable(PLAYER),
                                     "hands": PER_SEAT_CARDS, "points": PER_SEAT_INT})),
         "turn": NAT, "max_turns": NAT,
@@ -105,6 +105,7 @@ def observation_defs():
         "round": NAT, "contract": obj({"books": NAT, "runs": NAT}), "cards_dealt": NAT,
         "dealer": PLAYER, "hand": CARDS, "hand_text": arr(CARD_TEXT), "hand_sizes": PER_SEAT_INT,
         "melds": arr(CR_MELD), "up_card": nullable(CARD), "up_card_text": nullable(CARD_TEXT),
+        "top_card": nullable(CARD), "top_card_text": nullable(CARD_TEXT),   # the pile's top, live or not
         "discard_pile": CARDS, "stock_size": NAT, "turn_player": nullable(PLAYER),
         "phase": enum(*CR_PHASES), "building_meld": nullable(NAT), "down": arr(BOOL, 2, 8),
         "buys": PER_SEAT_INT,

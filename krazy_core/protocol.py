@@ -209,13 +209,9 @@ def seat_view(state, seat: Optional[int], first_event: int = 0) -> Dict[str, Any
 
 
 def events_since(state, viewer, first: int = 0) -> List[Dict[str, Any]]:
-    """``state.events_for(viewer)[first:]``, building only the new events' dicts (a server
-    sends each seat the events since its last update)."""
-    if first <= 0:
-        return state.events_for(viewer)
-    raw = state.raw_events()[first:]
-    f = state._event_dict
-    return [f(k, p, a, b, viewer) for k, p, a, b in raw]
+    """``state.events_for(viewer, since=first)``: only the new events' dicts are built (a
+    server sends each seat the events since its last update)."""
+    return state.events_for(viewer, since=max(0, int(first)))
 
 
 _cache: Dict[str, Any] = {}

@@ -33,7 +33,7 @@ from krazy_core import protocol
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 from krazy_core.game import get_spec
 from krazy_core.server.store import Store
-from krazy_core.server.tables import BOT_POOL, Table, build_table
+from krazy_core.server.tables import BOT_POOL, Table, build_table, dumps
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_MESSAGE = 4096          # bytes of one client message
@@ -56,6 +56,7 @@ class Conn:
         self.stamp = time.monotonic()
         self.strikes = 0
         self.sent = 0
+        self.version_sent = -1          # the version of the last update sent here
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -69,13 +70,20 @@ class Conn:
 
     async def send(self, msg: Dict[str, Any]) -> None:
         try:
-            await self.ws.send_text(json.dumps(msg, separators=(",", ":")))
+            await self.ws.send_text(dumps(msg))
             self.sent += 1
         except Exception:   # a closed socket: its reader ends the connection
             pass
 
-    async def send_update(self) -> None:
-        msg = self.table.message_for(self.seat, self.events_sent)
+    async def send_update(self, force: bool = False) -> None:
+        """This connection's ``update`` of the table as it is now. A broadcast that finds
+        the connection already told of this version sends nothing (two actions committed in
+        one transaction are one update); ``force`` sends it anyway (join, sync, stale)."""
+        t = self.table
+        if not force and self.version_sent == t.version:
+            return
+        self.version_sent = t.version
+        msg = t.message_for(self.seat, self.events_sent)
         self.events_sent += len(msg["events"])
         await self.send(msg)
 
@@ -86,6 +94,8 @@ class Server:
         self.tables: Dict[str, Table] = {}
         self.think_scale = bot_think_scale
         self.loaded = 0
+        self._pending: list = []               # (table id, first n, rows) not yet committed
+        self._flushed: Optional[asyncio.Future] = None
         for rec in self.store.load_all():
             t = Table(rec["id"], rec["game"], rec["num_players"], rec["options"], rec["seed"],
                       rec["seats"], rec["think"])
@@ -106,9 +116,31 @@ class Server:
         for c in list(t.conns):
             await c.send_update()
 
+    async def persist(self, t: Table, rows) -> None:
+        """Commit ``rows`` (the table's newest actions) to SQLite before anyone is told of
+        them (a ``kill -9`` never loses an action a client saw). Every action of one turn of
+        the event loop goes in one transaction: the commit is scheduled with ``call_soon``
+        and the callers wait for it."""
+        self._pending.append((t.id, t.version - len(rows), rows))
+        if self._flushed is None:
+            loop = asyncio.get_running_loop()
+            self._flushed = loop.create_future()
+            loop.call_soon(self._flush)
+        await asyncio.shield(self._flushed)
+
+    def _flush(self) -> None:
+        batches, fut = self._pending, self._flushed
+        self._pending, self._flushed = [], None
+        try:
+            self.store.add_batches(batches)
+        except BaseException as e:          # the disk failed: every waiting action hears it
+            fut.set_exception(e)
+            fut.exception()                 # retrieved here: no "never retrieved" warning
+            return
+        fut.set_result(None)
+
     async def commit(self, t: Table, rows) -> None:
-        first = t.version - len(rows)
-        self.store.add_actions(t.id, first, rows)
+        await self.persist(t, rows)
         await self.broadcast(t)
         self.kick_bots(t)
 
@@ -131,7 +163,7 @@ class Server:
             if t.version != version or t.bot_seat() != seat:
                 continue
             row = t.apply(seat, action)
-            self.store.add_actions(t.id, t.version - 1, [row])
+            await self.persist(t, [row])
             await self.broadcast(t)
 
     def start_all_bots(self) -> None:
@@ -160,7 +192,7 @@ class Server:
         if kind == "sync":
             c.events_sent = 0
             await c.send(t.hello_for(c.seat))
-            await c.send_update()
+            await c.send_update(force=True)
             return None
         if kind not in ("action", "laydown", "hint"):
             return {"type": "error", "code": "bad_message", "reason": f"unknown message type {kind[:40]!r}"}
@@ -170,7 +202,7 @@ class Server:
         if type(version) is not int:
             return {"type": "error", "code": "bad_message", "reason": "version must be an int"}
         if version != t.version:
-            await c.send_update()
+            await c.send_update(force=True)
             return {"type": "error", "code": "stale", "version": t.version,
                     "reason": f"the table is at version {t.version}, your message answers {version}"}
         if kind == "hint":
@@ -284,10 +316,10 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0) -> Starl
             await ws.close(4403)
             return
         c = Conn(ws, t, seat)
-        t.conns.add(c)
+        t.join(c)
         try:
             await c.send(t.hello_for(seat))
-            await c.send_update()
+            await c.send_update(force=True)
             for other in list(t.conns):
                 if other is not c:
                     await other.send({"type": "seats", "seats": t.seat_info()})
@@ -309,7 +341,7 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0) -> Starl
         except WebSocketDisconnect:
             pass
         finally:
-            t.conns.discard(c)
+            t.leave(c)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -340,4 +372,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, db: Optional[str] = None) -
     app = create_app(path)
     print(f"krazy serve: tables in {path} ({app.state.server.loaded} loaded)")
     print(f"open http://{host}:{port}/ in a browser", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    # permessage-deflate off: compressing every update cost more CPU than building it (a
+    # quarter of the event loop's time at 250 tables, benches/README.md); updates are a few kB
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
+                ws_per_message_deflate=False)

@@ -62,10 +62,17 @@ class Store:
     def add_actions(self, table_id: str, first_n: int, rows: List[tuple]) -> None:
         """``rows`` = [(seat, action, fingerprint), ...] numbered from ``first_n``; one
         transaction."""
+        self.add_batches([(table_id, first_n, rows)])
+
+    def add_batches(self, batches: List[tuple]) -> None:
+        """Several tables' new rows, ``[(table_id, first_n, rows), ...]``, in one transaction
+        (the server commits every action of one event-loop turn together)."""
         self.db.execute("BEGIN")
         try:
             self.db.executemany("INSERT INTO actions VALUES (?,?,?,?,?)",
-                                [(table_id, first_n + i, s, a, f) for i, (s, a, f) in enumerate(rows)])
+                                [(table_id, first_n + i, s, a, f)
+                                 for table_id, first_n, rows in batches
+                                 for i, (s, a, f) in enumerate(rows)])
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")

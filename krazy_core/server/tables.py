@@ -7,6 +7,7 @@ actions described); a spectator gets :func:`public_view`. Nothing here ever send
 import asyncio
 import hashlib
 import hmac
+import json
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional
@@ -16,6 +17,23 @@ from krazy_core import protocol
 from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 
+try:                                   # the server extra's fast JSON encoder (same output)
+    import orjson
+
+    def dumps_bytes(obj) -> bytes:
+        """Compact JSON as UTF-8 bytes (orjson when installed, else the json module)."""
+        return orjson.dumps(obj)
+except ImportError:                    # pragma: no cover - orjson is in the server extra
+    def dumps_bytes(obj) -> bytes:
+        """Compact JSON as UTF-8 bytes (orjson when installed, else the json module)."""
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def dumps(obj) -> str:
+    """Compact JSON text of one message."""
+    return dumps_bytes(obj).decode()
+
+
 # observation keys that belong to the seat alone (dropped from the spectators' view)
 PRIVATE_KEYS = ("hand", "hand_text", "playable", "legal_actions", "drawn_card", "player")
 MAX_THINK = 10.0
@@ -23,8 +41,12 @@ BOT_WORDS = ("random", "heuristic", "ismcts")
 
 
 def fingerprint(state) -> str:
-    """16 hex digits of SHA-256 over the full state JSON (checked when a log is replayed)."""
-    return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
+    """16 hex digits of SHA-256 over the game state (checked when a log is replayed): the
+    ``"state"`` part of ``to_json()`` (hands, stock, piles, PRNG state...), without the event
+    log and history that ``to_json()`` adds, which follow from the seed and the actions anyway
+    and made a fingerprint cost O(actions so far) -- 3-4 ms late in a game, the largest cost
+    of an action on the server (benches/README.md, "Game server load")."""
+    return hashlib.sha256(dumps_bytes(state._to_dict())).hexdigest()[:16]
 
 
 def public_view(state) -> Dict[str, Any]:
@@ -58,7 +80,8 @@ class Table:
         self.think = think
         self.state = self.game.new_initial_state(seed=seed)
         self.log: List[tuple] = []           # (seat, action, fingerprint)
-        self.conns: set = set()              # connections watching this table
+        self.conns: set = set()              # connections watching this table (join/leave)
+        self._seat_info: Optional[List[Dict[str, Any]]] = None
         self.bot_task: Optional[asyncio.Task] = None
         self._bots: Dict[int, Any] = {}
 
@@ -73,9 +96,24 @@ class Table:
                 "options": self.options, "seed": self.seed, "seats": self.seats, "think": self.think}
 
     def seat_info(self) -> List[Dict[str, Any]]:
-        conn = {c.seat for c in self.conns if c.seat is not None}
-        return [{"seat": i, "kind": s["kind"], "bot": s.get("bot"), "name": s["name"],
-                 "connected": s["kind"] == "bot" or i in conn} for i, s in enumerate(self.seats)]
+        """Who sits where and who is connected (built again only after a join or a leave:
+        every update carries it)."""
+        if self._seat_info is None:
+            conn = {c.seat for c in self.conns if c.seat is not None}
+            self._seat_info = [{"seat": i, "kind": s["kind"], "bot": s.get("bot"), "name": s["name"],
+                                "connected": s["kind"] == "bot" or i in conn}
+                               for i, s in enumerate(self.seats)]
+        return self._seat_info
+
+    def join(self, conn) -> None:
+        """A connection starts watching this table."""
+        self.conns.add(conn)
+        self._seat_info = None
+
+    def leave(self, conn) -> None:
+        """A connection stops watching this table (closed or dropped)."""
+        self.conns.discard(conn)
+        self._seat_info = None
 
     def public(self) -> Dict[str, Any]:
         return {"table": self.id, "game": self.game.game_id, "num_players": self.game.num_players,
@@ -99,7 +137,7 @@ class Table:
         s = self.state
         if seat is None:
             obs = public_view(s)
-            evs = s.events_for(None)[first_event:]
+            evs = s.events_for(None, since=first_event)
             acts = []
         else:
             v = protocol.seat_view(s, seat, first_event)

@@ -253,14 +253,56 @@ def test_a_table_persists_and_replays_from_sqlite(tmp_path):
             w.receive_json()
             u2 = _until(w, lambda m: m["type"] == "update")
         assert u2["version"] == u["version"] and u2["observation"] == u["observation"]
-    # a log that does not belong to its deal is refused when loaded
+    # a log that does not belong to its deal is not served (the server still starts, the
+    # other tables load) and stays in the file untouched
     import sqlite3
+    with _client(db) as c:
+        other = _create(c, "krazy-kings", ["human", "random", "random"], seed=8, think=0)
     con = sqlite3.connect(db)
-    con.execute("UPDATE actions SET fingerprint='0000' WHERE n=3")
+    con.execute("UPDATE actions SET fingerprint='0000' WHERE n=3 AND table_id=?", (r["table"],))
     con.commit()
     con.close()
-    with pytest.raises(krazy_core.KrazyError, match="differs"):
-        create_app(db)
+    app = create_app(db)
+    srv = app.state.server
+    assert srv.loaded == 1 and set(srv.tables) == {other["table"]}
+    assert "differs" in srv.broken[r["table"]]
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM actions WHERE table_id=?", (r["table"],)).fetchone()[0] == u["version"]
+    con.close()
+    with TestClient(app) as c:
+        assert c.get(f"/api/tables/{r['table']}").status_code == 404
+
+
+def test_the_page_and_its_files_are_served():
+    """GET / is the browser table (it was missing from git once: .gitignore's *.html)."""
+    with _client() as c:
+        r = c.get("/")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        for needle in ('id="game"', 'id="table"', 'id="handover"', "/static/app.js", "/static/style.css"):
+            assert needle in r.text
+        js = c.get("/static/app.js")
+        assert js.status_code == 200 and "function drawTable" in js.text
+        assert c.get("/static/style.css").status_code == 200
+
+
+def test_fingerprints_hash_the_state_with_either_json_encoder():
+    """The replay check's fingerprint is the same whether orjson is installed or not, and
+    differs when the state does (another deal, one action more)."""
+    import hashlib
+    from krazy_core.server import tables
+    for gid in GAMES:
+        s = krazy_core.make(gid).new_initial_state(seed=2)
+        seen = set()
+        for _ in range(12):
+            d = s._to_dict()
+            plain = json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
+            assert tables.dumps_bytes(d) == plain
+            fp = tables.fingerprint(s)
+            assert fp == hashlib.sha256(plain).hexdigest()[:16] and len(fp) == 16
+            seen.add(fp)
+            s.apply_action(s.legal_actions()[0])
+        assert len(seen) == 12
+        assert tables.fingerprint(krazy_core.make(gid).new_initial_state(seed=3)) not in seen
 
 
 # ---------------------------------------------------------------- the leak scan

@@ -96,10 +96,18 @@ class Server:
         self.loaded = 0
         self._pending: list = []               # (table id, first n, rows) not yet committed
         self._flushed: Optional[asyncio.Future] = None
+        self.broken: Dict[str, str] = {}     # table id -> why its log does not replay
         for rec in self.store.load_all():
-            t = Table(rec["id"], rec["game"], rec["num_players"], rec["options"], rec["seed"],
-                      rec["seats"], rec["think"])
-            t.replay(rec["log"])
+            try:
+                t = Table(rec["id"], rec["game"], rec["num_players"], rec["options"], rec["seed"],
+                          rec["seats"], rec["think"])
+                t.replay(rec["log"])
+            except KrazyError as e:
+                # a log that does not replay (edited, or written by an engine whose rules
+                # have changed) is left in the file untouched and not served; the other
+                # tables are
+                self.broken[rec["id"]] = str(e)[:300]
+                continue
             self.tables[t.id] = t
             self.loaded += 1
 
@@ -257,7 +265,9 @@ def _games() -> Dict[str, Any]:
 
 def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0) -> Starlette:
     """The app over one SQLite file; tables in it are loaded (replayed and checked) now and
-    their bots restart with the app. ``bot_think_scale`` multiplies every table's think time
+    their bots restart with the app. A table whose log does not replay (an action refused or
+    a fingerprint that differs) is not served: it stays in the file as it is, and
+    ``app.state.server.broken`` maps its id to the reason. ``bot_think_scale`` multiplies every table's think time
     (tests use 0)."""
     server = Server(db_path, bot_think_scale)
 
@@ -370,7 +380,10 @@ def serve(host: str = "127.0.0.1", port: int = 8765, db: Optional[str] = None) -
     from krazy_core.server.store import default_path
     path = db or default_path()
     app = create_app(path)
-    print(f"krazy serve: tables in {path} ({app.state.server.loaded} loaded)")
+    server = app.state.server
+    print(f"krazy serve: tables in {path} ({server.loaded} loaded)")
+    for tid, why in server.broken.items():
+        print(f"krazy serve: table {tid} not loaded: {why}")
     print(f"open http://{host}:{port}/ in a browser", flush=True)
     # permessage-deflate off: compressing every update cost more CPU than building it (a
     # quarter of the event loop's time at 250 tables, benches/README.md); updates are a few kB

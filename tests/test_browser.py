@@ -57,6 +57,23 @@ def browser():
         b.close()
 
 
+ERRORS = {}   # id(page) -> its JavaScript errors and console errors
+
+
+def open_page(browser, **kw):
+    """A page that records its JavaScript errors and failed loads (``errors(page)``): a script
+    error shows with its message instead of as a timeout waiting for an element."""
+    page = browser.new_page(**kw)
+    found = ERRORS[id(page)] = []
+    page.on("pageerror", lambda e: found.append(f"pageerror: {e}"))
+    page.on("console", lambda m: m.type == "error" and found.append(f"console: {m.text}"))
+    return page
+
+
+def errors(page):
+    return ERRORS[id(page)]
+
+
 def shot(page, name):
     path = os.path.join(SHOTS, name + ".png")
     page.screenshot(path=path, full_page=True)
@@ -82,7 +99,7 @@ def _lobby(page, url, game, kinds):
 
 def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
     app, url = server
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = open_page(browser, viewport={"width": 1100, "height": 900})
     _lobby(page, url, "krazy-kings", ["human", "heuristic", "random"])
     page.wait_for_selector("#table:not([hidden]) #hand .card")
     shot(page, "krazy-kings-start")
@@ -106,20 +123,23 @@ def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
     assert page.locator("#log li").count() > 10
     shot(page, "krazy-kings-over")
     # the same table on a phone-sized screen, dark
-    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone = open_page(browser, viewport={"width": 390, "height": 844})
     phone.goto(page.url)
     phone.wait_for_selector("#players-row .player")
     phone.click("#theme")
     shot(phone, "krazy-kings-phone-dark")
+    assert errors(phone) == []
     phone.close()
+    assert errors(page) == []
     page.close()
 
 
 def test_hot_seat_hides_each_hand_until_its_owner_takes_the_seat(server, browser):
     app, url = server
-    page = browser.new_page(viewport={"width": 900, "height": 800})
+    page = open_page(browser, viewport={"width": 900, "height": 800})
     _lobby(page, url, "krass-kariert", ["human", "human", "heuristic"])
     page.wait_for_selector("#handover:not([hidden])")
+    assert page.locator("#hand .card").count() == 0       # no card of any hand is in the page
     assert page.locator("#table").is_hidden()           # no hand shows before the tap
     first = page.locator("#handover-text").inner_text()
     shot(page, "hotseat-handover")
@@ -133,6 +153,7 @@ def test_hot_seat_hides_each_hand_until_its_owner_takes_the_seat(server, browser
     second = page.locator("#handover-text").inner_text()
     assert second != first
     shot(page, "hotseat-second-handover")
+    assert errors(page) == []
     page.close()
 
 
@@ -164,7 +185,7 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     app, url = server
     t, melds = _crazy_rummy_ready(app)
     token = t.seats[0]["token"]
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = open_page(browser, viewport={"width": 1100, "height": 900})
     page.goto(f"{url}/#table={t.id}&token={token}")
     page.wait_for_selector("#laydown")
     hand = [int(x) for x in page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")]
@@ -182,4 +203,5 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     assert mine == sorted(sorted(m) for m in melds)
     assert t.state.observation(0)["down"][0]
     shot(page, "crazy-rummy-down")
+    assert errors(page) == []
     page.close()

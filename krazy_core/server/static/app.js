@@ -11,7 +11,7 @@ const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 function cardText(c) {
   if (c === null || c === undefined) return "?";
-  if (c === 80) return "🃏";
+  if (c === 80) return "Joker";
   if (c >= 97) return {112: "X", 113: "DRAW", 114: "STOP"}[c] || String(c - 96);
   const r = c & 15, s = c >> 4;
   return (RANKS[r] || String(r)) + (SUITS[s] || "?");
@@ -20,7 +20,7 @@ function cardEl(c, opts = {}) {
   const d = el("div", "card" + (opts.small ? " small" : ""));
   if (c === null || c === undefined) { d.classList.add("back"); return d; }
   d.dataset.card = c;
-  if (c === 80) { d.classList.add("joker"); d.append(el("span", "s", "🃏"), el("span", "", "Joker")); return d; }
+  if (c === 80) { d.classList.add("joker"); d.append(el("span", "", "JK"), el("span", "jk", "joker")); d.title = "Joker"; return d; }
   if (c >= 97) { d.classList.add(c >= 112 ? "red" : "blue"); d.append(el("span", "", cardText(c))); return d; }
   const s = c >> 4, r = c & 15;
   if (s === 1 || s === 2) d.classList.add("red"); if (s === 4) d.classList.add("star");
@@ -35,6 +35,7 @@ const app = {
   conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], spectator: null,
 };
 
+function labelText(t) { return String(t).replace(/🃏/g, "Joker"); }
 function hashParams() { const p = new URLSearchParams(location.hash.slice(1)); return Object.fromEntries(p.entries()); }
 function setStatus(t) { $("status").textContent = t; }
 
@@ -102,7 +103,7 @@ function onMessage(key, m) {
     app.hint = null; render(); return;
   }
   if (m.type === "error") { setStatus(`${m.code}: ${m.reason}`); return; }
-  if (m.type === "hint") { app.hint = m.action; $("hint-text").textContent = "Hint: " + m.action.label; highlightHint(); return; }
+  if (m.type === "hint") { app.hint = m.action; $("hint-text").textContent = "Hint: " + labelText(m.action.label); highlightHint(); return; }
 }
 function send(msg) {
   const ws = app.conns[app.shownSeat]; if (!ws) return;
@@ -166,6 +167,11 @@ function drawTable(v, key) {
   info += dirText;
   info += v.terminal ? " · game over" : ` · to move: ${whoName(v.to_move)}` + (me !== null && v.to_move === me ? " (you)" : "");
   $("info").textContent = info;
+  const turn = $("turn");
+  const mine = me !== null && v.to_move === me && !v.terminal;
+  turn.className = mine ? "mine" : (v.terminal ? "over" : "");
+  turn.textContent = v.terminal ? "Game over" : mine ? "Your turn" + (o.phase ? ` (${o.phase.replace(/_/g, " ")})` : "")
+    : `${whoName(v.to_move)}'s turn` + (app.seats[v.to_move] && app.seats[v.to_move].kind === "bot" ? " — the bot is thinking…" : "");
   // players
   const row = $("players-row"); row.innerHTML = "";
   app.seats.forEach((s, p) => {
@@ -174,8 +180,8 @@ function drawTable(v, key) {
     d.append(el("div", "", `${s.name}${p === me ? " (you)" : ""}${s.kind === "bot" ? " · bot " + s.bot : ""}${s.connected ? "" : " · away"}`));
     const bits = [];
     if (o.hand_sizes) bits.push(`${o.hand_sizes[p]} cards`);
-    if (o.scores && g === "kings-rummy") bits.push(`score ${o.scores[p]}`);
-    if (o.totals) bits.push(`score ${o.totals[p]}`);
+    const total = o.totals || (g === "kings-rummy" ? o.scores : null);   // Kings Rummy: totals is scores
+    if (total) bits.push(`score ${total[p]}`);
     if (o.chips) bits.push(`chips ${o.chips[p]}`);
     if (o.down && o.down[p]) bits.push("down");
     if (o.buys) bits.push(`buys ${o.buys[p]}`);
@@ -185,10 +191,12 @@ function drawTable(v, key) {
   });
   // center
   const c = $("center"); c.innerHTML = "";
-  const pile = (label, card, n) => { const d = el("div", "pile"); d.append(cardEl(card)); d.append(el("div", "", label + (n !== undefined ? ` (${n})` : ""))); return d; };
-  if (o.stock_size !== undefined) c.append(pile("stock", null, o.stock_size));
-  if (o.top_card !== undefined) c.append(pile("top card", o.top_card, o.discard_pile ? o.discard_pile.length : undefined));
-  if (o.up_card !== undefined && o.up_card !== null) c.append(pile(o.phase === "buy_or_pass" ? "up-card: buy offer" : "up-card", o.up_card));
+  // back: a face-down pile (the stock); an empty face-up pile is an empty slot, not a card back
+  const pile = (label, card, n, back) => { const d = el("div", "pile"); d.append(back || (card !== null && card !== undefined) ? cardEl(back ? null : card) : el("div", "card empty", "—")); d.append(el("div", "", label + (n !== undefined ? ` (${n})` : ""))); return d; };
+  if (o.stock_size !== undefined) c.append(pile("stock", null, o.stock_size, true));
+  // Crazy Rummy: the pile's top is the up-card while it is on offer; show it once
+  if (o.top_card !== undefined && !(o.up_card !== undefined && o.up_card !== null && o.up_card === o.top_card)) c.append(pile("top card", o.top_card, o.discard_pile ? o.discard_pile.length : undefined));
+  if (o.up_card !== undefined && o.up_card !== null) c.append(pile((o.phase === "buy_or_pass" ? "up-card: buy offer" : "up-card") + (o.discard_pile ? ` (${o.discard_pile.length})` : ""), o.up_card));
   if (o.roll) { const d = el("div", "pile"); d.append(el("div", "dice", DIE[o.roll[0]] + DIE[o.roll[1]]), el("div", "", `dice ${o.roll[0]}+${o.roll[1]}`)); c.append(d); }
   if (o.open_roll) c.append(el("div", "pile", `open roll ${o.open_roll.join("+")}`));
   if (o.challenger !== undefined && o.challenger !== null) c.append(el("div", "pile", `challenge by ${whoName(o.challenger)}`));
@@ -197,7 +205,7 @@ function drawTable(v, key) {
     const t = el("div", "pile"); t.append(el("div", "", "trick"));
     const cs = el("div", "cards"); for (const x of (o.trick || [])) { const m = el("div", "meld"); m.append(el("span", "tag", whoName(x.player))); for (const cc of x.cards) m.append(cardEl(cc, {small: true})); cs.append(m); }
     t.append(cs); c.append(t);
-    if (o.pile_size !== undefined) c.append(pile("draw pile", null, o.pile_size));
+    if (o.pile_size !== undefined) c.append(pile("draw pile", null, o.pile_size, true));
   }
   // melds
   const md = $("melds"); md.innerHTML = "";
@@ -209,12 +217,19 @@ function drawTable(v, key) {
   drawMoves(v, o);
   // summary
   const sm = $("summary"); sm.hidden = true;
-  if (v.terminal) { sm.hidden = false; sm.innerHTML = ""; sm.append(el("h3", "", "Game over")); app.seats.forEach((s, p) => sm.append(el("div", "", `${s.name}: ${v.returns ? v.returns[p] : ""}${o.totals ? " · score " + o.totals[p] : ""}${o.scores && g === "kings-rummy" ? " · score " + o.scores[p] : ""}${o.chips ? " · chips " + o.chips[p] : ""}`))); }
+  if (v.terminal) { sm.hidden = false; sm.innerHTML = ""; sm.append(el("h3", "", "Game over"));
+    if (v.returns) { const best = Math.max(...v.returns); const w = app.seats.filter((s, p) => v.returns[p] === best).map(s => s.name); sm.append(el("div", "winner", (w.length > 1 ? "Tied: " + w.join(", ") : `${w[0]} wins`))); } app.seats.forEach((s, p) => sm.append(el("div", "", `${s.name}: ${v.returns ? v.returns[p] : ""}${(o.totals || (g === "kings-rummy" && o.scores)) ? " · score " + (o.totals || o.scores)[p] : ""}${o.chips ? " · chips " + o.chips[p] : ""}`))); }
   else if (o.last_round) { sm.hidden = false; sm.innerHTML = ""; sm.append(el("div", "", `Round ${o.last_round.round}: ` + o.last_round.points.map((x, p) => `${whoName(p)} ${x}`).join(", "))); }
   else if (o.scores && g === "contract-rummy" && o.scores.length) { const last = o.scores[o.scores.length - 1]; sm.hidden = false; sm.textContent = `Round ${last[0]} scores: ` + last[1].map((x, p) => `${whoName(p)} ${x}`).join(", "); }
   // log
   const log = $("log"); log.innerHTML = "";
-  for (const e of (app.logs[key] || []).slice(-60)) log.append(el("li", "", describeEvent(e, whoName)));
+  // the same line again (a hidden deal, card after card) is one line with a count
+  const lines = [];
+  for (const e of (app.logs[key] || []).slice(-400)) {
+    const t = describeEvent(e, whoName), last = lines[lines.length - 1];
+    if (last && last[0] === t) last[1]++; else lines.push([t, 1]);
+  }
+  for (const [t, n] of lines.slice(-60)) log.append(el("li", "", n > 1 ? `${t} ×${n}` : t));
   log.scrollTop = log.scrollHeight;
   $("hint").disabled = !(v.actions && v.actions.length);
   $("hint").onclick = () => { send({type: "hint", version: v.version}); $("hint-text").textContent = "thinking…"; };
@@ -224,7 +239,7 @@ function drawTable(v, key) {
 function describeEvent(e, whoName) {
   const who = e.player >= 0 ? whoName(e.player) : "table";
   const parts = [who, e.event.replace(/_/g, " ")];
-  if (e.card_text) parts.push(e.card_text); else if (e.cards_text) parts.push(e.cards_text.join(" "));
+  if (e.card_text) parts.push(labelText(e.card_text)); else if (e.cards_text) parts.push(labelText(e.cards_text.join(" ")));
   if (e.dice) parts.push(e.dice.map(d => DIE[d]).join("") + ` (${e.dice.join("+")})`);
   if (e.reason) parts.push(`(${e.reason})`);
   if (e.points !== undefined) parts.push(`${e.points} points, total ${e.total}`);
@@ -240,7 +255,8 @@ function drawHand(v, o) {
   $("hand-title").textContent = "Your hand" + (fixed ? " (fixed order: select 1–3 adjacent cards)" : "") + (app.game === "contract-rummy" && canGoDown(v) ? " — select a meld's cards, then Add meld" : "");
   const inActs = new Set(); for (const a of v.actions) for (const c of (a.cards || [])) inActs.add(c);
   o.hand.forEach((c, i) => {
-    const d = cardEl(c); d.classList.add("click"); d.dataset.pos = i; if (fixed) d.classList.add("pos");
+    const d = cardEl(c); d.classList.add("click");
+    if (o.wild_rank !== undefined && c < 80 && (c & 15) === o.wild_rank) { d.classList.add("wild"); d.title += " (wild this round)"; } d.dataset.pos = i; if (fixed) d.classList.add("pos");
     if (inActs.has(c)) d.classList.add("playable");
     if (app.sel.includes(i)) d.classList.add("sel");
     d.onclick = () => clickCard(v, o, i); h.append(d);
@@ -277,7 +293,7 @@ function drawMoves(v, o) {
   if (app.game === "contract-rummy" && canGoDown(v)) drawLayDown(v, o, box);
   const shown = acts.slice(0, 80);
   for (const a of shown) {
-    const b = el("button", "move", a.label); b.dataset.action = a.id; b.dataset.kind = a.kind;
+    const b = el("button", "move", labelText(a.label)); b.dataset.action = a.id; b.dataset.kind = a.kind;
     b.onclick = () => act(a.id); box.append(b);
   }
   if (app.sel.length) { const b = el("button", "", "clear selection"); b.onclick = () => { app.sel = []; render(); }; box.append(b); }

@@ -149,6 +149,8 @@ def main():
     ap.add_argument("--pause", default="0,40", help="a seat's pause before it answers, LO,HI ms")
     ap.add_argument("--think", type=float, default=0.05, help="the bot's think time, s")
     ap.add_argument("--profile", default=None, help="write a cProfile of the server here")
+    ap.add_argument("--same-session", dest="own_session", action="store_false",
+                    help="run the server in this session (shares its autogroup CPU share)")
     args = ap.parse_args()
     lo, hi = (float(x) / 1000 for x in args.pause.split(","))
     if not 1 <= args.tables <= 1000 or not 1 <= args.seats <= 4 or not 1 <= args.seconds <= 600:
@@ -163,7 +165,11 @@ def main():
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(krazy_core.__file__))))
     prof = ["-m", "cProfile", "-o", os.path.abspath(args.profile)] if args.profile else []
     srv = subprocess.Popen([sys.executable, *prof, "-m", "krazy_core", "serve", "--port", str(port), "--db", db],
-                           cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+                           cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                           # its own session, as a service runs: with the kernel's autogroup
+                           # scheduling a session shares its CPU among its processes, and the
+                           # server would otherwise share the client's (and the caller's) share
+                           start_new_session=args.own_session)
     try:
         for _ in range(300):
             try:
@@ -218,7 +224,7 @@ def main():
         "lost": lost, "accepted_not_seen": unseen, "duplicated_rows": dup_rows,
         "duplicated_updates": sum(s.dups for s in seats), "log_gaps": gaps,
         "games_finished": len({s.tid for s in seats if s.done}),
-        "pause_ms": args.pause, "bot_think_s": args.think,
+        "pause_ms": args.pause, "bot_think_s": args.think, "server_own_session": args.own_session,
         "all_connected_after_s": round(steady - T_START, 1) if CONNECTED[1] else None,
         "ack_ms_p50_with_connecting": pct(lat_all, 0.5), "ack_ms_p99_with_connecting": pct(lat_all, 0.99),
         "steady_samples": len(lat),

@@ -1086,6 +1086,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("games", help="list the games")
     p.set_defaults(func=cmd_games)
+
+    # krazy serve: the game server and browser table (the 'server' extra)
+    p = sub.add_parser("serve", help="the game server and browser table (needs krazy_core[server])")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--db", default=None, help="SQLite file of the tables (default: $KRAZY_DB or "
+                   "~/.local/share/krazy_core/tables.sqlite3)")
+    p.set_defaults(func=cmd_serve)
     return ap
 
 
@@ -1108,6 +1116,14 @@ def _joker_as_text(args) -> bool:
         return True
     enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
     return enc not in ("utf8", "utf16", "utf32")
+def cmd_serve(args, console: Console) -> int:
+    try:
+        from krazy_core.server.app import serve
+    except ImportError as e:
+        console.print(f"[red]error:[/] krazy serve needs the server extra: pip install 'krazy_core[server]' ({escape(str(e))})")
+        return 2
+    serve(host=args.host, port=args.port, db=args.db)
+    return 0
 
 
 def main(argv=None) -> int:

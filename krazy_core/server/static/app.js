@@ -1,0 +1,331 @@
+// krazy_core browser table: plain JS, no build step. Talks to krazy serve over one
+// WebSocket per seat (schemas/protocol.json). Hot-seat: this device holds several seats'
+// tokens and hides each hand until its owner taps "Take the seat".
+"use strict";
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
+const GAME_NAMES = {"krazy-kings": "Krazy Kings", "kings-rummy": "Kings Rummy", "contract-rummy": "Crazy Rummy", "krass-kariert": "KrassKariert"};
+const SUITS = ["♠", "♥", "♦", "♣", "★"];
+const RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"};
+const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+function cardText(c) {
+  if (c === null || c === undefined) return "?";
+  if (c === 80) return "Joker";
+  if (c >= 97) return {112: "X", 113: "DRAW", 114: "STOP"}[c] || String(c - 96);
+  const r = c & 15, s = c >> 4;
+  return (RANKS[r] || String(r)) + (SUITS[s] || "?");
+}
+function cardEl(c, opts = {}) {
+  const d = el("div", "card" + (opts.small ? " small" : ""));
+  if (c === null || c === undefined) { d.classList.add("back"); return d; }
+  d.dataset.card = c;
+  if (c === 80) { d.classList.add("joker"); d.append(el("span", "", "JK"), el("span", "jk", "joker")); d.title = "Joker"; return d; }
+  if (c >= 97) { d.classList.add(c >= 112 ? "red" : "blue"); d.append(el("span", "", cardText(c))); return d; }
+  const s = c >> 4, r = c & 15;
+  if (s === 1 || s === 2) d.classList.add("red"); if (s === 4) d.classList.add("star");
+  d.append(el("span", "", RANKS[r] || String(r)), el("span", "s", SUITS[s] || "?"));
+  d.title = cardText(c);
+  return d;
+}
+
+// ------------------------------------------------------------------ state
+const app = {
+  table: null, game: null, seats: [], tokens: {},   // tokens: seat -> token held on this device
+  conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], spectator: null,
+};
+
+function labelText(t) { return String(t).replace(/🃏/g, "Joker"); }
+function hashParams() { const p = new URLSearchParams(location.hash.slice(1)); return Object.fromEntries(p.entries()); }
+function setStatus(t) { $("status").textContent = t; }
+
+// ------------------------------------------------------------------ lobby
+async function lobby() {
+  show("lobby");
+  const info = await (await fetch("/api/games")).json();
+  app.gameInfo = info;
+  const sel = $("game"); sel.innerHTML = "";
+  for (const g of info.games) { const o = el("option", "", g.name); o.value = g.id; sel.append(o); }
+  sel.onchange = () => { const g = info.games.find(x => x.id === sel.value); $("players").min = g.min_players; $("players").max = g.max_players; $("players").value = g.default_players; seatRows(); };
+  $("players").onchange = seatRows; sel.onchange();
+  $("create").onclick = createTable;
+  const list = await (await fetch("/api/tables")).json();
+  const ul = $("tables"); ul.innerHTML = "";
+  for (const t of list.tables.slice(-20).reverse()) {
+    const li = el("li"); const a = el("a", "", `${GAME_NAMES[t.game]} · ${t.seats.map(s => s.name).join(", ")}${t.terminal ? " · over" : ""} (watch)`);
+    a.href = `#table=${t.table}`; li.append(a); ul.append(li);
+  }
+}
+function seatRows() {
+  const n = +$("players").value, box = $("seats"); const old = [...box.querySelectorAll(".seat-row")].map(r => [r.querySelector(".kind").value, r.querySelector(".bot").value, r.querySelector(".name").value]);
+  box.innerHTML = "";
+  for (let i = 0; i < n; i++) {
+    const r = el("div", "seat-row"); r.append(el("span", "", `Seat ${i + 1}`));
+    const kind = el("select", "kind"); for (const k of ["human", "bot"]) { const o = el("option", "", k); o.value = k; kind.append(o); }
+    kind.value = old[i] ? old[i][0] : (i === 0 ? "human" : "bot");
+    const bot = el("select", "bot"); for (const b of app.gameInfo.bots) { const o = el("option", "", b); o.value = b; bot.append(o); }
+    bot.value = old[i] ? old[i][1] : "heuristic";
+    const name = el("input", "name"); name.placeholder = "name"; name.value = old[i] ? old[i][2] : "";
+    const upd = () => { bot.hidden = kind.value !== "bot"; }; kind.onchange = upd; upd();
+    r.append(kind, bot, name); box.append(r);
+  }
+}
+async function createTable() {
+  const seats = [...$("seats").querySelectorAll(".seat-row")].map(r => ({kind: r.querySelector(".kind").value, bot: r.querySelector(".bot").value, name: r.querySelector(".name").value || undefined}));
+  const body = {game: $("game").value, seats, think: +$("think").value};
+  const res = await fetch("/api/tables", {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
+  const j = await res.json();
+  if (!res.ok) { setStatus(j.error); return; }
+  const tokens = {}; for (const s of j.seats) tokens[s.seat] = s.token;
+  sessionStorage.setItem("krazy:" + j.table, JSON.stringify(tokens));
+  const links = $("links"); links.hidden = false; links.innerHTML = "<h3>Links per seat (for play on other devices)</h3>";
+  for (const s of j.seats) { const p = el("p"); const a = el("a", "seat-link", `${s.name}: ${s.url}`); a.href = s.url; p.append(a); links.append(p); }
+  location.hash = `table=${j.table}&hotseat=1`;
+}
+
+// ------------------------------------------------------------------ connections
+function connect(seat, token) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const url = `${proto}://${location.host}/ws/${app.table}` + (token ? `?token=${encodeURIComponent(token)}` : "");
+  const ws = new WebSocket(url);
+  const key = seat === null ? "spectator" : seat;
+  app.conns[key] = ws; app.logs[key] = [];
+  ws.onmessage = (m) => onMessage(key, JSON.parse(m.data));
+  ws.onclose = () => { setStatus("disconnected: reconnecting…"); setTimeout(() => { if (app.conns[key] === ws) connect(seat, token); }, 1000); };
+  ws.onopen = () => setStatus("connected");
+}
+function onMessage(key, m) {
+  if (m.type === "hello") { app.game = m.game; app.seats = m.seats; app.logs[key] = []; return; }
+  if (m.type === "seats") { app.seats = m.seats; render(); return; }
+  if (m.type === "update") {
+    if (m.first_event === 0) app.logs[key] = [];
+    app.logs[key].push(...m.events); app.views[key] = m; app.seats = m.seats;
+    app.hint = null; render(); return;
+  }
+  if (m.type === "error") { setStatus(`${m.code}: ${m.reason}`); return; }
+  if (m.type === "hint") { app.hint = m.action; $("hint-text").textContent = "Hint: " + labelText(m.action.label); highlightHint(); return; }
+}
+function send(msg) {
+  const ws = app.conns[app.shownSeat]; if (!ws) return;
+  ws.send(JSON.stringify(msg));
+}
+function act(id) { const v = app.views[app.shownSeat]; app.sel = []; send({type: "action", action: id, version: v.version}); }
+
+function startTable(params) {
+  app.table = params.table;
+  let tokens = {};
+  try { tokens = JSON.parse(sessionStorage.getItem("krazy:" + app.table) || "{}"); } catch (e) {}
+  if (params.token) { tokens = {}; app.single = params.token; }
+  app.tokens = tokens;
+  show("table");
+  if (params.token) connect(-1, params.token);   // one seat; its number comes in hello
+  const seats = Object.keys(tokens).map(Number);
+  for (const s of seats) connect(s, tokens[s]);
+  if (!params.token && seats.length === 0) connect(null, null);
+  app.hotseat = seats.length > 1;
+}
+
+// ------------------------------------------------------------------ which seat is shown
+function chooseSeat() {
+  const keys = Object.keys(app.views);
+  if (!keys.length) return null;
+  if (app.single) return -1;
+  if (keys.includes("spectator") && keys.length === 1) return "spectator";
+  const any = app.views[keys[0]];
+  const toMove = String(any.to_move);
+  if (app.hotseat) return keys.includes(toMove) ? toMove : (app.shownSeat ?? keys[0]);
+  return keys[0];
+}
+
+function render() {
+  const key = chooseSeat(); if (key === null) return;
+  const prev = app.shownSeat; app.shownSeat = key;
+  const v = app.views[key]; if (!v) return;
+  if (prev !== key) app.sel = [];
+  // hot-seat: hide the table until the seat to move is taken on this device
+  if (app.hotseat && app.unlocked !== key && !v.terminal) {
+    show("handover");
+    const name = app.seats[+key] ? app.seats[+key].name : `Seat ${+key + 1}`;
+    $("handover-text").textContent = `Pass the device to ${name}. The hand stays hidden until ${name} taps below.`;
+    $("take-seat").onclick = () => { app.unlocked = key; show("table"); render(); };
+    return;
+  }
+  show("table");
+  drawTable(v, key);
+}
+
+function show(which) { for (const s of ["lobby", "handover", "table"]) $(s).hidden = s !== which; }
+
+// ------------------------------------------------------------------ drawing
+function drawTable(v, key) {
+  const o = v.observation || {}; const g = app.game; const me = v.seat;
+  const dirText = o.direction === undefined ? "" : (o.direction === 1 ? " · direction ↻ clockwise" : " · direction ↺ counter-clockwise");
+  const whoName = (p) => app.seats[p] ? app.seats[p].name : `Seat ${p + 1}`;
+  let info = `${GAME_NAMES[g]} · table ${app.table} · version ${v.version}`;
+  if (o.round !== undefined) info += ` · round ${o.round}` + (o.contract ? ` (contract: ${o.contract.books} book(s), ${o.contract.runs} run(s))` : "") + (o.wild_rank !== undefined ? ` · wild rank ${RANKS[o.wild_rank] || o.wild_rank}` : "");
+  if (o.hand_no !== undefined) info += ` · hand ${o.hand_no}, trick ${o.trick_no}`;
+  info += dirText;
+  info += v.terminal ? " · game over" : ` · to move: ${whoName(v.to_move)}` + (me !== null && v.to_move === me ? " (you)" : "");
+  $("info").textContent = info;
+  const turn = $("turn");
+  const mine = me !== null && v.to_move === me && !v.terminal;
+  turn.className = mine ? "mine" : (v.terminal ? "over" : "");
+  turn.textContent = v.terminal ? "Game over" : mine ? "Your turn" + (o.phase ? ` (${o.phase.replace(/_/g, " ")})` : "")
+    : `${whoName(v.to_move)}'s turn` + (app.seats[v.to_move] && app.seats[v.to_move].kind === "bot" ? " — the bot is thinking…" : "");
+  // players
+  const row = $("players-row"); row.innerHTML = "";
+  app.seats.forEach((s, p) => {
+    const d = el("div", "player" + (p === v.to_move && !v.terminal ? " to-move" : ""));
+    d.dataset.seat = p;
+    d.append(el("div", "", `${s.name}${p === me ? " (you)" : ""}${s.kind === "bot" ? " · bot " + s.bot : ""}${s.connected ? "" : " · away"}`));
+    const bits = [];
+    if (o.hand_sizes) bits.push(`${o.hand_sizes[p]} cards`);
+    const total = o.totals || (g === "kings-rummy" ? o.scores : null);   // Kings Rummy: totals is scores
+    if (total) bits.push(`score ${total[p]}`);
+    if (o.chips) bits.push(`chips ${o.chips[p]}`);
+    if (o.down && o.down[p]) bits.push("down");
+    if (o.buys) bits.push(`buys ${o.buys[p]}`);
+    if (o.dealer === p) bits.push("dealer");
+    if (v.returns) bits.push(`result ${v.returns[p]}`);
+    d.append(el("div", "n", bits.join(" · "))); row.append(d);
+  });
+  // center
+  const c = $("center"); c.innerHTML = "";
+  // back: a face-down pile (the stock); an empty face-up pile is an empty slot, not a card back
+  const pile = (label, card, n, back) => { const d = el("div", "pile"); d.append(back || (card !== null && card !== undefined) ? cardEl(back ? null : card) : el("div", "card empty", "—")); d.append(el("div", "", label + (n !== undefined ? ` (${n})` : ""))); return d; };
+  if (o.stock_size !== undefined) c.append(pile("stock", null, o.stock_size, true));
+  // Crazy Rummy: the pile's top is the up-card while it is on offer; show it once
+  if (o.top_card !== undefined && !(o.up_card !== undefined && o.up_card !== null && o.up_card === o.top_card)) c.append(pile("top card", o.top_card, o.discard_pile ? o.discard_pile.length : undefined));
+  if (o.up_card !== undefined && o.up_card !== null) c.append(pile((o.phase === "buy_or_pass" ? "up-card: buy offer" : "up-card") + (o.discard_pile ? ` (${o.discard_pile.length})` : ""), o.up_card));
+  if (o.roll) { const d = el("div", "pile"); d.append(el("div", "dice", DIE[o.roll[0]] + DIE[o.roll[1]]), el("div", "", `dice ${o.roll[0]}+${o.roll[1]}`)); c.append(d); }
+  if (o.open_roll) c.append(el("div", "pile", `open roll ${o.open_roll.join("+")}`));
+  if (o.challenger !== undefined && o.challenger !== null) c.append(el("div", "pile", `challenge by ${whoName(o.challenger)}`));
+  if (o.phase) c.append(el("div", "pile", `phase: ${o.phase.replace(/_/g, " ")}`));
+  if (g === "krass-kariert") {
+    const t = el("div", "pile"); t.append(el("div", "", "trick"));
+    const cs = el("div", "cards"); for (const x of (o.trick || [])) { const m = el("div", "meld"); m.append(el("span", "tag", whoName(x.player))); for (const cc of x.cards) m.append(cardEl(cc, {small: true})); cs.append(m); }
+    t.append(cs); c.append(t);
+    if (o.pile_size !== undefined) c.append(pile("draw pile", null, o.pile_size, true));
+  }
+  // melds
+  const md = $("melds"); md.innerHTML = "";
+  if (o.melds && o.melds.length) { md.append(el("div", "", "Melds on the table")); for (const m of o.melds) { const d = el("div", "meld"); d.dataset.meld = m.id; d.append(el("span", "tag", `#${m.id} ${m.kind} · ${whoName(m.owner)}`)); for (const cc of m.cards) d.append(cardEl(cc, {small: true})); md.append(d); } }
+  if (o.laid_down) o.laid_down.forEach((cards, p) => { if (cards) { const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} laid down`)); for (const cc of cards) d.append(cardEl(cc, {small: true})); md.append(d); } });
+  if (o.reserves) o.reserves.forEach((r, p) => { const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} reserve`)); for (const cc of r) d.append(cc === null ? el("span", "tag", "—") : cardEl(cc, {small: true})); md.append(d); });
+  // my hand and moves
+  drawHand(v, o);
+  drawMoves(v, o);
+  // summary
+  const sm = $("summary"); sm.hidden = true;
+  if (v.terminal) { sm.hidden = false; sm.innerHTML = ""; sm.append(el("h3", "", "Game over"));
+    if (v.returns) { const best = Math.max(...v.returns); const w = app.seats.filter((s, p) => v.returns[p] === best).map(s => s.name); sm.append(el("div", "winner", (w.length > 1 ? "Tied: " + w.join(", ") : `${w[0]} wins`))); } app.seats.forEach((s, p) => sm.append(el("div", "", `${s.name}: ${v.returns ? v.returns[p] : ""}${(o.totals || (g === "kings-rummy" && o.scores)) ? " · score " + (o.totals || o.scores)[p] : ""}${o.chips ? " · chips " + o.chips[p] : ""}`))); }
+  else if (o.last_round) { sm.hidden = false; sm.innerHTML = ""; sm.append(el("div", "", `Round ${o.last_round.round}: ` + o.last_round.points.map((x, p) => `${whoName(p)} ${x}`).join(", "))); }
+  else if (o.scores && g === "contract-rummy" && o.scores.length) { const last = o.scores[o.scores.length - 1]; sm.hidden = false; sm.textContent = `Round ${last[0]} scores: ` + last[1].map((x, p) => `${whoName(p)} ${x}`).join(", "); }
+  // log
+  const log = $("log"); log.innerHTML = "";
+  // the same line again (a hidden deal, card after card) is one line with a count
+  const lines = [];
+  for (const e of (app.logs[key] || []).slice(-400)) {
+    const t = describeEvent(e, whoName), last = lines[lines.length - 1];
+    if (last && last[0] === t) last[1]++; else lines.push([t, 1]);
+  }
+  for (const [t, n] of lines.slice(-60)) log.append(el("li", "", n > 1 ? `${t} ×${n}` : t));
+  log.scrollTop = log.scrollHeight;
+  $("hint").disabled = !(v.actions && v.actions.length);
+  $("hint").onclick = () => { send({type: "hint", version: v.version}); $("hint-text").textContent = "thinking…"; };
+  if (!app.hint) $("hint-text").textContent = "";
+}
+
+function describeEvent(e, whoName) {
+  const who = e.player >= 0 ? whoName(e.player) : "table";
+  const parts = [who, e.event.replace(/_/g, " ")];
+  if (e.card_text) parts.push(labelText(e.card_text)); else if (e.cards_text) parts.push(labelText(e.cards_text.join(" ")));
+  if (e.dice) parts.push(e.dice.map(d => DIE[d]).join("") + ` (${e.dice.join("+")})`);
+  if (e.reason) parts.push(`(${e.reason})`);
+  if (e.points !== undefined) parts.push(`${e.points} points, total ${e.total}`);
+  if (e.meld !== undefined && e.meld !== null) parts.push(`meld ${e.meld}`);
+  if (e.direction !== undefined) parts.push(e.direction === 1 ? "↻" : "↺");
+  return parts.join(" ");
+}
+
+function drawHand(v, o) {
+  const h = $("hand"); h.innerHTML = ""; $("reserve").innerHTML = "";
+  if (!o.hand) { $("hand-title").textContent = v.seat === null ? "Watching (public view)" : ""; return; }
+  const fixed = app.game === "krass-kariert";
+  $("hand-title").textContent = "Your hand" + (fixed ? " (fixed order: select 1–3 adjacent cards)" : "") + (app.game === "contract-rummy" && canGoDown(v) ? " — select a meld's cards, then Add meld" : "");
+  const inActs = new Set(); for (const a of v.actions) for (const c of (a.cards || [])) inActs.add(c);
+  o.hand.forEach((c, i) => {
+    const d = cardEl(c); d.classList.add("click");
+    if (o.wild_rank !== undefined && c < 80 && (c & 15) === o.wild_rank) { d.classList.add("wild"); d.title += " (wild this round)"; } d.dataset.pos = i; if (fixed) d.classList.add("pos");
+    if (inActs.has(c)) d.classList.add("playable");
+    if (app.sel.includes(i)) d.classList.add("sel");
+    d.onclick = () => clickCard(v, o, i); h.append(d);
+  });
+  if (o.drawn_card !== null && o.drawn_card !== undefined) { const r = $("reserve"); r.append(el("span", "", "Drawn card to insert: "), cardEl(o.drawn_card, {small: true})); }
+}
+
+function canGoDown(v) { return v.actions.some(a => a.kind === "go_down"); }
+
+function clickCard(v, o, i) {
+  if (app.game === "krass-kariert") {
+    const s = app.sel;
+    if (s.includes(i)) app.sel = (i === s[0] || i === s[s.length - 1]) ? s.filter(x => x !== i) : [i];
+    else if (s.length && s.length < 3 && (i === s[0] - 1 || i === s[s.length - 1] + 1)) app.sel = [...s, i].sort((a, b) => a - b);
+    else app.sel = [i];
+  } else {
+    app.sel = app.sel.includes(i) ? app.sel.filter(x => x !== i) : [...app.sel, i];
+    const cards = app.sel.map(p => o.hand[p]);
+    const match = v.actions.filter(a => a.cards && a.cards.length === 1 && cards.length === 1 && a.cards[0] === cards[0] && !a.announce && ["play", "discard"].includes(a.kind));
+    if (match.length === 1 && !(app.game === "contract-rummy" && canGoDown(v))) { act(match[0].id); return; }
+  }
+  render();
+}
+
+function drawMoves(v, o) {
+  const box = $("moves"); box.innerHTML = "";
+  if (v.terminal) return;
+  if (!v.actions.length) { box.append(el("span", "", v.seat === null ? "" : "Waiting for others…")); return; }
+  let acts = v.actions;
+  if (app.sel.length && o.hand) {
+    if (app.game === "krass-kariert") acts = acts.filter(a => a.positions && a.positions.join() === app.sel.join());
+    else { const cards = app.sel.map(p => o.hand[p]); acts = acts.filter(a => a.cards && cards.every(c => a.cards.includes(c))); }
+  }
+  if (app.game === "contract-rummy" && canGoDown(v)) drawLayDown(v, o, box);
+  const shown = acts.slice(0, 80);
+  for (const a of shown) {
+    const b = el("button", "move", labelText(a.label)); b.dataset.action = a.id; b.dataset.kind = a.kind;
+    b.onclick = () => act(a.id); box.append(b);
+  }
+  if (app.sel.length) { const b = el("button", "", "clear selection"); b.onclick = () => { app.sel = []; render(); }; box.append(b); }
+  highlightHint();
+}
+
+function drawLayDown(v, o, box) {
+  // Crazy Rummy (CR-10): choose whole melds, then go down with all of them at once
+  const d = el("div", "building"); d.id = "laydown";
+  d.append(el("span", "", `Go down: ${app.melds.length} meld(s) chosen `));
+  for (const m of app.melds) { const x = el("span", "meld"); for (const c of m) x.append(cardEl(c, {small: true})); d.append(x); }
+  const add = el("button", "", "Add meld"); add.id = "add-meld"; add.disabled = !app.sel.length;
+  add.onclick = () => { app.melds.push(app.sel.map(p => o.hand[p])); app.sel = []; app.layMode = true; render(); };
+  const go = el("button", "primary", "Go down with these melds"); go.id = "go-down"; go.disabled = !app.melds.length;
+  go.onclick = () => { send({type: "laydown", melds: app.melds, version: v.version}); app.melds = []; app.sel = []; app.layMode = false; };
+  const clr = el("button", "", "Clear melds"); clr.onclick = () => { app.melds = []; app.layMode = false; render(); };
+  d.append(add, go, clr); box.append(d);
+}
+
+function highlightHint() {
+  if (!app.hint) return;
+  for (const b of document.querySelectorAll("#moves button.move")) b.classList.toggle("primary", +b.dataset.action === app.hint.id);
+}
+
+// ------------------------------------------------------------------ start
+$("theme").onclick = () => { document.documentElement.classList.toggle("dark"); localStorage.setItem("krazy:dark", document.documentElement.classList.contains("dark") ? "1" : ""); };
+if (localStorage.getItem("krazy:dark")) document.documentElement.classList.add("dark");
+function route() {
+  for (const ws of Object.values(app.conns)) { try { ws.onclose = null; ws.close(); } catch (e) {} }
+  Object.assign(app, {conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], single: null});
+  const p = hashParams();
+  if (p.table) startTable(p); else lobby();
+}
+window.addEventListener("hashchange", route);
+route();

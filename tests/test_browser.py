@@ -1,0 +1,209 @@
+"""The browser table in a real browser: Debian's headless Chromium driven by Playwright's
+Python package (``executable_path``; ``playwright install`` cannot download here). The
+server runs in this process on 127.0.0.1. Screenshots go to ``$KRAZY_SCREENSHOTS`` or
+``build/screenshots/``."""
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+import krazy_core  # noqa: E402
+from krazy_core.server.app import create_app  # noqa: E402
+
+CHROMIUM = os.environ.get("KRAZY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = os.environ.get("KRAZY_SCREENSHOTS") or os.path.join(os.path.dirname(__file__), "..", "build", "screenshots")
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CI"):
+        raise RuntimeError(f"no chromium at {CHROMIUM}: .ci/run installs it with apt-get")
+    pytest.skip("no chromium (apt-get install chromium)", allow_module_level=True)
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+    app = create_app(str(tmp_path_factory.mktemp("db") / "t.sqlite3"), bot_think_scale=0.1)
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield app, f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    os.makedirs(SHOTS, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+ERRORS = {}   # id(page) -> its JavaScript errors and console errors
+
+
+def open_page(browser, **kw):
+    """A page that records its JavaScript errors and failed loads (``errors(page)``): a script
+    error shows with its message instead of as a timeout waiting for an element."""
+    page = browser.new_page(**kw)
+    found = ERRORS[id(page)] = []
+    page.on("pageerror", lambda e: found.append(f"pageerror: {e}"))
+    page.on("console", lambda m: m.type == "error" and found.append(f"console: {m.text}"))
+    return page
+
+
+def errors(page):
+    return ERRORS[id(page)]
+
+
+def shot(page, name):
+    path = os.path.join(SHOTS, name + ".png")
+    page.screenshot(path=path, full_page=True)
+    return path
+
+
+def _lobby(page, url, game, kinds):
+    page.goto(url + "/")
+    page.select_option("#game", game)
+    page.fill("#players", str(len(kinds)))
+    page.dispatch_event("#players", "change")
+    rows = page.locator("#seats .seat-row")
+    for i, k in enumerate(kinds):
+        row = rows.nth(i)
+        if k == "human":
+            row.locator(".kind").select_option("human")
+        else:
+            row.locator(".kind").select_option("bot")
+            row.locator(".bot").select_option(k)
+    page.fill("#think", "0.2")
+    page.click("#create")
+
+
+def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
+    app, url = server
+    page = open_page(browser, viewport={"width": 1100, "height": 900})
+    _lobby(page, url, "krazy-kings", ["human", "heuristic", "random"])
+    page.wait_for_selector("#table:not([hidden]) #hand .card")
+    shot(page, "krazy-kings-start")
+    moves = 0
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        if page.locator("#summary:not([hidden]) h3").count():
+            break
+        btn = page.locator("#moves button.move")
+        if btn.count():
+            try:
+                btn.first.click(timeout=2000)
+                moves += 1
+                if moves == 3:
+                    shot(page, "krazy-kings-midgame")
+            except Exception:
+                pass
+        page.wait_for_timeout(150)
+    assert page.locator("#summary h3").inner_text() == "Game over"
+    assert moves >= 1
+    assert page.locator("#log li").count() > 10
+    shot(page, "krazy-kings-over")
+    # the same table on a phone-sized screen, dark
+    phone = open_page(browser, viewport={"width": 390, "height": 844})
+    phone.goto(page.url)
+    phone.wait_for_selector("#players-row .player")
+    phone.click("#theme")
+    # nothing is wider than the phone's screen (melds and hands wrap)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "krazy-kings-phone-dark")
+    assert errors(phone) == []
+    phone.close()
+    assert errors(page) == []
+    page.close()
+
+
+def test_hot_seat_hides_each_hand_until_its_owner_takes_the_seat(server, browser):
+    app, url = server
+    page = open_page(browser, viewport={"width": 900, "height": 800})
+    _lobby(page, url, "krass-kariert", ["human", "human", "heuristic"])
+    page.wait_for_selector("#handover:not([hidden])")
+    assert page.locator("#hand .card").count() == 0       # no card of any hand is in the page
+    assert page.locator("#table").is_hidden()           # no hand shows before the tap
+    first = page.locator("#handover-text").inner_text()
+    shot(page, "hotseat-handover")
+    page.click("#take-seat")
+    page.wait_for_selector("#hand .card")
+    shot(page, "hotseat-krass-kariert-hand")
+    # select two adjacent cards if a pair/straight is offered, else play the first move
+    page.locator("#moves button.move").first.click()
+    # the next human seat to move gets its own hand-over screen
+    page.wait_for_selector("#handover:not([hidden])", timeout=30000)
+    second = page.locator("#handover-text").inner_text()
+    assert second != first
+    shot(page, "hotseat-second-handover")
+    assert errors(page) == []
+    page.close()
+
+
+def _crazy_rummy_ready(app):
+    """A two-human Crazy Rummy table where seat 0 can go down now (random moves from a seed)."""
+    from krazy_core.games.contract_rummy import best_arrangement
+    server = app.state.server
+    for seed in range(300):
+        t = server.create({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})
+        s = t.state
+        rng = random.Random(seed)
+        rows = []
+        for _ in range(300):
+            p = s.current_player()
+            labels = {s.action_to_string(a): a for a in s.legal_actions()}
+            if p == 0 and "go down" in labels:
+                server.store.add_actions(t.id, 0, rows)
+                obs = s.observation(0)
+                melds = best_arrangement(obs["hand"], obs["round"], as_codes=True)[0]
+                return t, melds
+            opts = [a for lab, a in labels.items() if lab != "go down"]
+            rows.append(t.apply(p, rng.choice(opts)))
+            if s.is_terminal():
+                break
+    raise AssertionError("no seed lets seat 0 go down")
+
+
+def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
+    app, url = server
+    t, melds = _crazy_rummy_ready(app)
+    token = t.seats[0]["token"]
+    page = open_page(browser, viewport={"width": 1100, "height": 900})
+    page.goto(f"{url}/#table={t.id}&token={token}")
+    page.wait_for_selector("#laydown")
+    hand = [int(x) for x in page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")]
+    for meld in melds:
+        used = set()
+        for c in meld:
+            i = next(k for k, h in enumerate(hand) if h == c and k not in used)
+            used.add(i)
+            page.locator("#hand .card").nth(i).click()
+        page.click("#add-meld")
+    shot(page, "crazy-rummy-melds-chosen")
+    page.click("#go-down")
+    page.wait_for_function("document.querySelectorAll('#melds .meld').length >= %d" % len(melds))
+    mine = sorted(sorted(m["cards"]) for m in t.state.observation(0)["melds"] if m["owner"] == 0)
+    assert mine == sorted(sorted(m) for m in melds)
+    assert t.state.observation(0)["down"][0]
+    shot(page, "crazy-rummy-down")
+    assert errors(page) == []
+    page.close()

@@ -1,0 +1,367 @@
+"""krazy serve: tokens, per-seat views, versions, refusals, hostile messages, persistence,
+and a scan of every message of 200 whole games per game for hidden information.
+
+In-process (Starlette's TestClient; no network), bots with no think time."""
+import json
+import random
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+from starlette.testclient import TestClient  # noqa: E402
+
+import krazy_core  # noqa: E402
+from krazy_core.server.app import MAX_MESSAGE, create_app  # noqa: E402
+from krazy_core.server.tables import Table, build_table, public_view  # noqa: E402
+from protocol_helpers import Checker  # noqa: E402
+
+GAMES = krazy_core.available_games()
+
+
+def _client(path=":memory:"):
+    return TestClient(create_app(path, bot_think_scale=0))
+
+
+def _create(c, game, kinds, **kw):
+    seats = [{"kind": k} if k == "human" else {"kind": "bot", "bot": k} for k in kinds]
+    r = c.post("/api/tables", json={"game": game, "seats": seats, **kw})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _until(ws, pred, limit=5000):
+    for _ in range(limit):
+        m = ws.receive_json()
+        if pred(m):
+            return m
+    raise AssertionError("message never came")
+
+
+def test_create_answers_tokens_only_for_human_seats_and_lists_tables_without_them():
+    with _client() as c:
+        r = _create(c, "krazy-kings", ["human", "heuristic", "human"], seed=5)
+        assert [s["seat"] for s in r["seats"]] == [0, 2]
+        assert all(len(s["token"]) >= 20 and s["token"] in s["url"] for s in r["seats"])
+        listing = c.get("/api/tables").text + c.get(f"/api/tables/{r['table']}").text
+        for s in r["seats"]:
+            assert s["token"] not in listing
+        assert c.get("/api/tables/nope").status_code == 404
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1,2]", json.dumps({"game": "poker", "seats": []}).encode(),
+                                  json.dumps({"game": "krazy-kings", "seats": [{"kind": "alien"}] * 3}).encode(),
+                                  json.dumps({"game": "krazy-kings", "seats": [{"kind": "human"}] * 9}).encode(),
+                                  json.dumps({"game": "krazy-kings", "seats": [{"kind": "human"}] * 3,
+                                              "options": {"max_turns": -4}}).encode(),
+                                  json.dumps({"game": "krazy-kings", "think": 1e9, "seats": [{"kind": "human"}] * 3}).encode(),
+                                  b"{" * 100000])
+def test_bad_create_requests_are_refused_with_a_reason(body):
+    with _client() as c:
+        r = c.post("/api/tables", content=body)
+        assert r.status_code in (400, 413) and r.json()["error"]
+        assert c.get("/api/games").status_code == 200   # the server goes on
+
+
+def test_a_token_acts_only_for_its_seat_and_a_spectator_not_at_all():
+    with _client() as c:
+        r = _create(c, "krass-kariert", ["human", "human", "human"], seed=3)
+        tok = {s["seat"]: s["token"] for s in r["seats"]}
+        tid = r["table"]
+        with c.websocket_connect(f"/ws/{tid}?token={tok[0]}") as w0, \
+                c.websocket_connect(f"/ws/{tid}?token={tok[1]}") as w1, \
+                c.websocket_connect(f"/ws/{tid}") as spec:
+            assert w0.receive_json()["seat"] == 0 and w1.receive_json()["seat"] == 1
+            assert spec.receive_json()["seat"] is None
+            u0 = _until(w0, lambda m: m["type"] == "update")
+            u1 = _until(w1, lambda m: m["type"] == "update")
+            us = _until(spec, lambda m: m["type"] == "update")
+            mover = u0["to_move"]
+            assert mover in (0, 1, 2)
+            # each socket sees its own hand; the spectator none
+            assert u0["observation"]["player"] == 0 and u1["observation"]["player"] == 1
+            assert "hand" not in us["observation"] and us["actions"] == []
+            other = w1 if mover == 0 else w0
+            legal = (u0 if mover == 0 else u1)["actions"] or [{"id": 0}]
+            other.send_json({"type": "action", "action": legal[0]["id"], "version": 0})
+            err = _until(other, lambda m: m["type"] == "error")
+            assert err["code"] == "illegal" and "turn" in err["reason"]
+            spec.send_json({"type": "action", "action": legal[0]["id"], "version": 0})
+            assert _until(spec, lambda m: m["type"] == "error")["code"] == "spectator"
+            assert c.get(f"/api/tables/{tid}").json()["version"] == 0   # nothing was applied
+        with c.websocket_connect(f"/ws/{tid}?token=forged-token") as bad:
+            assert bad.receive_json()["code"] == "not_your_seat"
+
+
+def test_stale_and_illegal_actions_are_refused_with_the_reason_and_change_nothing():
+    with _client() as c:
+        r = _create(c, "krazy-kings", ["human", "human"], seed=1)
+        toks = {s["seat"]: s["token"] for s in r["seats"]}
+        u = None
+        with c.websocket_connect(f"/ws/{r['table']}?token={toks[0]}") as w0:
+            w0.receive_json()
+            u = _until(w0, lambda m: m["type"] == "update")
+        seat = u["to_move"]
+        with c.websocket_connect(f"/ws/{r['table']}?token={toks[seat]}") as w:
+            w.receive_json()
+            u = _until(w, lambda m: m["type"] == "update")
+            a = u["actions"][0]["id"]
+            w.send_json({"type": "action", "action": a, "version": u["version"] + 7})
+            err = _until(w, lambda m: m["type"] == "error")
+            assert err["code"] == "stale" and err["version"] == u["version"]
+            illegal = next(i for i in range(109) if i not in {x["id"] for x in u["actions"]})
+            w.send_json({"type": "action", "action": illegal, "version": u["version"]})
+            err = _until(w, lambda m: m["type"] == "error")
+            assert err["code"] == "illegal" and err["reason"]
+            assert c.get(f"/api/tables/{r['table']}").json()["version"] == u["version"]
+            w.send_json({"type": "action", "action": a, "version": u["version"]})
+            u2 = _until(w, lambda m: m["type"] == "update" and m["version"] == u["version"] + 1)
+            assert u2["events"] and u2["first_event"] > 0   # only the new events
+
+
+HOSTILE = ["not json", "{", "[]", "42", '"text"', json.dumps({"type": 5}), json.dumps({"type": "nuke"}),
+           json.dumps({"type": "action"}), json.dumps({"type": "action", "action": "1", "version": 0}),
+           json.dumps({"type": "action", "action": 10 ** 30, "version": 0}),
+           json.dumps({"type": "action", "action": -1, "version": 0}),
+           json.dumps({"type": "laydown", "melds": "x", "version": 0}),
+           json.dumps({"type": "action", "action": 1.5, "version": 0}),
+           "[" * 3000 + "]" * 3000, "x" * (MAX_MESSAGE + 1), "\ud800" * 10]
+
+
+def test_malformed_and_oversized_messages_get_an_error_and_the_table_goes_on():
+    with _client() as c:
+        r = _create(c, "contract-rummy", ["human", "heuristic"], seed=2, think=0)
+        tok = r["seats"][0]["token"]
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
+            w.receive_json()
+            for text in HOSTILE:
+                w.send_text(text)
+                err = _until(w, lambda m: m["type"] == "error")
+                assert err["code"] in ("bad_json", "bad_message", "too_large", "illegal", "stale"), (text[:40], err)
+            w.send_bytes(b"\x00\xff binary")
+            assert _until(w, lambda m: m["type"] == "error")["code"] == "bad_message"
+            # still playing: the seat can move
+            w.send_json({"type": "sync"})
+            u = _until(w, lambda m: m["type"] == "update" and m["to_move"] == 0 and m["actions"])
+            w.send_json({"type": "action", "action": u["actions"][0]["id"], "version": u["version"]})
+            _until(w, lambda m: m["type"] == "update" and m["version"] > u["version"])
+
+
+def test_a_flood_is_rate_limited_then_closed_and_the_server_goes_on():
+    with _client() as c:
+        r = _create(c, "krazy-kings", ["human", "heuristic"], seed=2)
+        tok = r["seats"][0]["token"]
+        codes = []
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
+            w.receive_json()
+            for _ in range(200):
+                w.send_text('{"type":"ping"}')
+            try:
+                for _ in range(400):
+                    m = w.receive_json()
+                    codes.append(m.get("code", m["type"]))
+            except Exception:   # the server closed the flooding socket
+                pass
+        assert "rate_limited" in codes and "pong" in codes
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:   # reconnect with the token
+            assert w.receive_json()["type"] == "hello"
+            assert _until(w, lambda m: m["type"] == "update")["seat"] == 0
+
+
+def test_a_whole_game_against_bots_over_the_socket_and_its_messages_match_the_protocol_schema():
+    """A reconnect with the token resumes: the full event log comes again."""
+    from krazy_core import protocol
+    upd = protocol.validator("protocol.json", "server_update")   # jsonschema itself
+    obs_c = Checker("observation.json", "krazy-kings")
+    ev_c = Checker("event.json", "krazy-kings")
+    with _client() as c:
+        r = _create(c, "krazy-kings", ["human", "heuristic", "random"], seed=9)
+        tok = r["seats"][0]["token"]
+        events = []
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
+            w.receive_json()
+            for _ in range(20000):
+                m = w.receive_json()
+                if m.get("code") == "rate_limited":   # faster than a person: wait, ask again
+                    time.sleep(0.2)
+                    w.send_json({"type": "sync"})
+                    events = []
+                    continue
+                if m["type"] != "update":
+                    continue
+                upd.validate(m)
+                obs_c.validate(m["observation"])
+                for e in m["events"]:
+                    ev_c.validate(e)
+                assert m["first_event"] == len(events)
+                events += m["events"]
+                if m["terminal"]:
+                    break
+                if m["to_move"] == 0 and m["actions"]:
+                    w.send_json({"type": "action", "action": m["actions"][-1]["id"], "version": m["version"]})
+        assert m["terminal"] and sorted(m["returns"]) in ([0.0, 0.0, 1.0], [0.0, 0.0, 0.0])
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
+            w.receive_json()
+            again = _until(w, lambda m: m["type"] == "update")
+            assert again["events"] == events and again["version"] == m["version"]
+
+
+def test_crazy_rummy_whole_meld_laydown_goes_down_in_one_message():
+    """CR-10: the seat names whole melds; the server lays them in the order the rules ask."""
+    from krazy_core.games.contract_rummy import best_arrangement
+    for seed in range(300):
+        t = build_table({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})
+        s = t.state
+        rng = random.Random(seed)
+        for _ in range(400):
+            if s.is_terminal():
+                break
+            p = s.current_player()
+            labels = {s.action_to_string(a): a for a in s.legal_actions()}
+            if "go down" in labels:
+                hand = s.observation(p)["hand"]
+                melds, left, pts = best_arrangement(hand, s.observation(p)["round"], as_codes=True)
+                plan = t.laydown_plan(p, melds)
+                for a in plan:
+                    t.apply(p, a)
+                mine = sorted(sorted(m["cards"]) for m in s.observation(p)["melds"] if m["owner"] == p)
+                assert mine == sorted(sorted(m) for m in melds)
+                assert s.observation(p)["down"][p]
+                with pytest.raises(krazy_core.IllegalActionError):
+                    t.laydown_plan(p, melds)
+                return
+            opts = [a for lab, a in labels.items() if not lab.startswith("go down")]
+            t.apply(p, rng.choice(opts) if opts else s.legal_actions()[0])
+    raise AssertionError("no seat could go down")
+
+
+def test_a_table_persists_and_replays_from_sqlite(tmp_path):
+    db = str(tmp_path / "t.sqlite3")
+    with _client(db) as c:
+        r = _create(c, "kings-rummy", ["human", "random"], seed=4, think=0)
+        tok = r["seats"][0]["token"]
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
+            w.receive_json()
+            for _ in range(6):
+                u = _until(w, lambda m: m["type"] == "update" and m["to_move"] == 0 and m["actions"])
+                w.send_json({"type": "action", "action": u["actions"][0]["id"], "version": u["version"]})
+            u = _until(w, lambda m: m["type"] == "update" and m["to_move"] == 0 and m["actions"])
+    with _client(db) as c:
+        assert c.app.state.server.loaded == 1
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
+            w.receive_json()
+            u2 = _until(w, lambda m: m["type"] == "update")
+        assert u2["version"] == u["version"] and u2["observation"] == u["observation"]
+    # a log that does not belong to its deal is not served (the server still starts, the
+    # other tables load) and stays in the file untouched
+    import sqlite3
+    with _client(db) as c:
+        other = _create(c, "krazy-kings", ["human", "random", "random"], seed=8, think=0)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE actions SET fingerprint='0000' WHERE n=3 AND table_id=?", (r["table"],))
+    con.commit()
+    con.close()
+    app = create_app(db)
+    srv = app.state.server
+    assert srv.loaded == 1 and set(srv.tables) == {other["table"]}
+    assert "differs" in srv.broken[r["table"]]
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM actions WHERE table_id=?", (r["table"],)).fetchone()[0] == u["version"]
+    con.close()
+    with TestClient(app) as c:
+        assert c.get(f"/api/tables/{r['table']}").status_code == 404
+
+
+def test_the_page_and_its_files_are_served():
+    """GET / is the browser table (it was missing from git once: .gitignore's *.html)."""
+    with _client() as c:
+        r = c.get("/")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        for needle in ('id="game"', 'id="table"', 'id="handover"', "/static/app.js", "/static/style.css"):
+            assert needle in r.text
+        js = c.get("/static/app.js")
+        assert js.status_code == 200 and "function drawTable" in js.text
+        assert c.get("/static/style.css").status_code == 200
+
+
+def test_fingerprints_hash_the_state_with_either_json_encoder():
+    """The replay check's fingerprint is the same whether orjson is installed or not, and
+    differs when the state does (another deal, one action more)."""
+    import hashlib
+    from krazy_core.server import tables
+    for gid in GAMES:
+        s = krazy_core.make(gid).new_initial_state(seed=2)
+        seen = set()
+        for _ in range(12):
+            d = s._to_dict()
+            plain = json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
+            assert tables.dumps_bytes(d) == plain
+            fp = tables.fingerprint(s)
+            assert fp == hashlib.sha256(plain).hexdigest()[:16] and len(fp) == 16
+            seen.add(fp)
+            s.apply_action(s.legal_actions()[0])
+        assert len(seen) == 12
+        assert tables.fingerprint(krazy_core.make(gid).new_initial_state(seed=3)) not in seen
+
+
+# ---------------------------------------------------------------- the leak scan
+def _scan_options(gid, i):
+    lo = krazy_core.game.get_spec(gid).min_players
+    hi = min(krazy_core.game.get_spec(gid).max_players, 5)
+    o = {"num_players": lo + i % (hi - lo + 1)}
+    if gid == "contract-rummy" and i % 100:
+        o.update(rounds=1, first_round=1 + i % 7)   # whole one-round games; every 100th the full 7
+    if gid == "kings-rummy" and i % 100:
+        o.update(rounds=1, first_round=1 + i % 11)
+    return o
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gid", GAMES)
+def test_no_message_to_a_seat_holds_hidden_cards_stock_order_or_prng_state(gid):
+    """Every message the server builds for every seat and the spectators, over 200 whole
+    games (bots: heuristic and random): no full-state key (``rng``, ``stock``, ``hands``), no
+    PRNG word, and — the strong check, at random positions — each seat's message is the
+    same when built from ``determinize(seat)``, a state whose other hands, stock order and
+    PRNG were resampled to agree with what the seat saw (the spectator's the same from
+    every seat's determinization): the message depends only on what the seat may know."""
+    rng = random.Random(7)
+    n_msgs = n_det = differs = 0
+    for i in range(200):
+        opts = _scan_options(gid, i)
+        n = opts.pop("num_players")
+        t = build_table({"game": gid, "options": opts, "seed": 1000 + i,
+                         "seats": [{"kind": "bot", "bot": "heuristic" if k % 2 else "random"} for k in range(n)]})
+        s = t.state
+        sent = [0] * (n + 1)
+        while True:
+            secret = [str(x) for x in json.loads(s.to_json())["state"]["rng"]]
+            for seat in list(range(n)) + [None]:
+                k = n if seat is None else seat
+                msg = t.message_for(seat, sent[k])
+                sent[k] += len(msg["events"])
+                n_msgs += 1
+                # Kings Rummy's last_round.hands are the hands shown at the round's end (KR
+                # scoring, public); every other "hands" key would be the full state's
+                shown = msg["observation"] or {}
+                text = json.dumps(dict(msg, observation={k: v for k, v in shown.items() if k != "last_round"}))
+                assert '"rng"' not in text and '"stock"' not in text and '"hands"' not in text
+                text = json.dumps(msg)
+                assert not any(w in text for w in secret)
+            if rng.random() < 0.02 or s.is_terminal():
+                for seat in range(n):
+                    d = s.determinize(seat, seed=rng.getrandbits(32))
+                    differs += json.loads(d.to_json())["state"] != json.loads(s.to_json())["state"]
+                    for who in (seat, None):
+                        real = t.message_for(who, 0)
+                        t.state = d
+                        fake = t.message_for(who, 0)
+                        t.state = s
+                        assert fake == real, (gid, i, who)
+                        n_det += 1
+            if s.is_terminal():
+                break
+            seat = s.current_player()
+            t.apply(seat, t.bot_move(seat, s.clone()))
+    assert n_msgs > 200 * 20 and n_det > 200 and differs > 50

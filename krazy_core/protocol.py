@@ -75,6 +75,7 @@ _CR_FIXED = {"take up-card": "take", "decline up-card": "decline", "buy": "buy",
 
 
 def _cr(label: str, obs) -> Dict[str, Any]:
+    d: Dict[str, Any]
     kind = _CR_FIXED.get(label)
     if kind is not None:
         d = {"kind": kind}
@@ -106,17 +107,18 @@ def _cr(label: str, obs) -> Dict[str, Any]:
 
 
 def _ka(label: str, obs) -> Dict[str, Any]:
+    d: Dict[str, Any]
     hand = obs.get("hand") or []
     m = re.fullmatch(r"play (\d+)(?:-(\d+))? (solo|2-straight|pair|3-straight|triple) (\d+)"
                      r"(?: \(X=([\d,]+)\))?", label)
     if m:                                             # KA-6: 1-3 adjacent cards
         lo = int(m.group(1))
         hi = int(m.group(2)) if m.group(2) else lo
-        pos = list(range(lo, hi + 1))
-        d = {"kind": "play", "positions": pos,
+        positions = list(range(lo, hi + 1))
+        d = {"kind": "play", "positions": positions,
              "combination": {"type": m.group(3), "value": int(m.group(4))}}
         if hi < len(hand):
-            _with_cards(d, [hand[i] for i in pos])
+            _with_cards(d, [hand[i] for i in positions])
         d["x_values"] = [int(x) for x in m.group(5).split(",")] if m.group(5) else []
         return d
     m = re.fullmatch(r"(stop|draw) (\d+)", label)

@@ -139,6 +139,7 @@ class Server:
     def _flush(self) -> None:
         batches, fut = self._pending, self._flushed
         self._pending, self._flushed = [], None
+        assert fut is not None              # commit() made it before scheduling this call
         try:
             self.store.add_batches(batches)
         except BaseException as e:          # the disk failed: every waiting action hears it
@@ -226,7 +227,7 @@ class Server:
                     return {"type": "error", "code": "bad_message", "reason": "action must be an int id"}
                 rows = [t.apply(c.seat, a)]
             else:
-                plan = t.laydown_plan(c.seat, msg.get("melds"))
+                plan = t.laydown_plan(c.seat, msg.get("melds"))  # type: ignore[arg-type]  # checked inside
                 rows = [t.apply(c.seat, a) for a in plan]
         except (IllegalActionError, ValueError, TypeError) as e:
             return {"type": "error", "code": "illegal", "version": t.version, "reason": str(e)[:300]}

@@ -18,15 +18,16 @@ from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 
 try:                                   # the server extra's fast JSON encoder (same output)
-    import orjson
-
-    def dumps_bytes(obj) -> bytes:
-        """Compact JSON as UTF-8 bytes (orjson when installed, else the json module)."""
-        return orjson.dumps(obj)
+    import orjson as _orjson
 except ImportError:                    # pragma: no cover - orjson is in the server extra
-    def dumps_bytes(obj) -> bytes:
-        """Compact JSON as UTF-8 bytes (orjson when installed, else the json module)."""
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+    _orjson = None                     # type: ignore[assignment]
+
+
+def dumps_bytes(obj) -> bytes:
+    """Compact JSON as UTF-8 bytes (orjson when installed, else the json module)."""
+    if _orjson is not None:
+        return _orjson.dumps(obj)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def dumps(obj) -> str:

@@ -209,14 +209,14 @@ def _bytes_calls(game_id):
             s.game.state_from_bytes(s.to_bytes())
 
     for sname, s in _states(game_id):
-        if sname not in ("after3", "after40", "terminal"):
+        if sname not in ("after3", "after40"):
             continue
         b = s.to_bytes()
         ssize = struct.unpack("<I", b[24:28])[0]
-        for n in range(0, len(b), 3):
+        for n in range(0, len(b), 11):
             yield (f"bytes:{game_id}:{sname}:truncated{n}", lambda b=b, n=n: load(b[:n], n))
         for i in range(min(len(b), 40 + ssize + 64)):
-            for bit in range(8):
+            for bit in ((0, 3, 7) if sname == "after3" else range(8)):
                 t = bytearray(b)
                 t[i] ^= 1 << bit
                 yield (f"bytes:{game_id}:{sname}:flip{i}.{bit}", lambda t=bytes(t), k=i: load(t, k))

@@ -170,6 +170,7 @@ def test_sweep_of_every_method_with_extreme_arguments(game_id):
     assert findings == [], findings[:20]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_sweep_of_hostile_state_bytes(game_id):
     """Issue 12 item 9 / issue 19: hostile bytes (every truncation, every bit flipped, every
@@ -177,7 +178,7 @@ def test_sweep_of_hostile_state_bytes(game_id):
     hang is a finding, an accepted state the JSON loader reads otherwise is one too."""
     from hostile_sweep import run_sweep
     n, findings = run_sweep("bytes:" + game_id)
-    assert n > 5000
+    assert n > 3000
     assert findings == [], findings[:20]
 
 

@@ -1205,6 +1205,8 @@ cdef const char *kr_validate(void *vst, const void *vref) noexcept nogil:
             c = st.last_hand[p][i]
             if c >= 128 or CODE_KIND[c] < 0:
                 return "a last hand holds a code that is no Kings Rummy card"
+            if i and st.last_hand[p][i - 1] > c:
+                return "a last hand's cards are in ascending order"
     for i in range(st.n_stock + st.n_discard):
         c = st.stock[i] if i < st.n_stock else st.discard[i - st.n_stock]
         if c >= 128 or CODE_KIND[c] < 0:

@@ -71,3 +71,8 @@ cdef extern from "krazy/ops.h" nogil:
         void (*observation_tensor)(const void *st, int player, float *out) noexcept nogil
         # OPTIONAL (NULL: never): 1 when the game ended by its turn cap (KK-20), not by play
         int (*truncated)(const void *st) noexcept nogil
+        # OPTIONAL (NULL: no bytes loading): the game's one validator of a loaded struct (both
+        # loaders call it): NULL when st is consistent, else a static message; ref is a fresh
+        # state of the same game (its options); recomputes derived fields
+        const char *(*validate)(void *st, const void *ref) noexcept nogil
+        int32_t max_event_kind          # OPTIONAL (0: no check): event kinds are 1..max_event_kind

@@ -21,3 +21,5 @@ cdef class State:
     cdef int _player_index(self, player) except -1
     cdef kz_events *_writable_log(self) except NULL
     cdef int _legal(self, int32_t *out) noexcept
+    cdef const int32_t *_event_data(self) noexcept
+    cdef int _validate_loaded(self) except -1

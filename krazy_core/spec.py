@@ -114,6 +114,9 @@ class GameSpec:
     # tensor_layout(num_players) -> the observation tensor's named segments, end to end
     # (TensorSegment: name, offset, size); tensor_shape is their total size
     tensor_layout: Optional[Callable[[int], Tuple[TensorSegment, ...]]] = None
+    # state_from_bytes(game, data) -> State (krazy_core._state.state_from_bytes for every
+    # game with a C validator, ops.validate); raises InvalidStateError
+    state_from_bytes: Optional[Callable[..., Any]] = None
 
 
 _OPTION_CLASSES: Dict[str, type] = {}
@@ -236,14 +239,24 @@ class Game(Generic[S]):
             raise InvalidStateError("'state' must be an object")
         try:
             state = self.spec.state_from_dict(self, doc["state"], doc["events"])
+            state._validate()               # the game's one C validator, as state_from_bytes calls it
             if "history" in doc:            # optional: JSON written before it was saved lacks it
                 state._load_history(doc["history"])
-            state.events_for("all")         # every event must read back (the cards it names...)
             return state
         except InvalidStateError:
             raise
         except (KeyError, TypeError, ValueError, OverflowError, IndexError, AttributeError, RecursionError) as e:
             raise InvalidStateError(f"state JSON is inconsistent: {type(e).__name__}: {e}") from None
+
+    def state_from_bytes(self, data: Any) -> "State":
+        """A state read back from ``State.to_bytes()`` (``bytes``, ``bytearray`` or a
+        contiguous buffer; the layout is in ``State.to_bytes``'s docstring).  Raises
+        ``InvalidStateError`` for bytes that are truncated, corrupted, for another game or
+        format version or build, or hostile: the struct goes through the same C validator
+        as ``state_from_json``'s, so the two loaders accept the same states."""
+        if self.spec.state_from_bytes is None:
+            raise InvalidStateError(f"{self.name} states cannot be read from bytes")
+        return self.spec.state_from_bytes(self, data)
 
     def __eq__(self, other):
         if not isinstance(other, Game):

@@ -4,7 +4,12 @@ with extreme arguments.  Run as a script it prints ``C <k>`` before call number 
 parent knows which call killed or stalled it), ``X <k> <type> <desc>`` for a call that raised
 an exception a caller should never see (``SUSPICIOUS``), and ``DONE <n>`` at the end::
 
-    python tests/hostile_sweep.py GAME|unready|modules [START]
+    python tests/hostile_sweep.py GAME|unready|modules|bytes:GAME [START]
+
+``bytes:GAME`` loads hostile state bytes (``game.state_from_bytes``): every truncation
+length, every single bit flipped, every byte set to 0x00/0x01/0x7F/0x80/0xFF with the
+checksum recomputed, of real states early and late in a game; an accepted one must read
+back through the JSON identically (else ``AssertionError``, SUSPICIOUS) and is played on.
 
 ``tests/test_hostile.py`` runs it in subprocesses, so a crash is a failed test, not a dead
 suite; ``run_sweep`` restarts the worker after the call that crashed or hung and goes on, so
@@ -116,6 +121,9 @@ def calls(target):
     if target == "modules":
         yield from _module_calls()
         return
+    if target.startswith("bytes:"):
+        yield from _bytes_calls(target[len("bytes:"):])
+        return
     states = _states(target)
     cls = type(states[0][1])
     for name in _method_names(cls):
@@ -177,6 +185,49 @@ def _module_calls():
         yield (f"modules:SearchTree({workers!r})", lambda workers=workers: ismcts.search(
             s, iterations=10, seed=1, previous=ismcts.SearchTree(workers, s.clone(),
                                                                  s.current_player(), s.game, "tree")))
+
+
+def _bytes_calls(game_id):
+    import random
+    import struct
+    from krazy_core._state import _checksum_of
+
+    def restamp(b):
+        b = bytearray(b)
+        b[36:40] = struct.pack("<I", _checksum_of(bytes(b[40:])))
+        return bytes(b)
+
+    def load(b, k):
+        s = krazy_core.make(game_id).state_from_bytes(b)
+        if krazy_core.make(game_id).state_from_json(s.to_json()).to_json() != s.to_json():
+            raise AssertionError("the JSON loader reads an accepted bytes state differently")
+        rng = random.Random(k)
+        for _ in range(30 if k % 50 == 0 else 2):
+            if s.is_terminal():
+                break
+            s.apply_action(rng.choice(s.legal_actions()))
+            s.game.state_from_bytes(s.to_bytes())
+
+    for sname, s in _states(game_id):
+        if sname not in ("after3", "after40"):
+            continue
+        b = s.to_bytes()
+        ssize = struct.unpack("<I", b[24:28])[0]
+        for n in range(0, len(b), 11):
+            yield (f"bytes:{game_id}:{sname}:truncated{n}", lambda b=b, n=n: load(b[:n], n))
+        for i in range(min(len(b), 40 + ssize + 64)):
+            for bit in ((0, 3, 7) if sname == "after3" else range(8)):
+                t = bytearray(b)
+                t[i] ^= 1 << bit
+                yield (f"bytes:{game_id}:{sname}:flip{i}.{bit}", lambda t=bytes(t), k=i: load(t, k))
+                if i >= 40:
+                    yield (f"bytes:{game_id}:{sname}:flip{i}.{bit}+sum",
+                           lambda t=bytes(t), k=i: load(restamp(t), k))
+            for v in (0x00, 0x01, 0x7F, 0x80, 0xFF):
+                if i >= 40 and b[i] != v:
+                    t = bytearray(b)
+                    t[i] = v
+                    yield (f"bytes:{game_id}:{sname}:set{i}={v}+sum", lambda t=bytes(t), k=i: load(restamp(t), k))
 
 
 def _unready_calls():

@@ -67,7 +67,7 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
 from krazy_core._state cimport State
-from krazy_core._state import check_seed, _games_in_slices
+from krazy_core._state import check_seed, _games_in_slices, state_from_bytes as _state_from_bytes
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
                                      kz_meld_deadwood, kz_meld_deadwood_below,
                                      kz_meld_going_out, kz_card_points,
@@ -1150,6 +1150,136 @@ def state_from_dict(game, body, events):
     return s
 
 
+# ------------------------------------------------------------------ the one validator
+cdef const char *kr_validate(void *vst, const void *vref) noexcept nogil:
+    """``ops.validate``: every field of a loaded KRState (both loaders call it: the JSON
+    loader after filling the struct, ``state_from_bytes`` after copying it in).  Returns
+    NULL, or what is wrong.  Recomputes ``rules`` (derived from the round and options)."""
+    cdef KRState *st = <KRState *>vst
+    cdef const KRState *ref = <const KRState *>vref
+    cdef int n = ref.num_players, p, i, k, c, done, laid, size
+    cdef int32_t buf[NUM_ACTIONS]
+    cdef int cnt[NKIND]
+    if (st.num_players != ref.num_players or st.opt_first_dealer != ref.opt_first_dealer
+            or st.opt_rounds != ref.opt_rounds or st.opt_first_round != ref.opt_first_round
+            or st.opt_wild_points != ref.opt_wild_points or st.opt_joker_points != ref.opt_joker_points
+            or st.opt_max_turns != ref.opt_max_turns):
+        return "the state's options differ from this game's"
+    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
+        return "'rng' must be four unsigned 64-bit ints, not all zero"
+    if not st.opt_first_round <= st.round <= final_round(st):
+        return "'round' is not a round of this game (KR-16)"
+    set_rules(st)
+    if st.dealer != (st.opt_first_dealer + st.round - 1) % n:
+        return "'dealer' is not this round's dealer (KR-4)"
+    if not PH_NONE <= st.phase <= PH_DISCARD:
+        return "'phase' is not one of the phases"
+    if st.phase == PH_NONE:
+        if st.cur != KZ_TERMINAL:
+            return "a finished game has current_player -4"
+    elif not 0 <= st.cur < n:
+        return "'current_player' must be a seat"
+    if not 0 <= st.n_stock <= NCARDS or not 0 <= st.n_discard <= NCARDS:
+        return "stock and discard pile hold 0..116 cards"
+    for k in range(NKIND):
+        cnt[k] = 0
+    for p in range(MAXP):
+        if p >= n:
+            if st.n_hand[p] or st.last_n[p] or st.score[p] or st.round_points[p] != -1 or st.last_points[p] != -1:
+                return "a seat beyond the table holds something"
+            for k in range(NKIND):
+                if st.known[p][k]:
+                    return "a seat beyond the table holds something"
+            continue
+        size = st.round + 2 + (1 if (st.phase == PH_DISCARD and p == st.cur) else 0)
+        if st.n_hand[p] != size:
+            return "a hand's size does not fit the round and phase (KR-2)"
+        for i in range(MAXH):
+            c = st.hand[p][i]
+            if i >= st.n_hand[p]:
+                if c != 0:
+                    return "a hand's unused slots are 0"
+                continue
+            if CODE_KIND[c & 127] < 0 or c >= 128:
+                return "a hand holds a code that is no Kings Rummy card (KR-1)"
+            if i and st.hand[p][i - 1] > c:
+                return "a hand's cards are in ascending order"
+            cnt[CODE_KIND[c]] += 1
+        for k in range(NKIND):
+            if st.known[p][k] > 6 or st.known[p][k] > hand_count(st, p, KIND_CODE[k]):
+                return "a seat is known to hold a card it does not hold"
+        if st.last_n[p] > MAXH:
+            return "a last hand holds more than 14 cards"
+        for i in range(st.last_n[p]):
+            c = st.last_hand[p][i]
+            if c >= 128 or CODE_KIND[c] < 0:
+                return "a last hand holds a code that is no Kings Rummy card"
+            if i and st.last_hand[p][i - 1] > c:
+                return "a last hand's cards are in ascending order"
+    for i in range(st.n_stock + st.n_discard):
+        c = st.stock[i] if i < st.n_stock else st.discard[i - st.n_stock]
+        if c >= 128 or CODE_KIND[c] < 0:
+            return "stock or discard pile holds a code that is no Kings Rummy card (KR-1)"
+        cnt[CODE_KIND[c]] += 1
+    for k in range(55):
+        if cnt[k] != 2:
+            return "the cards in hands, stock and discard pile are not exactly the 116 cards (KR-1)"
+    if cnt[55] != 6:
+        return "the cards in hands, stock and discard pile are not exactly the 116 cards (KR-1)"
+    if not -1 <= st.out_player < n or not 0 <= st.last_left <= n - 1 or not -1 <= st.last_out < n:
+        return "'out_player', 'last_left' or 'last_out' is out of range"
+    if not 0 <= st.turns <= st.opt_max_turns:
+        return "'turns' is 0..max_turns (KR-17)"
+    # counters bounded by the rounds behind this one (issue 19 item 8)
+    done = st.round - st.opt_first_round + (1 if st.phase == PH_NONE else 0)
+    if not 0 <= st.turn_limits <= done:
+        return "'turn_limits' exceeds the rounds played"
+    if not st.turns <= st.total_turns <= done * st.opt_max_turns + st.turns:
+        return "'total_turns' does not fit the rounds played"
+    for p in range(n):
+        if not 0 <= st.score[p] <= done * 1000000:
+            return "'scores' do not fit the rounds played (a round adds < 10**6)"
+        if not -1 <= st.round_points[p] <= 1000000 or not -1 <= st.last_points[p] <= 1000000:
+            return "'round_points' and 'last_points' are -1..10**6"
+    if not 0 <= st.last_round <= 11:
+        return "'last_round' is 0..11"
+    if st.phase != PH_NONE:
+        if st.out_player < 0:
+            if st.last_left != 0:
+                return "no one went out, yet last turns or laid-down hands are recorded"
+            for p in range(n):
+                if st.round_points[p] >= 0:
+                    return "no one went out, yet last turns or laid-down hands are recorded"
+        else:
+            laid = 0
+            for p in range(n):
+                if st.round_points[p] >= 0:
+                    laid += 1
+            if st.round_points[st.out_player] != 0:
+                return "the player who went out scores 0 (KR-10)"
+            if st.last_left < 1 or laid + st.last_left != n:
+                return "last turns left do not match the hands laid down (KR-11)"
+            if st.round_points[st.cur] >= 0:
+                return "a player whose hand is laid down has no turn"
+            for p in range(n):
+                if st.round_points[p] >= 0 and st.round_points[p] != kz_meld_deadwood(&st.rules, st.hand[p], st.n_hand[p], NULL):
+                    return "a laid-down hand's points differ from its best arrangement (KR-12)"
+        if st.n_discard < 1 and st.phase == PH_DRAW:
+            return "the discard pile is never empty when a player draws"
+        if st.phase == PH_DRAW and st.n_stock == 0:
+            return "the stock is rebuilt before a draw (KR-13)"
+        if st.turns < 1:
+            return "a running round has begun at least one turn"
+        if kr_legal_actions(st, buf) == 0:
+            return "the player to act has no legal action"
+    elif st.out_player != -1 or st.last_left != 0 or st.round != final_round(st) or st.last_round != st.round:
+        return "a finished game ends after its final round was scored"
+    return NULL
+
+KR_OPS.validate = kr_validate
+KR_OPS.max_event_kind = max(EVENT_NAMES)
+
+
 SPEC = GameSpec(
     game_id="kings-rummy",
     name="Kings Rummy",
@@ -1167,6 +1297,7 @@ SPEC = GameSpec(
     num_distinct_actions=NUM_ACTIONS,
     new_state=new_state,
     state_from_dict=state_from_dict,
+    state_from_bytes=_state_from_bytes,
     tensor_shape=lambda n: (TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
     check_options=_check_options,

@@ -79,7 +79,7 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_next, k
                               kz_uniform, kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
 from krazy_core._cards cimport SUIT_NUMBER, CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
 from krazy_core._state cimport State
-from krazy_core._state import check_seed, _games_in_slices
+from krazy_core._state import check_seed, _games_in_slices, state_from_bytes as _state_from_bytes
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError
 from krazy_core.spec import GameSpec, Option, tensor_layout
@@ -888,6 +888,7 @@ SPEC = GameSpec(
     num_distinct_actions=KA_NUM_ACTIONS,
     new_state=new_state,
     state_from_dict=state_from_dict,
+    state_from_bytes=_state_from_bytes,
     tensor_shape=lambda n: (TENSOR_SIZE,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
     rules_file="krass_kariert.md",

@@ -80,6 +80,17 @@ typedef struct kz_ops {
      * (Krazy Kings' max_turns, KK-20) rather than by play; 0 otherwise.  The RL envs report
      * such an end as a truncation. */
     int (*truncated)(const void *st);
+    /* OPTIONAL (NULL: the state bytes cannot be loaded).  The game's one validator of a
+     * loaded struct, called by both loaders (game.state_from_json after it filled the struct
+     * from the JSON body, game.state_from_bytes after it copied the struct in): checks every
+     * field of st -- options equal to ref's (a fresh state of the same game), counters,
+     * seats and card codes in range, the card multiset exactly the deck, the phase
+     * consistent, a legal action for the player to act -- and recomputes the fields derived
+     * from the others.  Returns NULL when st is a state play can reach (as far as the checks
+     * tell), else a static message saying what is wrong; never reads out of st's arrays. */
+    const char *(*validate)(void *st, const void *ref);
+    /* OPTIONAL (0: no check).  Event kinds are 1..max_event_kind (both loaders check). */
+    int32_t max_event_kind;
 } kz_ops;
 
 #endif

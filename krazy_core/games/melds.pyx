@@ -35,6 +35,7 @@ from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_
                                      KZ_MELD_RUN, KZ_WILD_ANY, KZ_MELD_MAX_POS)
 
 from krazy_core.cards import parse_card, format_card
+from krazy_core._validate import c_int as _c_int
 
 cdef extern from *:
     """
@@ -1322,7 +1323,8 @@ cdef int _load(list codes, uint8_t *buf) except -1:
     return len(codes)
 
 
-def _fmt(int code):
+def _fmt(code):
+    code = _c_int(code, "code")
     return format_card(code, True)
 
 

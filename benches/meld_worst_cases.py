@@ -89,7 +89,7 @@ def main(argv=None):
         tn, rn = run(a.new, what, hand, a.cap)
         fo = f"> {a.cap:g}" if to is None else f"{to:.4f}"
         fn = f"> {a.cap:g}" if tn is None else f"{tn:.4f}"
-        ratio = "" if to is None or tn is None or tn == 0 else f"{to / tn:.0f}x"
+        ratio = "" if to is None or tn is None or tn == 0 else f"{to / tn:.2f}x"
         if to is None and tn:
             ratio = f"> {a.cap / tn:.0f}x"
         print(f"| {name} | {fo} | {fn} | {ratio} | {ro} / {rn} |", flush=True)

@@ -930,13 +930,14 @@ cdef int _hand_value(const CRState *st, int *ncards) noexcept nogil:
 
 
 DEF BB_SOLVER_MAX = 24      # hands up to this many cards get the shared solver's bound
+DEF BB_SOLVER_MIN = 17      # ... from this many (smaller hands: the plain search is faster)
 
 
-cdef int _fresh_ub(const CRState *st, int first, const kz_meld_rules *rules) noexcept nogil:
+cdef int _fresh_ub(const CRState *st, int first, const kz_meld_rules *rules, int use_solver) noexcept nogil:
     """An upper bound on the points the contract's melds ``first``.. (not yet begun) can lay
     from seat 0's hand: the shared solver's fewest points left for that many books and runs
     (``kz_meld_contract``, which knows no join rule: a relaxation); -1 when even that has
-    none.  Hands over BB_SOLVER_MAX cards: every card's points (no bound)."""
+    none.  Hands over BB_SOLVER_MAX cards, or use_solver 0: every card's points (no bound)."""
     cdef int nb = CBOOKS[st.round], nr = CRUNS[st.round], books, runs, k, c, n = 0, pts
     cdef uint8_t buf[KZ_MELD_MAX_HAND]
     books = nb - first if nb > first else 0
@@ -946,7 +947,7 @@ cdef int _fresh_ub(const CRState *st, int first, const kz_meld_rules *rules) noe
     pts = _hand_value(st, &n)
     if books == 0 and runs == 0:
         return 0
-    if n > BB_SOLVER_MAX:
+    if n > BB_SOLVER_MAX or not use_solver:
         return pts
     n = 0
     for k in range(NK):
@@ -998,7 +999,7 @@ cdef int _open_ub(const CRState *st, int *cards) noexcept nogil:
 
 
 cdef class _Best:
-    cdef int pts0, n0, best_p, best_c
+    cdef int pts0, n0, best_p, best_c, use_solver
     cdef object key
     cdef kz_meld_rules rules
 
@@ -1014,13 +1015,13 @@ cdef int _bb(CRState *st, _Best X, int fub) except -1:
     rem_p = _hand_value(st, &rem_n)
     if st.gd_open:
         if fub == -2:
-            fub = _fresh_ub(st, st.gd_k + 1, &X.rules)
+            fub = _fresh_ub(st, st.gd_k + 1, &X.rules, X.use_solver)
             if fub < 0:
                 return 0
         ub_p = X.pts0 - rem_p + _open_ub(st, &oc) + fub
         ub_c = X.n0
     else:
-        fub = _fresh_ub(st, st.gd_k, &X.rules)
+        fub = _fresh_ub(st, st.gd_k, &X.rules, X.use_solver)
         if fub < 0:
             return 0
         ub_p = X.pts0 - rem_p + fub
@@ -1110,8 +1111,9 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     take.  Subtrees that cannot reach the best lay-down found so far are cut, so the
     search visits the lay-downs near the best only, not all of them (benches/
     meld_worst_cases.py: a round-7 hand of 24 cards 220 s before, under a second now).
-    The bound is exact but not proven polynomial: hands of more than 24 cards get no
-    solver bound before the last meld (the solver's own cost grows past that)."""
+    The answer is exact; the cost is not proven polynomial: the solver bound is used for
+    hands of 17..24 cards (below, the plain search is faster; above, the solver's own cost
+    grows), other hands are bounded inside each meld only."""
     cdef ContractRummyState s
     cdef _Best X
     if not _can_go_down_hand(hand, rnd, ace_wrap, overlapping_runs):
@@ -1120,6 +1122,7 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     X = _Best()
     X.n0 = 0
     X.pts0 = _hand_value(S(s), &X.n0)
+    X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX else 0
     X.best_p = -1
     X.best_c = -1
     X.key = None

@@ -41,6 +41,7 @@ SLICE_SECONDS = 0.05     # in-core loops (simulate_random) look for Ctrl-C at le
 
 
 from krazy_core.rng import check_seed     # the PRNG sits below the state (issue 12 item 4)
+from krazy_core._validate import c_int as _c_int
 
 DEF HDR = 40
 cdef packed struct kz_bytes_header:       # the 40-byte header of State.to_bytes()
@@ -829,7 +830,8 @@ cdef class State:
                 f"action {action!r} is not an int or an action string in {self._compact()}",
                 state=self.clone()) from None
 
-    def _illegal_message(self, int a, original):
+    def _illegal_message(self, a, original):
+        a = _c_int(a, "a")
         if self.data == NULL: self._not_ready()
         if self.ops.is_terminal(self.data):
             why = "the game is over"
@@ -845,9 +847,10 @@ cdef class State:
             shown += ", ..."
         return f"illegal action {original!r} ({text}) in {self._compact()}: {why}. Legal: [{shown}]"
 
-    def _explain_illegal(self, int a):
+    def _explain_illegal(self, a):
         """Per game: why legal action ``a`` is refused now (called for an in-range id that is
         not legal, the game running)."""
+        a = _c_int(a, "a")
         return "it is not among the legal actions"
 
     def explain_illegal(self, action):

@@ -26,3 +26,16 @@ def json_ints(body, key, n, lo, hi):
     if not isinstance(v, list) or len(v) != n or any(type(x) is not int or not lo <= x <= hi for x in v):
         raise InvalidStateError(f"{key!r} must be {n} ints in {lo}..{hi}, got {v!r}")
     return v
+
+
+def c_int(x, what="argument"):
+    """``x`` as an int that fits a C ``int``: the argument check of the compiled methods that
+    take an int (an action id, a seat, a card code, a count).  Raises ``TypeError`` for a
+    non-integer (as a typed argument did) and ``ValueError`` for an int outside
+    -2**31 .. 2**31-1 -- not the ``OverflowError`` a ``def f(int x)`` signature raises
+    (issue 19 item 3/D: the documented error of a bad number is a ``ValueError``)."""
+    import operator
+    v = operator.index(x)
+    if not -2**31 <= v < 2**31:
+        raise ValueError(f"{what} {v!r} is out of range")
+    return v

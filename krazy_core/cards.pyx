@@ -17,6 +17,8 @@ with ``T`` accepted for 10 (``"TH"``).  Unknown text raises ``ValueError`` namin
 
 from typing import Iterable, List
 
+from krazy_core._validate import c_int as _c_int
+
 Card = int
 
 SUIT_SPADES = 0
@@ -48,20 +50,24 @@ _SPECIAL_TEXT = {X_CARD: "X", DRAW_CARD: "DRAW", STOP_CARD: "STOP"}
 _SPECIAL_FROM_TEXT = {"X": X_CARD, "DRAW": DRAW_CARD, "STOP": STOP_CARD}
 
 
-def make_card(int suit, int rank) -> int:
+def make_card(suit, rank) -> int:
     """The code of the card of ``suit`` (0..4) and ``rank`` (1..13).  Raises ``ValueError``."""
+    suit = _c_int(suit, "suit")
+    rank = _c_int(rank, "rank")
     if not 0 <= suit <= 4 or not 1 <= rank <= 13:
         raise ValueError(f"no card with suit {suit!r} and rank {rank!r} (suit 0..4, rank 1..13)")
     return (suit << 4) | rank
 
 
-def rank_of(int card) -> int:
+def rank_of(card) -> int:
     """Rank 1..13 of a suited card (number value 1..12 of a KrassKariert card), 0 for a Joker."""
+    card = _c_int(card, "card")
     return card & 15
 
 
-def suit_of(int card) -> int:
+def suit_of(card) -> int:
     """Suit 0..7 (see the module table)."""
+    card = _c_int(card, "card")
     return card >> 4
 
 
@@ -81,9 +87,10 @@ def is_valid_card(card) -> bool:
     return r <= 2
 
 
-def format_card(int card, bint ascii=False) -> str:
+def format_card(card, bint ascii=False) -> str:
     """Text of one card: ``"Q♠"``/``"QS"``, ``"10♥"``/``"10H"``, ``"🃏"``/``"JK"``, ``"7"``,
     ``"X"``, ``"STOP"``, ``"DRAW"``.  Raises ``ValueError`` for a code outside the encoding."""
+    card = _c_int(card, "card")
     if not is_valid_card(card):
         raise ValueError(f"{card!r} is not a card code")
     s, r = card >> 4, card & 15

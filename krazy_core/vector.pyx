@@ -58,6 +58,7 @@ import numpy as np
 
 from krazy_core._state import check_seed
 from krazy_core.errors import ConfigError, IllegalActionError
+from krazy_core._validate import c_int as _c_int
 
 POLICIES = ("random", "heuristic")
 DEF POL_RANDOM = 0
@@ -517,9 +518,10 @@ cdef class VectorEnv:
         u = rng.random(self._mask.shape, dtype=np.float32) * self._mask
         return np.argmax(u, axis=1).astype(np.int64)
 
-    def get_state(self, int i):
+    def get_state(self, i):
         """Env ``i``'s game as a ``State`` (a copy; its event log and history are empty:
         the vectorized env keeps none).  Raises ``IndexError``."""
+        i = _c_int(i, "i")
         cdef State s
         if not 0 <= i < self.v.n_envs:
             raise IndexError(f"env {i} out of range 0..{self.v.n_envs - 1}")
@@ -567,10 +569,11 @@ def truncated(State state) -> bool:
     return state.ops.truncated != NULL and state.ops.truncated(state.data) != 0
 
 
-def observation_tensor_into(State state, int player, float[::1] out):
+def observation_tensor_into(State state, player, float[::1] out):
     """Write ``state.observation_tensor(player)`` into ``out`` (a float32 array of
     ``game.observation_tensor_shape``) through the game's ``ops.observation_tensor``, without
     allocating.  Raises ``ValueError`` for a seat out of range or a wrong length."""
+    player = _c_int(player, "player")
     if not 0 <= player < state.ops.num_players(state.data):
         raise ValueError(f"player {player!r} out of range 0..{state.ops.num_players(state.data) - 1}")
     if out.shape[0] != state.ops.tensor_size:

@@ -96,7 +96,7 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind,
-                                     KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND)
+                                     KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND, kz_meld_contract)
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import InvalidStateError, ConfigError
 from krazy_core.spec import GameSpec, Option, tensor_layout

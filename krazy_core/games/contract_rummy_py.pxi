@@ -1,4 +1,5 @@
 # Included by contract_rummy.pyx: the Python face (state class, JSON, SPEC, public faces).
+from krazy_core._validate import c_int as _c_int
 
 cdef inline CRState *S(State s) except NULL:
     if s.data == NULL:                 # made without its factory: raise, never dereference
@@ -32,7 +33,8 @@ def _meld_text(d):
     return " ".join(format_card(c) for c in d["cards"])
 
 
-def _action_text(int a):
+def _action_text(a):
+    a = _c_int(a, "action")
     if not 0 <= a < NUM_ACTIONS:
         raise ValueError(f"action {a!r} is outside [0, {NUM_ACTIONS})")
     if a < NK:
@@ -148,7 +150,8 @@ cdef class ContractRummyState(State):
             return hits
         return [a for a in range(NUM_ACTIONS) if canon[a] in ends]
 
-    def _explain_illegal(self, int a):
+    def _explain_illegal(self, a):
+        a = _c_int(a, "action")
         cdef CRState *st = S(self)
         p = st.cur
         if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it
@@ -1148,7 +1151,22 @@ def _laydown_state(hand, rnd, ace_wrap, overlap=False):
     return s
 
 
-cdef int _enum(CRState *st, list out, int depth) except -1:
+class _Stop(Exception):
+    pass
+
+
+cdef tuple _laydown_of(CRState *child):
+    lay = []
+    for k in range(nmelds(child.round)):
+        d = _meld_dict(child, k)
+        lay.append((d["kind"], d["suit"] if d["suit"] is not None else -1,
+                    d["lo"] if d["lo"] is not None else 0, tuple(d["cards"])))
+    return (tuple(lay), tuple(_codes(child.hand[0])))
+
+
+cdef int _enum(CRState *st, list out, int depth, Py_ssize_t limit) except -1:
+    """Every lay-down below st (the CR-10 sequence, one leaf per lay-down), into out; stops
+    (raises _Stop) once out holds ``limit`` (>= 0) of them."""
     cdef int32_t acts[NUM_ACTIONS]
     cdef int n = cr_legal_actions(st, acts), i
     cdef CRState child
@@ -1156,25 +1174,157 @@ cdef int _enum(CRState *st, list out, int depth) except -1:
         memcpy(&child, st, sizeof(CRState))
         cr_apply(&child, acts[i], NULL)
         if child.phase == PH_BUILD:
-            _enum(&child, out, depth + 1)
+            _enum(&child, out, depth + 1, limit)
         else:
-            lay = []
-            for k in range(nmelds(st.round)):
-                d = _meld_dict(&child, k)
-                lay.append((d["kind"], d["suit"] if d["suit"] is not None else -1,
-                            d["lo"] if d["lo"] is not None else 0, tuple(d["cards"])))
-            left = _codes(child.hand[0])
-            out.append((tuple(lay), tuple(left)))
+            out.append(_laydown_of(&child))
+            if 0 <= limit <= len(out):
+                raise _Stop()
     return 0
 
 
-def _all_laydowns(hand, rnd, ace_wrap, overlap=False):
+cdef int _hand_value(const CRState *st, int *ncards) noexcept nogil:
+    """CR-15 points of seat 0's hand; its cards into *ncards."""
+    cdef int k, pts = 0, n = 0
+    for k in range(NK):
+        pts += st.hand[0][k] * POINTS[k]
+        n += st.hand[0][k]
+    ncards[0] = n
+    return pts
+
+
+DEF BB_SOLVER_MAX = 24      # hands up to this many cards get the shared solver's bound
+DEF BB_SOLVER_MIN = 17      # ... from this many (smaller hands: the plain search is faster)
+
+
+cdef int _fresh_ub(const CRState *st, int first, const kz_meld_rules *rules, int use_solver) noexcept nogil:
+    """An upper bound on the points the contract's melds ``first``.. (not yet begun) can lay
+    from seat 0's hand: the shared solver's fewest points left for that many books and runs
+    (``kz_meld_contract``, which knows no join rule: a relaxation); -1 when even that has
+    none.  Hands over BB_SOLVER_MAX cards, or use_solver 0: every card's points (no bound)."""
+    cdef int nb = CBOOKS[st.round], nr = CRUNS[st.round], books, runs, k, c, n = 0, pts
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    books = nb - first if nb > first else 0
+    runs = nr - (first - nb if first > nb else 0)
+    if runs < 0:
+        runs = 0
+    pts = _hand_value(st, &n)
+    if books == 0 and runs == 0:
+        return 0
+    if n > BB_SOLVER_MAX or not use_solver:
+        return pts
+    n = 0
+    for k in range(NK):
+        for c in range(st.hand[0][k]):
+            buf[n] = KIND_CODE[k]
+            n += 1
+    c = kz_meld_contract(rules, buf, n, books, runs, NULL)
+    if c < 0:
+        return -1
+    return pts - c
+
+
+cdef int _open_ub(const CRState *st, int *cards) noexcept nogil:
+    """An upper bound on the points (and in *cards the cards) the open meld can still take:
+    a book its rank's naturals from the last kind laid on and one wild; a run the positions
+    up to its (free wilds + 1)-th gap, each natural's points, plus 20 per free wild."""
+    cdef const Meld *md = &st.melds[st.gd_k]
+    cdef int wilds = st.hand[0][JK] + st.hand[0][1] + st.hand[0][14] + st.hand[0][27] + st.hand[0][40]
+    cdef int pts = 0, c = 0, s, k, b, room, i, miss = 0, walked = 0
+    if md.kind == MK_BOOK:
+        if st.gd_last < NO_NAT:
+            for s in range(4):
+                k = s * 13 + md.rank - 1
+                if k >= st.gd_last:
+                    pts += st.hand[0][k] * POINTS[k]
+                    c += st.hand[0][k]
+        if md.wilds == 0 and (st.hand[0][JK] > 0 if md.rank == 2 else wilds > 0):
+            pts += 20
+            c += 1
+        cards[0] = c
+        return pts
+    b = 2 - md.wilds
+    if b > wilds:
+        b = wilds
+    room = 13 - md.n
+    if room > pos_hi(st.opt_wrap) - (md.lo + md.n) + 1:
+        room = pos_hi(st.opt_wrap) - (md.lo + md.n) + 1
+    for i in range(room):
+        k = nat_kind(md.suit, md.lo + md.n + i)
+        if st.hand[0][k] > 0:
+            pts += POINTS[k]
+        else:
+            miss += 1
+            if miss > b:
+                break
+        walked += 1
+    cards[0] = walked
+    return pts + 20 * b
+
+
+cdef class _Best:
+    cdef int pts0, n0, best_p, best_c, use_solver
+    cdef object key
+    cdef kz_meld_rules rules
+
+
+cdef int _bb(CRState *st, _Best X, int fub) except -1:
+    """Branch and bound over the lay-down sequence below st: the lay-downs laying the most
+    points, then the most cards (X.best_p, X.best_c), and of those the least
+    (sorted melds, leftover) in X.key.  fub: the bound of the melds after the open one
+    (-2: not known yet)."""
+    cdef int32_t acts[NUM_ACTIONS]
+    cdef int n, i, rem_n = 0, rem_p, ub_p, ub_c, oc = 0, lp, ln
+    cdef CRState child
+    rem_p = _hand_value(st, &rem_n)
+    if st.gd_open:
+        if fub == -2:
+            fub = _fresh_ub(st, st.gd_k + 1, &X.rules, X.use_solver)
+            if fub < 0:
+                return 0
+        ub_p = X.pts0 - rem_p + _open_ub(st, &oc) + fub
+        ub_c = X.n0
+    else:
+        fub = _fresh_ub(st, st.gd_k, &X.rules, X.use_solver)
+        if fub < 0:
+            return 0
+        ub_p = X.pts0 - rem_p + fub
+        ub_c = X.n0
+    if ub_p < X.best_p or (ub_p == X.best_p and ub_c < X.best_c):
+        return 0
+    n = cr_legal_actions(st, acts)
+    for i in range(n):
+        memcpy(&child, st, sizeof(CRState))
+        cr_apply(&child, acts[i], NULL)
+        if child.phase == PH_BUILD:
+            # a card into the open meld keeps fub; starting or finishing a meld changes it
+            _bb(&child, X, fub if (st.gd_open and child.gd_open) else -2)
+        else:
+            rem_p = _hand_value(&child, &rem_n)
+            lp = X.pts0 - rem_p
+            ln = X.n0 - rem_n
+            if lp > X.best_p or (lp == X.best_p and ln > X.best_c):
+                X.best_p = lp
+                X.best_c = ln
+                lay, left = _laydown_of(&child)
+                X.key = (tuple(sorted(lay)), left)
+            elif lp == X.best_p and ln == X.best_c:
+                lay, left = _laydown_of(&child)
+                key = (tuple(sorted(lay)), left)
+                if key < X.key:
+                    X.key = key
+    return 0
+
+
+def _all_laydowns(hand, rnd, ace_wrap, overlap=False, limit=None):
     cdef ContractRummyState s
     if not _can_go_down_hand(hand, rnd, ace_wrap, overlap):
         return []
     s = _laydown_state(hand, rnd, ace_wrap, overlap)
     out = []
-    _enum(S(s), out, 0)
+    try:
+        _enum(S(s), out, 0, -1 if limit is None else limit)
+    except _Stop:
+        pass
     return sorted(set((tuple(sorted(lay)), left) for lay, left in out))
 
 
@@ -1186,13 +1336,24 @@ def _can_go_down_hand(hand, rnd, ace_wrap=False, overlapping_runs=False) -> bool
     return can_go_down(st, 0) == 1
 
 
-def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False) -> list:
+def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit=None) -> list:
     """The distinct ways ``hand`` can go down in round ``rnd`` (1..7, CR-4, CR-10): a sorted
     list of lay-downs, each a tuple of melds (books then runs), each meld a tuple of card
     strings (a run low to high).  Every meld as long as the player likes; two copies of a
-    card are the same card.  Exhaustive (fine for dealt hands; large hands can have very many
-    lay-downs).  Raises ``ValueError`` for bad cards or round."""
-    lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs)
+    card are the same card.  Raises ``ValueError`` for bad cards, round or limit.
+
+    The list is exhaustive, and its length can be exponential in the hand (a 20-card hand
+    has 84,480 lay-downs): no algorithm lists them in polynomial time.  ``limit`` (an int
+    >= 0) bounds the work: the enumeration stops after ``limit`` lay-downs of the CR-10
+    sequence, so it costs O(limit x 13 x 3) steps of the lay-down sequence (every step
+    leads to at least one lay-down), and the list holds those (distinct, sorted; at most
+    ``limit``), not every lay-down -- a frontend asking "what can I lay down?" passes a
+    limit; :func:`best_arrangement` finds the best one without listing them."""
+    if limit is not None and (type(limit) is not int or limit < 0):
+        raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+    lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs, limit) if limit != 0 else []
+    if limit == 0:
+        _laydown_state(hand, rnd, ace_wrap, overlapping_runs)       # the same checks of the input
     out = set()
     for lay, left in lays:
         out.add(tuple(tuple(format_card(c) for c in m[3]) for m in lay))
@@ -1202,16 +1363,37 @@ def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False) -> li
 def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_codes=False):
     """The lay-down of round ``rnd``'s contract that leaves the fewest points in hand (CR-15
     values): ``(melds, leftover, points)`` (card strings, or codes with ``as_codes``), or
-    ``None`` when the hand cannot go down.  Raises ``ValueError``."""
-    lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs)
-    if not lays:
+    ``None`` when the hand cannot go down.  Ties: the fewest cards left, then the least
+    melds (sorted: books, then runs by suit and first position, each by its cards' codes),
+    the same answer as the exhaustive enumeration of :func:`contract_options`.
+    Raises ``ValueError``.
+
+    Cost: a branch and bound over the CR-10 lay-down sequence.  Before each meld is begun,
+    the shared solver (``melds.pxd`` ``kz_meld_contract``, no join rule: an upper bound)
+    bounds what the melds still to come can lay; inside a meld, what that meld can still
+    take.  Subtrees that cannot reach the best lay-down found so far are cut, so the
+    search visits the lay-downs near the best only, not all of them (benches/
+    meld_worst_cases.py: a round-7 hand of 24 cards 220 s before, under a second now).
+    The answer is exact; the cost is not proven polynomial: the solver bound is used for
+    hands of 17..24 cards (below, the plain search is faster; above, the solver's own cost
+    grows), other hands are bounded inside each meld only."""
+    cdef ContractRummyState s
+    cdef _Best X
+    if not _can_go_down_hand(hand, rnd, ace_wrap, overlapping_runs):
         return None
-    best = None
-    for lay, left in lays:
-        pts = sum(POINTS[CODE_KIND[c]] for c in left)
-        key = (pts, len(left), lay, left)
-        if best is None or key < best:
-            best = key
-    pts, _, lay, left = best
+    s = _laydown_state(hand, rnd, ace_wrap, overlapping_runs)
+    X = _Best()
+    X.n0 = 0
+    X.pts0 = _hand_value(S(s), &X.n0)
+    X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX else 0
+    X.best_p = -1
+    X.best_c = -1
+    X.key = None
+    kz_rules_crazy(&X.rules, 1 if ace_wrap else 0)
+    _bb(S(s), X, -2)
+    if X.key is None:
+        return None
+    lay, left = X.key
+    pts = X.pts0 - X.best_p
     f = (lambda c: c) if as_codes else format_card
     return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)

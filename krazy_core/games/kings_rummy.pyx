@@ -626,6 +626,7 @@ cdef long long _playouts(KRState *st, long long g0, long long g1, uint64_t seed,
 
 
 from krazy_core._validate import json_int as _int, json_ints as _ints
+from krazy_core._validate import c_int as _c_int
 
 def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
@@ -723,7 +724,8 @@ cdef class KingsRummyState(State):
             return State._actions_named(self, low)
         return [(A_OUT if out else A_DISCARD) + CODE_KIND[code]]
 
-    def _explain_illegal(self, int a):
+    def _explain_illegal(self, a):
+        a = _c_int(a, "a")
         cdef KRState *st = S(self)
         cdef int p = st.cur
         if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it

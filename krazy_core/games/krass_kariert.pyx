@@ -83,6 +83,7 @@ from krazy_core._state import check_seed, _games_in_slices, state_from_bytes as 
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError
 from krazy_core.spec import GameSpec, Option, tensor_layout
+from krazy_core._validate import c_int as _c_int
 
 include "_ka_core.pxi"
 
@@ -294,10 +295,11 @@ KA_OPS.evaluate = ka_evaluate
 
 
 # ------------------------------------------------------------------ public faces (frontends)
-def combination_index(str kind, int value) -> int:
+def combination_index(str kind, value) -> int:
     """Index 0..56 of the combination ``(kind, value)`` (module table; ``kind`` one of
     ``COMBINATION_TYPES``, ``value`` the number or a straight's top card).  Raises
     ``ValueError`` for a combination that does not exist (e.g. a 3-straight topped by 2)."""
+    value = _c_int(value, "value")
     if kind not in COMBINATION_TYPES:
         raise ValueError(f"combination type {kind!r} is not one of {COMBINATION_TYPES}")
     t = COMBINATION_TYPES.index(kind)
@@ -307,8 +309,9 @@ def combination_index(str kind, int value) -> int:
     return (-1, 10, 22, 32, 44)[t] + value
 
 
-def combination_of_index(int c) -> tuple:
+def combination_of_index(c) -> tuple:
     """``(type, value)`` of combination index ``c`` (0..56).  Raises ``ValueError``."""
+    c = _c_int(c, "c")
     if not 0 <= c < KA_NUM_COMBOS:
         raise ValueError(f"combination index {c!r} is outside 0..56")
     return (COMBINATION_TYPES[combo_type(c)], combo_value(c))
@@ -327,11 +330,12 @@ def _as_card(x):
     return c
 
 
-def window_combinations(cards, bint two_straight=True, int above=-1) -> list:
+def window_combinations(cards, bint two_straight=True, above=-1) -> list:
     """Every combination ``(type, value)`` that these 1-3 adjacent cards can be played as
     (KA-5, KA-6, KA-8: each X card may take any value), strongest last; only those that beat
     combination index ``above`` (KA-7).  Cards are codes, numbers 1..12 or text.  Empty for
     a Stop or Draw card among them.  Raises ``ValueError`` for other than 1-3 cards."""
+    above = _c_int(above, "above")
     cdef uint8_t buf[3]
     cdef int8_t out[24]
     cdef int k, i
@@ -420,7 +424,8 @@ def _x_values(cards, c):
     return sorted(need)
 
 
-def _action_text(int a):
+def _action_text(a):
+    a = _c_int(a, "a")
     if not 0 <= a < KA_NUM_ACTIONS:
         raise ValueError(f"action {a!r} is outside [0, {KA_NUM_ACTIONS})")
     if a < KA_A_STOP:
@@ -491,7 +496,8 @@ cdef class KrassKariertState(State):
             return [a]
         return []
 
-    def _explain_illegal(self, int a):
+    def _explain_illegal(self, a):
+        a = _c_int(a, "a")
         cdef ka_state *s = S(self)
         cdef int p = s.to_act, hn = 0
         if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it

@@ -147,6 +147,7 @@ from krazy_core._state import check_seed, state_from_bytes as _state_from_bytes
 from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
 from krazy_core.errors import InvalidStateError, IllegalActionError
 from krazy_core.spec import GameSpec, Option, tensor_layout
+from krazy_core._validate import c_int as _c_int
 
 # observation_tensor, part by part (offsets in the code below follow it)
 TENSOR_LAYOUT = tensor_layout(("hand", 54), ("top_card", 54), ("discard_pile", 54), ("seats", 5 * 3),
@@ -1352,7 +1353,8 @@ def _mask_cards(uint64_t m):
     return _cards_of(m & ~(1ULL << 53))
 
 
-def _action_card(int a):
+def _action_card(a):
+    a = _c_int(a, "a")
     if a >= A_ANNOUNCE and a < A_ROLL:
         a -= A_ANNOUNCE
     return IDX_TO_CODE[a] if 0 <= a <= 52 else None
@@ -1424,7 +1426,8 @@ cdef class KrazyKingsState(State):
             announce = True
         return [i + (A_ANNOUNCE if announce else 0)]
 
-    def _explain_illegal(self, int a):
+    def _explain_illegal(self, a):
+        a = _c_int(a, "a")
         cdef KKState *st = S(self)
         if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it
             return "the game is over"

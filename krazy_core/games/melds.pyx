@@ -27,7 +27,7 @@ Python faces (Kings Rummy rules, ``wild_rank`` 3..13, KR-5..KR-7, KR-14): :func:
 """
 
 cimport cython
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_HAND,
@@ -35,6 +35,7 @@ from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_
                                      KZ_MELD_RUN, KZ_WILD_ANY, KZ_MELD_MAX_POS)
 
 from krazy_core.cards import parse_card, format_card
+from krazy_core._validate import c_int as _c_int
 
 cdef extern from *:
     """
@@ -572,6 +573,99 @@ cdef void _fill_wild_pos(const kz_meld_rules *R, int *lo, int *hi, int8_t *taken
         pos[0] = lo[0]
 
 
+cdef int _combo_bound(_Ctx *C, const kz_meld_rules *R, const int *dual_cnt, int npure,
+                      uint8_t basecnt[5][16], const uint16_t *basenz,
+                      const int *natural_dual, const int *wsorted) noexcept nogil:
+    """A lower bound on the points any arrangement of the combo leaves: the wilds no meld can
+    take.  With both wild caps finite (CR-5: a book 1, a run 2) a book with j wilds holds
+    at least max(1, min_book - cap) naturals per cap wilds, a run likewise, so each natural
+    c makes room for at most rho_b wilds in a book and rho_r in a run (a run only when c's
+    suit holds another natural rank: a run needs 2+ naturals when min_run - cap >= 2).
+    Wilds left over >= W - floor(sum of the naturals' room); they cost at least the
+    cheapest that many (``wsorted``: every wild's points, ascending).  0 when caps are
+    unlimited (KR-7: all-wild melds)."""
+    cdef int s, k, nat, w, left, i, capable, db, dr, cb, cr
+    cdef int64_t room = 0, D
+    if R.max_wild_book == KZ_WILD_ANY or R.max_wild_run == KZ_WILD_ANY:
+        return 0
+    cb = R.max_wild_book
+    cr = R.max_wild_run
+    db = R.min_book - cb if R.min_book - cb > 1 else 1
+    dr = R.min_run - cr if R.min_run - cr > 1 else 1
+    D = <int64_t>db * dr
+    w = npure
+    for s in range(5):
+        w += dual_cnt[s] - natural_dual[s]
+        nat = natural_dual[s]
+        for k in range(16):
+            nat += basecnt[s][k]
+        if nat == 0:
+            continue
+        capable = 1 if (R.min_run - cr <= 1 or
+                        kz_popcount(basenz[s] | ((1u << R.wild_rank) if natural_dual[s] else 0u)) >= 2) else 0
+        if capable and <int64_t>cr * db > <int64_t>cb * dr:
+            room += <int64_t>nat * cr * db
+        else:
+            room += <int64_t>nat * cb * dr
+    left = w - <int>(room // D)
+    if left <= 0:
+        return 0
+    k = 0
+    for i in range(left):
+        k += wsorted[i]
+    return k
+
+
+cdef int _combo_split(int combo, const int *dual_cnt, const int *sym_prev,
+                      int *natural_dual) noexcept nogil:
+    """The combo's natural 2s per suit into natural_dual; 0 when a symmetric suit earlier
+    holds fewer (not the first of its orbit: skip it)."""
+    cdef int s, t = combo
+    for s in range(5):
+        natural_dual[s] = t % (dual_cnt[s] + 1)
+        t //= dual_cnt[s] + 1
+    for s in range(5):
+        if sym_prev[s] >= 0 and natural_dual[sym_prev[s]] < natural_dual[s]:
+            return 0
+    return 1
+
+
+cdef void _run_combo(_Ctx *C, const kz_meld_rules *R, const uint8_t *hand, int n, int combo,
+                     const int *dual_cnt, int nd, uint8_t basecnt[5][16], const uint16_t *basenz,
+                     const int *natural_dual, int *wpts) noexcept nogil:
+    """One search with the dual cards split as natural_dual says (C.best kept: the bound)."""
+    cdef int i, t, s, kind, nw
+    memcpy(C.cnt, basecnt, sizeof(C.cnt))
+    nw = 0
+    for i in range(n):
+        kind = _known(R, hand[i])
+        if kind == 2:
+            wpts[nw] = kz_card_points(R, hand[i])
+            nw += 1
+    for s in range(5):
+        if nd:
+            C.cnt[s][R.wild_rank] += <uint8_t>natural_dual[s]
+        for t in range(dual_cnt[s] - natural_dual[s]):
+            wpts[nw] = R.points[R.wild_rank]
+            nw += 1
+    _sort_int(wpts, nw)             # ascending
+    C.leftcost[0] = 0
+    for t in range(nw):
+        C.leftcost[t + 1] = C.leftcost[t] + wpts[t]
+    for s in range(5):
+        C.nz[s] = basenz[s]
+        if natural_dual[s]:
+            C.nz[s] |= <uint16_t>(1u << R.wild_rank)
+    C.wl = nw
+    C.cur = 0
+    C.capa = 0
+    C.nb = 0
+    C.nr = 0
+    C.depth = 0
+    C.found = 0
+    _dfs(C, 0)
+
+
 cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
                     int want_b, int want_r, kz_arrangement *out, int prune=1,
                     int32_t limit=NO_BEST) noexcept nogil:
@@ -582,6 +676,9 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
     cdef int dual_cnt[5]
     cdef int natural_dual[5]
     cdef int best_natural_dual[5]
+    cdef int sym_prev[5]
+    cdef int bound0, vstar
+    cdef int allw[KZ_MELD_MAX_HAND]
     cdef int wpts[KZ_MELD_MAX_HAND]
     cdef int base_cnt_ok
     cdef uint8_t basecnt[5][16]
@@ -615,6 +712,8 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         if limit - fixed <= 0:
             return limit
         C.best = limit - fixed          # branch and bound starts from the caller's bound
+    bound0 = C.best
+    memset(natural_dual, 0, sizeof(natural_dual))
     C.found = 0
     C.done = 0
     C.full = full
@@ -638,45 +737,56 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
     C.dead_prune = 1 if (prune and not full and want_b < 0 and nd == 0 and not R.wrap
                          and not R.ace_high and R.min_run == 3 and R.max_run_len >= 5
                          and R.min_book >= 1 and R.pos_lo >= 1 and R.pos_hi <= 15) else 0
-    for combo in range(ncombo):
-        t = combo
-        for s in range(5):
-            natural_dual[s] = t % (dual_cnt[s] + 1)
-            t //= dual_cnt[s] + 1
-        memcpy(C.cnt, basecnt, sizeof(basecnt))
+    if ncombo == 1:
+        _run_combo(&C, R, hand, n, 0, dual_cnt, nd, basecnt, basenz, natural_dual, wpts)
+        if C.found:
+            best_combo = 0
+            memcpy(best_natural_dual, natural_dual, sizeof(natural_dual))
+    else:
+        # Wild 2s that may be natural (CR-2): every split of them into naturals / wilds per
+        # suit is a combo.  The answer is the first combo (in index order) that reaches the
+        # fewest points v*, and its first leaf reaching v*: phase 1 finds v* trying the combos
+        # from the most naturals down (a good bound early); phase 2 then runs the combos in
+        # index order with the bound v* + 1, stopping at the first that reaches v* (the same
+        # combo and leaf the plain index-order loop records).  Suits holding the same cards
+        # are interchangeable: a combo that is not the first of its orbit under swapping such
+        # suits (first: the symmetric suits' natural counts non-increasing with the suit) has
+        # the same value as that first one, so it is skipped in both phases.
         nw = 0
         for i in range(n):
             kind = _known(R, hand[i])
-            if kind == 2:
-                wpts[nw] = kz_card_points(R, hand[i])
+            if kind == 2 or kind == 3:
+                allw[nw] = R.points[R.wild_rank] if kind == 3 else kz_card_points(R, hand[i])
                 nw += 1
+        _sort_int(allw, nw)
         for s in range(5):
-            if nd:
-                C.cnt[s][R.wild_rank] += <uint8_t>natural_dual[s]
-            for t in range(dual_cnt[s] - natural_dual[s]):
-                wpts[nw] = R.points[R.wild_rank]
-                nw += 1
-        _sort_int(wpts, nw)             # ascending
-        C.leftcost[0] = 0
-        for t in range(nw):
-            C.leftcost[t + 1] = C.leftcost[t] + wpts[t]
-        for s in range(5):
-            C.nz[s] = basenz[s]
-            if natural_dual[s]:
-                C.nz[s] |= <uint16_t>(1u << R.wild_rank)
-        C.wl = nw
-        C.cur = 0
-        C.capa = 0
-        C.nb = 0
-        C.nr = 0
-        C.depth = 0
-        C.found = 0
-        _dfs(&C, 0)
-        if C.found:
-            best_combo = combo
-            memcpy(best_natural_dual, natural_dual, sizeof(natural_dual))
-        if C.done:
-            break
+            sym_prev[s] = -1
+            for t in range(s - 1, -1, -1):
+                if dual_cnt[t] == dual_cnt[s] and memcmp(basecnt[t], basecnt[s], 16) == 0:
+                    sym_prev[s] = t
+                    break
+        for combo in range(ncombo - 1, -1, -1):
+            if not _combo_split(combo, dual_cnt, sym_prev, natural_dual):
+                continue
+            if _combo_bound(&C, R, dual_cnt, npure, basecnt, basenz, natural_dual, allw) >= C.best:
+                continue
+            _run_combo(&C, R, hand, n, 0, dual_cnt, nd, basecnt, basenz, natural_dual, wpts)
+            if C.done:
+                break
+        if C.best < bound0:
+            vstar = C.best
+            C.best = vstar + 1
+            C.done = 0
+            for combo in range(ncombo):
+                if not _combo_split(combo, dual_cnt, sym_prev, natural_dual):
+                    continue
+                if _combo_bound(&C, R, dual_cnt, npure, basecnt, basenz, natural_dual, allw) >= C.best:
+                    continue
+                _run_combo(&C, R, hand, n, 0, dual_cnt, nd, basecnt, basenz, natural_dual, wpts)
+                if C.found:
+                    best_combo = combo
+                    memcpy(best_natural_dual, natural_dual, sizeof(natural_dual))
+                    break
     if best_combo < 0:
         return limit if limit < NO_BEST else -1
     if out != NULL:
@@ -1213,7 +1323,8 @@ cdef int _load(list codes, uint8_t *buf) except -1:
     return len(codes)
 
 
-def _fmt(int code):
+def _fmt(code):
+    code = _c_int(code, "code")
     return format_card(code, True)
 
 

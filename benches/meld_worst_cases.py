@@ -1,0 +1,99 @@
+#!/usr/bin/env python
+"""Issue 19 item 7: the worst hands we could construct for each public meld helper, old build
+against new, side by side in one run (each call in a fresh subprocess of the tree, with a
+time cap; a capped call reports ``> cap``)::
+
+    python benches/meld_worst_cases.py OLD_TREE NEW_TREE [--cap 60]
+
+Each TREE is a checkout with its in-place build (``python setup.py build_ext --inplace``).
+Hands: all-wild 2s for ``melds.crazy_best_arrangement`` (the 2s' natural / wild split was the
+exponential part), two long suits with wilds for ``contract_rummy.best_arrangement`` round 7
+(three runs: many lay-downs near the best) and round 6, and the same hands for
+``contract_options`` with and without ``limit``.  Prints a table with the ratio old / new.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+CASES = []
+for n in (16, 20, 24, 28, 32):
+    CASES.append((f"melds.crazy_best_arrangement {n} twos", "melds", "crazy",
+                  ["2S", "2H", "2D", "2C"] * (n // 4)))
+for n in (20, 24):
+    CASES.append((f"melds.crazy_best_arrangement {n} twos+JK, contract (0,3)", "melds", "crazy3",
+                  (["2S", "2H", "2D", "2C"] * 8)[:n - 4] + ["JK"] * 4))
+
+
+def _two_suits(n):
+    suits = "SH"
+    cards = [f"{r}{s}" for s in suits for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+    return cards[:n - 2] + ["JK", "2C"]
+
+
+for n in (16, 20, 24):
+    CASES.append((f"contract_rummy.best_arrangement round 7, {n} cards", "cr", "best7", _two_suits(n)))
+for n in (16, 20):
+    CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))
+    CASES.append((f"contract_rummy.contract_options round 7, {n} cards, limit=100", "cr", "opts7lim", _two_suits(n)))
+
+CHILD = r'''
+import json, sys, time
+from krazy_core.games import melds as M
+from krazy_core.games import contract_rummy as cr
+what, hand = sys.argv[1], json.loads(sys.argv[2])
+t = time.perf_counter()
+if what == "crazy":
+    r = M.crazy_best_arrangement(hand)[2]
+elif what == "crazy3":
+    r = M.crazy_best_arrangement(hand, contract=(0, 3))
+    r = None if r is None else r[2]
+elif what == "best7":
+    r = cr.best_arrangement(hand, 7)
+    r = None if r is None else r[2]
+elif what == "opts7":
+    r = len(cr.contract_options(hand, 7))
+else:
+    try:
+        r = len(cr.contract_options(hand, 7, limit=100))
+    except TypeError:
+        r = "no limit"
+print(json.dumps([time.perf_counter() - t, r]))
+'''
+
+
+def run(tree, what, hand, cap):
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+    try:
+        p = subprocess.run([sys.executable, "-c", CHILD, what, json.dumps(hand)], env=env, cwd="/",
+                           capture_output=True, text=True, timeout=cap)
+    except subprocess.TimeoutExpired:
+        return None, None
+    if p.returncode != 0:
+        return float("nan"), p.stderr.strip().splitlines()[-1]
+    return json.loads(p.stdout)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--cap", type=float, default=60.0, help="seconds per call (default 60)")
+    a = ap.parse_args(argv)
+    print(f"| helper, hand | old s | new s | old / new | answer old / new |")
+    print(f"|---|---:|---:|---:|---|")
+    for name, _, what, hand in CASES:
+        to, ro = run(a.old, what, hand, a.cap)
+        tn, rn = run(a.new, what, hand, a.cap)
+        fo = f"> {a.cap:g}" if to is None else f"{to:.4f}"
+        fn = f"> {a.cap:g}" if tn is None else f"{tn:.4f}"
+        ratio = "" if to is None or tn is None or tn == 0 else f"{to / tn:.2f}x"
+        if to is None and tn:
+            ratio = f"> {a.cap / tn:.0f}x"
+        print(f"| {name} | {fo} | {fn} | {ratio} | {ro} / {rn} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Issue 19 item 7: the meld helpers give the answers the old exponential solvers gave, bit
+for bit, on 3,072 random Crazy Rummy hands for ``melds.crazy_best_arrangement`` (free and
+contract lay-downs, Ace wrap, all-wild hands of 1..24 cards) and 1,500 for
+``contract_rummy.best_arrangement`` / ``contract_options`` (CR-5, CR-10, CR-15).  The
+answers were recorded from the build before the change by tests/make_meld_golden.py."""
+import gzip
+import json
+import pathlib
+
+import pytest
+
+from krazy_core.games import contract_rummy as cr
+from krazy_core.games import melds as M
+
+DATA = pathlib.Path(__file__).parent / "data" / "meld_golden.json.gz"
+
+
+@pytest.fixture(scope="module")
+def golden():
+    with gzip.open(DATA, "rt") as f:
+        return json.load(f)
+
+
+def _norm(x):
+    return json.loads(json.dumps(x))
+
+
+def test_CR_5_crazy_best_arrangement_same_as_before(golden):
+    assert len(golden["crazy"]) > 3000
+    for hand, wrap, contract, want in golden["crazy"]:
+        got = M.crazy_best_arrangement(hand, ace_wrap=wrap, contract=tuple(contract) if contract else None,
+                                       as_codes=True)
+        assert _norm(got) == want, (hand, wrap, contract)
+
+
+def test_CR_10_contract_best_arrangement_same_as_before(golden):
+    assert len(golden["contract"]) == 1500
+    for hand, rnd, wrap, ov, want, n_opts, first in golden["contract"]:
+        got = cr.best_arrangement(hand, rnd, ace_wrap=wrap, overlapping_runs=ov, as_codes=True)
+        assert _norm(got) == want, (hand, rnd, wrap, ov)
+
+
+def test_CR_10_contract_options_limit_bounds_the_listing():
+    hand = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 3S 4S 5S 6S 7S JK 2C"
+    full = cr.contract_options("AH 2H 3H 4H 5H 6H 7H 8H 9S 9C 9D 2S", 2)
+    assert len(full) > 5
+    part = cr.contract_options("AH 2H 3H 4H 5H 6H 7H 8H 9S 9C 9D 2S", 2, limit=5)
+    assert 1 <= len(part) <= 5 and set(part) <= set(full) and part == sorted(part)
+    assert cr.contract_options("AH 2H 3H 4H 5H 6H 7H 8H 9S 9C 9D 2S", 2, limit=10**6) == full
+    assert cr.contract_options(hand, 7, limit=0) == []
+    assert 0 < len(cr.contract_options(hand, 7, limit=50)) <= 50      # the full list is 10^4+
+    for bad in (-1, 1.5, "3", True):
+        with pytest.raises(ValueError):
+            cr.contract_options(hand, 7, limit=bad)
+
+
+def test_CR_10_best_arrangement_of_a_big_hand_is_the_best_listed():
+    """A 16-card round-7 hand: the branch and bound's answer is the best of every lay-down."""
+    hand = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 3S 4S JK"
+    melds_, left, pts = cr.best_arrangement(hand, 7, as_codes=True)
+    assert pts == 5 and len(melds_) == 3
+    assert all(cr.is_run(m) for m in melds_)

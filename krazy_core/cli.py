@@ -192,8 +192,60 @@ def _seat_names(humans, seats, given):
     return names
 
 
+def _resume_game(args):
+    """The game a ``--resume`` file was saved from: its game id, players and options are in
+    the file, so ``krazy play GAME --resume FILE`` needs none of the flags it was started
+    with.  Flags given on the line (``--players``, ``-o``) are checked against the file by
+    ``state_from_json``.  Returns ``(game, text of the file)``."""
+    import json
+    try:
+        with open(args.resume, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"--resume: cannot read {args.resume!r}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        head = json.loads(text)
+        gid, n, opts = head["game"], head["num_players"], head["options"]
+        ok = isinstance(gid, str) and isinstance(n, int) and isinstance(opts, dict)
+    except (ValueError, TypeError, KeyError, RecursionError):
+        ok = False
+    if ok and gid == krazy_core.game.get_spec(args.game).game_id:
+        try:
+            if args.option:
+                return krazy_core.make(gid, num_players=args.players or n, **_options(args.option)), text
+            return krazy_core.make(gid, num_players=args.players or n, **opts), text
+        except KrazyError:
+            pass                        # state_from_json says what is wrong with the file
+    return _make_game(args), text
+
+
+def _command(args, game_id, seed=None, resume=None):
+    """The ``krazy play`` line that sets this table up again: the game, its players and
+    options, the seats (humans, bots, names) and the seed or the saved file."""
+    import shlex
+    words = ["krazy", "play", game_id]
+    if args.players is not None:
+        words += ["--players", str(args.players)]
+    for pair in args.option or []:
+        words += ["-o", pair]
+    if args.humans != 1:
+        words += ["--humans", str(args.humans)]
+    if args.bots != "heuristic":
+        words += ["--bots", args.bots]
+    if args.names:
+        words += ["--names", args.names]
+    if resume is not None:
+        words += ["--resume", resume]
+    elif seed is not None:
+        words += ["--seed", str(seed)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def cmd_play(args, console: Console) -> int:
-    game = _make_game(args)
+    if args.resume is not None:
+        game, args.resume_text = _resume_game(args)
+    else:
+        game = _make_game(args)
     n = game.num_players
     humans = args.humans
     if not 0 <= humans <= n:
@@ -229,11 +281,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             bots[p] = make_bot(bw, seed=(seed or 0) * 104729 + p)
     ui = load_ui(game.game_id)
     if args.resume is not None:
-        try:
-            with open(args.resume, encoding="utf-8") as f:
-                state = game.state_from_json(f.read())
-        except OSError as e:
-            raise ConfigError(f"--resume: cannot read {args.resume!r}: {e.strerror}") from None
+        state = game.state_from_json(args.resume_text)
     else:
         state = game.new_initial_state(seed=seed)
     hot_seat = humans > 1
@@ -264,7 +312,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             console.print("  " + line)
         return True
     last_actor = None
-    replay = f"krazy play {game.game_id} --seed {seed}" if seed is not None else None
+    replay = _command(args, game.game_id, seed) if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
     while True:
@@ -340,7 +388,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
 def _bye(console, state, args, replay):
     if args.save:
         _save(args.save, state)
-        console.print(f"Saved: continue with krazy play {state.game.game_id} --resume {escape(args.save)}",
+        console.print(f"Saved: continue with {escape(_command(args, state.game.game_id, resume=args.save))}",
                       soft_wrap=True)
     if replay:
         console.print(f"[dim]Replay this deal: {escape(replay)}[/]")

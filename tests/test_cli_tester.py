@@ -1,0 +1,42 @@
+"""A fresh tester at the terminal table (issue 16): what broke when playing it as a newcomer."""
+
+import json
+import re
+
+import krazy_core
+from test_cli_table import krazy
+
+
+def test_replay_and_resume_lines_name_the_options_and_seats(tmp_path):
+    # `-o rounds=1` was dropped from "Replay this deal", which then dealt a 7-round game, and
+    # "Saved: continue with krazy play GAME --resume FILE" failed on the options it omitted
+    save = str(tmp_path / "g.json")
+    code, out = krazy("play", "contract-rummy", "--seed", "5", "-o", "rounds=1", "--players", "3",
+                      "--bots", "easy", "--delay", "0", "--save", save, input="q\n")
+    flat = out.replace("\n", "")
+    assert code == 0
+    assert "Replay this deal: krazy play contract-rummy --players 3 -o rounds=1 --bots easy --seed 5" in flat
+    assert f"continue with krazy play contract-rummy --players 3 -o rounds=1 --bots easy --resume {save}" in flat
+    assert json.load(open(save))["options"]["rounds"] == 1
+
+
+def test_resume_takes_the_game_options_and_players_from_the_file(tmp_path):
+    save = str(tmp_path / "g.json")
+    code, out = krazy("play", "kings-rummy", "--seed", "2", "-o", "rounds=2", "--players", "3",
+                      "--delay", "0", "--save", save, input="q\n")
+    assert code == 0
+    # resumed with none of those flags: the file says 3 players and 2 rounds
+    code, out = krazy("play", "kings-rummy", "--delay", "0", "--resume", save, input="q\n")
+    assert code == 0 and "error" not in out, out
+    assert "resumed" in out and "1 of 2" in out and "seat 3" in out and "seat 4" not in out
+    # flags that contradict the file are refused with the reason, not a traceback
+    code, out = krazy("play", "kings-rummy", "--delay", "0", "-o", "rounds=5", "--resume", save, input="q\n")
+    assert code == 2 and "rounds=2" in out and "Traceback" not in out
+    # a file of another game
+    code, out = krazy("play", "krazy-kings", "--delay", "0", "--resume", save, input="q\n")
+    assert code == 2 and "kings-rummy" in out and "Traceback" not in out
+    # not JSON, not UTF-8
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{{{")
+    code, out = krazy("play", "kings-rummy", "--delay", "0", "--resume", str(bad), input="q\n")
+    assert code == 2 and "Traceback" not in out

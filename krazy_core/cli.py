@@ -471,12 +471,14 @@ def _log_lines(ui, events, names):
         e = events[i]
         k = e.get("event")
         j = i + 1
-        if k in ("draw", "pass"):
+        if k in ("draw", "pass") or (k == "drawn" and e.get("card") is None):
+            # KrassKariert's unseen draws ("drawn", no card) are one line too
             while j < len(events) and events[j].get("event") == k and \
                     (k == "pass" or events[j].get("player") == e.get("player")) and \
-                    events[j].get("reason") == e.get("reason"):
+                    events[j].get("reason") == e.get("reason") and \
+                    (k != "drawn" or events[j].get("card") is None):
                 j += 1
-        if j - i > 1 and k == "draw":
+        if j - i > 1 and k in ("draw", "drawn"):
             who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
             seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
             if prev is not None and prev.get("event") == "challenge_failed" and prev.get("player") == e.get("player"):

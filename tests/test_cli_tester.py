@@ -40,3 +40,19 @@ def test_resume_takes_the_game_options_and_players_from_the_file(tmp_path):
     bad.write_bytes(b"\xff\xfe{{{")
     code, out = krazy("play", "kings-rummy", "--delay", "0", "--resume", str(bad), input="q\n")
     assert code == 2 and "Traceback" not in out
+
+
+def test_krass_kariert_unseen_draws_after_a_trick_are_one_line():
+    # seed 4: "seat 2 wins the trick with solo 12 and must draw 3" was followed by three
+    # "seat 2 draws a card" lines; a seat's own draws (card and position seen) stay one a line
+    from krazy_core import cli
+    from krazy_core.ui import load_ui
+    ui = load_ui("krass-kariert")
+    names = ["seat 1 (you)", "seat 2 (heuristic bot)", "seat 3", "seat 4"]
+    ev = [{"event": "drawn", "player": 1, "card": None, "position": None} for _ in range(3)]
+    ev += [{"event": "drawn", "player": 0, "card": 5, "card_text": "5", "position": 2},
+           {"event": "drawn", "player": 0, "card": 7, "card_text": "7", "position": 0}]
+    assert cli._log_lines(ui, ev, names) == [
+        "seat 2 (heuristic bot) draws 3 cards",
+        "seat 1 (you) draws 5 and inserts it at position 2",
+        "seat 1 (you) draws 7 and inserts it at position 0"]

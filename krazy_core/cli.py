@@ -315,67 +315,71 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     replay = _command(args, game.game_id, seed) if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
-    while True:
-        events = state.events_for(viewer_for_log, since=shown)     # only what is new
-        shown = state.num_events
-        ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
-        # between rounds the humans pause, with the round's melds and scores, before the next deal
-        cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
-        if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll):
-            return _bye(console, state, args, replay)
-        if humans and ends and not state.is_terminal():
-            if not _round_pause(console, ui, before, state, viewer_for_log):
+    try:                                # Ctrl-C at the table: as q (saved, how to go on)
+        while True:
+            events = state.events_for(viewer_for_log, since=shown)     # only what is new
+            shown = state.num_events
+            ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
+            # between rounds the humans pause, with the round's melds and scores, before the next deal
+            cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
+            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll):
                 return _bye(console, state, args, replay)
-            if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll):
-                return _bye(console, state, args, replay)
-        if state.is_terminal():
-            break
-        p = state.current_player()
-        before = state.clone() if ui.round_summary else None
-        if p in bots:
-            if args.delay and p != last_actor:      # a pause per bot turn, not per decision
-                time.sleep(args.delay)
+            if humans and ends and not state.is_terminal():
+                if not _round_pause(console, ui, before, state, viewer_for_log):
+                    return _bye(console, state, args, replay)
+                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll):
+                    return _bye(console, state, args, replay)
+            if state.is_terminal():
+                break
+            p = state.current_player()
+            before = state.clone() if ui.round_summary else None
+            if p in bots:
+                if args.delay and p != last_actor:      # a pause per bot turn, not per decision
+                    time.sleep(args.delay)
+                last_actor = p
+                state.apply_action(bots[p].step(state))
+                _drop_queue(console, queue)
+                continue
             last_actor = p
-            state.apply_action(bots[p].step(state))
-            _drop_queue(console, queue)
-            continue
-        last_actor = p
-        offer = _out_of_turn_offer(state, p)
-        if offer and auto_pass.get(p) == offer:
-            console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
-            state.apply_action(_pass_action(state))
-            continue
-        if hot_seat and last_seated != p:
-            _clear_screen(console)
-            if offer is not None:
-                tp = state.observation(p)["turn_player"]
-                text = (f"[bold]{escape(names[p])}[/]: an offer for you out of turn (it is seat {tp + 1}'s "
-                        f"turn): buy the up-card? Everyone else, look away.")
-                keys = "Enter when seated, p to pass, pa to pass every offer this round, q to quit"
-            else:
-                text = f"[bold]{escape(names[p])}[/], it is your turn. Everyone else, look away."
-                keys = "Enter when seated, q to quit"
-            console.print(Panel(text, border_style="yellow"))
-            answer = _ask(console, f"Press {keys}: ").lower()
-            if answer in ("q", "quit"):
-                return _bye(console, state, args, replay)
-            if offer is not None and answer in ("p", "pa"):
-                if answer == "pa":
-                    auto_pass[p] = offer
+            offer = _out_of_turn_offer(state, p)
+            if offer and auto_pass.get(p) == offer:
+                console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
                 state.apply_action(_pass_action(state))
                 continue
-            last_seated = p
-            for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
-                console.print("  " + line)
-        if queue and queue_player != p:
-            _drop_queue(console, queue)
-        action = _human_turn(console, state, p, ui, names, args, queue)
-        queue_player = p
-        if action is None:
-            return _bye(console, state, args, replay)
-        state.apply_action(action)
-        if args.save:
-            _save(args.save, state)
+            if hot_seat and last_seated != p:
+                _clear_screen(console)
+                if offer is not None:
+                    tp = state.observation(p)["turn_player"]
+                    text = (f"[bold]{escape(names[p])}[/]: an offer for you out of turn (it is seat {tp + 1}'s "
+                            f"turn): buy the up-card? Everyone else, look away.")
+                    keys = "Enter when seated, p to pass, pa to pass every offer this round, q to quit"
+                else:
+                    text = f"[bold]{escape(names[p])}[/], it is your turn. Everyone else, look away."
+                    keys = "Enter when seated, q to quit"
+                console.print(Panel(text, border_style="yellow"))
+                answer = _ask(console, f"Press {keys}: ").lower()
+                if answer in ("q", "quit"):
+                    return _bye(console, state, args, replay)
+                if offer is not None and answer in ("p", "pa"):
+                    if answer == "pa":
+                        auto_pass[p] = offer
+                    state.apply_action(_pass_action(state))
+                    continue
+                last_seated = p
+                for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
+                    console.print("  " + line)
+            if queue and queue_player != p:
+                _drop_queue(console, queue)
+            action = _human_turn(console, state, p, ui, names, args, queue)
+            queue_player = p
+            if action is None:
+                return _bye(console, state, args, replay)
+            state.apply_action(action)
+            if args.save:
+                _save(args.save, state)
+    except KeyboardInterrupt:
+        console.print()
+        return _bye(console, state, args, replay)
     console.print(ui.render(state, None if hot_seat else 0))
     _print_result(console, state, names, ui=ui)
     if replay:

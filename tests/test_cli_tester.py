@@ -56,3 +56,24 @@ def test_krass_kariert_unseen_draws_after_a_trick_are_one_line():
         "seat 2 (heuristic bot) draws 3 cards",
         "seat 1 (you) draws 5 and inserts it at position 2",
         "seat 1 (you) draws 7 and inserts it at position 0"]
+
+
+def test_ctrl_c_at_the_table_saves_and_says_how_to_go_on(tmp_path, monkeypatch, capsys):
+    # Ctrl-C mid-game printed "interrupted" only: no save message, no replay line
+    from rich.console import Console
+    from krazy_core import cli
+    save = str(tmp_path / "kk.json")
+    calls = []
+
+    def ctrl_c(self, prompt="", **kw):
+        calls.append(prompt)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Console, "input", ctrl_c)
+    code = cli.main(["play", "krazy-kings", "--seed", "7", "--delay", "0", "--save", save])
+    out = capsys.readouterr().out.replace("\n", "")
+    assert code == 0 and calls, out
+    assert f"continue with krazy play krazy-kings --resume {save}" in out
+    assert "Replay this deal: krazy play krazy-kings --seed 7" in out and "Bye." in out
+    st = krazy_core.make("krazy-kings").state_from_json(open(save).read())
+    assert not st.is_terminal() and st.current_player() == 0      # saved at the human's prompt

@@ -818,6 +818,8 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
             e = entries[k - 1]
             if e[0] == "group":
                 a = _group_choice(console, e)
+                if a is QUIT:
+                    return None
                 if a is None:
                     continue
             else:
@@ -850,14 +852,20 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         message = Text.from_markup(f"[red]{rest}[/]")
 
 
+QUIT = object()                         # a prompt's answer: leave the table
+
+
 def _group_choice(console, entry):
-    """The move of a folded choice: ask its position (Enter goes back to the list)."""
+    """The move of a folded choice: ask its position (Enter goes back to the list; q, or
+    the end of input, quits: ``QUIT``)."""
     from krazy_core import cli_table
     options = entry[3]
     while True:
         raw = _ask(console, escape(cli_table.group_prompt(entry))).strip()
         if raw == "" or raw.lower() in ("b", "back"):
             return None
+        if raw.lower() in ("q", "quit", "exit") and raw not in options:
+            return QUIT
         if raw in options:
             return options[raw]
         console.print(f"[red]{_shown(raw)} is not one of {', '.join(options)}.[/]")

@@ -380,7 +380,11 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     except KeyboardInterrupt:
         console.print()
         return _bye(console, state, args, replay)
-    console.print(ui.render(state, None if hot_seat else 0))
+    # the final table fitted to the terminal, so the last moves (who went out) stay on screen
+    # above it and the result below (the full view pushed them off at 80x24)
+    from krazy_core import cli_table
+    console.print(cli_table.fit_table(console, ui, state, None if hot_seat else 0, 2 * len(names) + 9,
+                                      console.size.width, console.size.height)[0])
     _print_result(console, state, names, ui=ui)
     if replay:
         console.print(f"[dim]Replay this deal: {escape(replay)}[/]")

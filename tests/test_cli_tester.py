@@ -91,3 +91,15 @@ def test_the_position_prompt_quits_on_q_and_at_the_end_of_input():
     code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input="7\n\n7\n0\nq\n", timeout=60)
     assert code == 0 and out.count("Into which position?") == 2
     assert "seat 1 (you) takes reserve 7 into their hand" in out.replace("\n", " "), out[-800:]
+
+
+def test_the_end_of_a_game_shows_the_last_moves_the_table_and_the_result_at_80x24():
+    # the full final view (16 lines) and the result table pushed "seat 4 ... empties their
+    # hand and WINS" off an 80x24 screen: the winner's last move was never seen
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n" * 400,
+                      env={"COLUMNS": "80", "LINES": "24"})
+    assert code == 0
+    screen = out.rstrip("\n").split("\n")[-24:]
+    text = "\n".join(screen)
+    assert "empties their hand and WINS" in text, text
+    assert "Top card Q♠" in text and "Your hand: 6♥ 8♥ 8♣" in text and "Winner: seat 4" in text

@@ -70,7 +70,11 @@ def _bot_list(text: str, n: int) -> List[str]:
         raise ConfigError(f"--bots names {len(words)} bots for {n} bot seats; name at most {n} "
                           "(a shorter list repeats)")
     for w in set(words):
-        make_bot(LEVELS.get(w, w), seed=0)
+        bot = make_bot(LEVELS.get(w, w), seed=0)
+        limit = (getattr(bot, "_options", None) or {}).get("time_limit")
+        if limit is not None and limit > MAX_THINK:
+            # ismcts:1e9s was taken: a game that never moves again
+            raise ConfigError(f"bot {w!r} thinks {limit:g} s a move: at most {MAX_THINK:g} s")
     return [words[i % len(words)] for i in range(n)]
 
 

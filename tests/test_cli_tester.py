@@ -103,3 +103,13 @@ def test_the_end_of_a_game_shows_the_last_moves_the_table_and_the_result_at_80x2
     text = "\n".join(screen)
     assert "empties their hand and WINS" in text, text
     assert "Top card Q♠" in text and "Your hand: 6♥ 8♥ 8♣" in text and "Winner: seat 4" in text
+
+
+def test_a_bot_thinking_longer_than_the_think_limit_is_refused():
+    # `--bots ismcts:1e9s` was accepted (--think 1e12 is refused): simulate sat silent for ever
+    for cmd in (["simulate", "krazy-kings", "--games", "1"], ["play", "krazy-kings", "--delay", "0"],
+                ["match", "krazy-kings"]):
+        code, out = krazy(*cmd, "--bots", "ismcts:1e9s", input="q\n", timeout=60)
+        assert code == 2 and "ismcts:1e9s" in out and "at most 600 s" in out, out
+    from krazy_core import cli
+    assert cli._bot_list("ismcts:600s,heuristic", 3) == ["ismcts:600s", "heuristic", "ismcts:600s"]

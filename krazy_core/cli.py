@@ -811,6 +811,10 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         if low in ("h", "hint", "?"):
             message = _hint(console, state, labels, legal, args)
             continue
+        if not raw:                         # Enter alone: not "'' is not one of your moves"
+            message = Text(f"Type the number of a move (1-{len(entries)}) or its name, then Enter.",
+                           style="yellow")
+            continue
         pieces = [raw]
         if "," in raw:
             pieces = [x.strip() for x in raw.split(",") if x.strip()]

@@ -113,3 +113,10 @@ def test_a_bot_thinking_longer_than_the_think_limit_is_refused():
         assert code == 2 and "ismcts:1e9s" in out and "at most 600 s" in out, out
     from krazy_core import cli
     assert cli._bot_list("ismcts:600s,heuristic", 3) == ["ismcts:600s", "heuristic", "ismcts:600s"]
+
+
+def test_enter_alone_at_a_move_prompt_says_what_to_type():
+    # an empty line answered "'' is not one of your moves. ..." (four lines of refusal)
+    code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", input="\n\nq\n")
+    assert code == 0 and "'' is not" not in out
+    assert out.count("Type the number of a move (1-2) or its name, then Enter.") == 2

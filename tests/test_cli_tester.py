@@ -120,3 +120,42 @@ def test_enter_alone_at_a_move_prompt_says_what_to_type():
     code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", input="\n\nq\n")
     assert code == 0 and "'' is not" not in out
     assert out.count("Type the number of a move (1-2) or its name, then Enter.") == 2
+
+
+def _ka_state_with_many_x_plays():
+    from krazy_core.bots import make_bot
+    from krazy_core.ui import load_ui
+    ui = load_ui("krass-kariert")
+    s = krazy_core.make("krass-kariert").new_initial_state(seed=0)
+    bot = make_bot("heuristic", seed=0)
+    while True:
+        if s.current_player() == 0:
+            legal = ui.action_order(s, s.legal_actions())
+            labels = [ui.action_label(s, a) for a in legal]
+            if len(labels) == 66:
+                return ui, s, legal, labels
+        s.apply_action(bot.step(s))
+
+
+def test_krass_kariert_plays_of_an_x_are_one_choice_then_which_rank():
+    # KA-3: an X stands for any rank, so a lead held 12 "play 2 solo N (X=N)" lines and 12
+    # each for every pair and straight with it: 66 choices, 9 pages at 40x15
+    from krazy_core import cli_table
+    ui, s, legal, labels = _ka_state_with_many_x_plays()
+    entries = cli_table.choice_entries(ui, s, legal, labels)
+    assert len(entries) == 23
+    solo = [e for e in entries if e[0] == "group" and e[1] == "play 2 solo with X (then choose which)"]
+    assert len(solo) == 1
+    keys = list(solo[0][3])
+    assert keys == [str(r) for r in range(1, 13)]
+    assert cli_table.group_prompt(solo[0]) == "Which solo? (1-12; Enter to go back, q quit): "
+    for r, a in solo[0][3].items():
+        assert s.action_to_string(a).startswith(f"play 2 solo {r} ") or \
+            ui.action_label(s, a) == f"play 2 solo {r} (X={r}): X"
+    # every legal move is still reachable: as a choice, or in exactly one group
+    reach = [e[1] for e in entries if e[0] == "move"] + [a for e in entries if e[0] == "group" for a in e[3].values()]
+    assert sorted(reach) == sorted(legal)
+    # and by its full name at the prompt
+    from krazy_core import cli
+    a, err = cli._resolve_name(s, "play 2 solo 7 (X=7): X", legal, labels, ui=ui)
+    assert err is None and a == solo[0][3]["7"]

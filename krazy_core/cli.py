@@ -329,7 +329,8 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll):
                 return _bye(console, state, args, replay)
             if humans and ends and not state.is_terminal():
-                if not _round_pause(console, ui, before, state, viewer_for_log):
+                word = "hand" if events[ends[-1]]["event"] == "hand_end" else "round"
+                if not _round_pause(console, ui, before, state, viewer_for_log, word):
                     return _bye(console, state, args, replay)
                 if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll):
                     return _bye(console, state, args, replay)
@@ -435,17 +436,17 @@ def _pass_action(state):
     return None
 
 
-def _round_pause(console, ui, before, state, viewer) -> bool:
+def _round_pause(console, ui, before, state, viewer, word="round") -> bool:
     """Between rounds and hands: the round's melds and scores (``ui.round_summary``, else the
     table fitted to the terminal) and a keypress."""
     from krazy_core import cli_table
-    console.rule("[bold]end of the round[/]")
+    console.rule(f"[bold]end of the {word}[/]")     # KrassKariert plays hands, not rounds
     if ui.round_summary:
         console.print(ui.round_summary(before, state, viewer))
     else:
         console.print(cli_table.fit_table(console, ui, state, viewer, 2, console.size.width,
                                           console.size.height)[0])
-    return _ask(console, "Press Enter for the next round (q to quit): ").lower() not in ("q", "quit")
+    return _ask(console, f"Press Enter for the next {word} (q to quit): ").lower() not in ("q", "quit")
 
 
 ROLLS = ("roll", "open_roll", "deal_roll")

@@ -159,3 +159,14 @@ def test_krass_kariert_plays_of_an_x_are_one_choice_then_which_rank():
     from krazy_core import cli
     a, err = cli._resolve_name(s, "play 2 solo 7 (X=7): X", legal, labels, ui=ui)
     assert err is None and a == solo[0][3]["7"]
+
+
+def test_krass_kariert_pauses_between_hands_call_them_hands():
+    # KrassKariert plays hands ("Hand 2, trick 1"); the pause said "end of the round"
+    code, out = krazy("play", "krass-kariert", "--seed", "9", "--delay", "0", input="1\n" * 1500)
+    assert code == 0 and ("Winner" in out or "Loser" in out)
+    assert "Press Enter for the next hand (q to quit)" in out and "end of the hand" in out
+    assert "next round" not in out and "end of the round" not in out
+    # the other games keep their rounds
+    code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", "-o", "rounds=2", input="1\n" * 400)
+    assert "Press Enter for the next round (q to quit)" in out and "next hand" not in out

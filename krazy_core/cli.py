@@ -26,6 +26,7 @@ from typing import List, Optional
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -1027,6 +1028,9 @@ def _game_progress(state) -> str:
 
 
 # ---------------------------------------------------------------------------- rules, bench
+SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat (from 0)
+
+
 def rules_renderables(spec):
     """The rules of a game for players: the rules text, then each option as a name on its
     own line (never cut) with its default, range and meaning wrapped below it."""
@@ -1037,8 +1041,10 @@ def rules_renderables(spec):
         rng = f"{o.lo}..{o.hi}" if o.kind is int else ("true/false" if o.kind is bool else " / ".join(o.choices))
         default = str(o.default).lower() if o.kind is bool else str(o.default)
         out.append(Text(o.name, style="bold cyan"))
-        body = Text(f"    {o.doc} (default {default}; {rng}" + (f"; rule {o.rule}" if o.rule else "") + ")")
-        out.append(body)
+        # the option counts seats from 0; the table (and the player) from 1
+        seat = "; 0 is seat 1 at the table" if o.name in SEAT_OPTIONS else ""
+        body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
+        out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
     return out
 

@@ -170,3 +170,22 @@ def test_krass_kariert_pauses_between_hands_call_them_hands():
     # the other games keep their rounds
     code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", "-o", "rounds=2", input="1\n" * 400)
     assert "Press Enter for the next round (q to quit)" in out and "next hand" not in out
+
+
+def test_rules_option_text_wraps_indented_and_seat_options_say_they_count_from_0():
+    # at 40 columns the wrapped lines of an option's text started at column 0, under the
+    # option names; "dealer ... 0..4" did not say that seat 1 at the table is 0
+    code, out = krazy("rules", "krazy-kings", "--no-pager", env={"COLUMNS": "40"})
+    assert code == 0
+    lines = out.split("\n")
+    at = lines.index("may_roll_when_able")
+    body = []
+    for ln in lines[at + 1:]:
+        if not ln.startswith("    "):
+            break
+        body.append(ln.strip())
+    assert len(body) >= 2 and " ".join(body).endswith("rule KK-8)"), lines[at:at + 6]
+    text = " ".join(out.split())
+    assert "0..4; 0 is seat 1 at the table; rule KK-3)" in text
+    code, out = krazy("rules", "kings-rummy", "--no-pager")
+    assert "0..6; 0 is seat 1 at the table; rule KR-4)" in " ".join(out.split())

@@ -79,6 +79,20 @@ def _bot_list(text: str, n: int) -> List[str]:
     return [words[i % len(words)] for i in range(n)]
 
 
+MAX_NAME = 24                   # characters of a player's name (--names)
+
+
+def _check_names(given):
+    """``--names``: printable, at most ``MAX_NAME`` characters, no ``[`` ``]`` (the table's
+    markup: ``--names '[/]'`` ended in a MarkupError traceback), and no two the same."""
+    for x in given:
+        if "[" in x or "]" in x or not x.isprintable() or len(x) > MAX_NAME:
+            raise ConfigError(f"--names: {x[:40]!r} is not a name for the table: at most {MAX_NAME} "
+                              "printable characters, without [ or ]")
+    if len({x.lower() for x in given}) < len(given):
+        raise ConfigError(f"--names: two players have the same name ({', '.join(given)})")
+
+
 def _check_delay(delay):
     if not 0 <= delay <= MAX_DELAY:
         raise ConfigError(f"--delay must be a number of seconds from 0 to {MAX_DELAY:g}, got {delay}")
@@ -258,6 +272,7 @@ def cmd_play(args, console: Console) -> int:
     _check_delay(args.delay)
     _check_think(args.think)
     given = [x.strip() for x in (args.names or "").split(",") if x.strip()]
+    _check_names(given)
     if len(given) > humans:
         raise ConfigError(f"--names gives {len(given)} names for {humans} human seat(s)")
     bot_words = _bot_list(args.bots, n - humans) if n > humans else []

@@ -189,3 +189,14 @@ def test_rules_option_text_wraps_indented_and_seat_options_say_they_count_from_0
     assert "0..4; 0 is seat 1 at the table; rule KK-3)" in text
     code, out = krazy("rules", "kings-rummy", "--no-pager")
     assert "0..6; 0 is seat 1 at the table; rule KR-4)" in " ".join(out.split())
+
+
+def test_names_that_are_markup_or_unprintable_are_refused_not_a_traceback():
+    # --names '[/],[bold]Bob' ended in rich.errors.MarkupError (the play by play is markup)
+    for names in ("[/],Bob", "[bold]Eve,Bob", "Eve\x1b[2J,Bob", "x" * 25 + ",Bob", "Eve,eve"):
+        code, out = krazy("play", "krazy-kings", "--humans", "2", "--players", "2", "--delay", "0",
+                          "--names", names, input="q\n", timeout=60)
+        assert code == 2 and "--names" in out and "Traceback" not in out, (names, out)
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--players", "2", "--delay", "0",
+                      "--names", "Eve (mum),Bob-2", input="q\n", timeout=60)
+    assert code == 0 and "Eve (mum) (seat 1)" in out

@@ -113,11 +113,15 @@ def cmd_match(args, console: Console) -> int:
     game = _make_game(args)
     _check_delay(args.delay)
     bots_spec = _bot_list(args.bots, game.num_players)
-    bots = [make_bot(LEVELS.get(b, b), seed=(args.seed or 0) * 7919 + i) for i, b in enumerate(bots_spec)]
+    seed = args.seed
+    if seed is None:                    # "seed None" and a game no one could replay
+        import secrets
+        seed = secrets.randbelow(1_000_000)
+    bots = [make_bot(LEVELS.get(b, b), seed=seed * 7919 + i) for i, b in enumerate(bots_spec)]
     names = [f"seat {i + 1} ({b})" for i, b in enumerate(bots_spec)]
     ui = load_ui(game.game_id)
-    state = game.new_initial_state(seed=args.seed)
-    console.rule(f"[bold]{game.name}[/]: {', '.join(names)} — seed {args.seed}")
+    state = game.new_initial_state(seed=seed)
+    console.rule(f"[bold]{game.name}[/]: {escape(', '.join(names))} — seed {seed}")
     shown = 0
     decisions = 0
     while True:
@@ -135,6 +139,12 @@ def cmd_match(args, console: Console) -> int:
             time.sleep(args.delay)
     console.print(ui.render(state, None))
     _print_result(console, state, names, decisions)
+    import shlex
+    words = ["krazy", "match", game.game_id] + (["--players", str(args.players)] if args.players else [])
+    for pair in args.option or []:
+        words += ["-o", pair]
+    words += ["--bots", args.bots, "--seed", str(seed)]
+    console.print(f"[dim]Replay this game: {escape(' '.join(shlex.quote(w) for w in words))}[/]", soft_wrap=True)
     return 0
 
 

@@ -200,3 +200,15 @@ def test_names_that_are_markup_or_unprintable_are_refused_not_a_traceback():
     code, out = krazy("play", "krazy-kings", "--humans", "2", "--players", "2", "--delay", "0",
                       "--names", "Eve (mum),Bob-2", input="q\n", timeout=60)
     assert code == 0 and "Eve (mum) (seat 1)" in out
+
+
+def test_a_match_without_a_seed_shows_one_that_replays_it():
+    # `krazy match krazy-kings` said "seed None" and dealt a different game every time
+    code, out = krazy("match", "krazy-kings", "--players", "3", "-o", "max_turns=300", timeout=120)
+    assert code == 0 and "seed None" not in out
+    m = re.search(r"Replay this game: (krazy match krazy-kings --players 3 -o max_turns=300 "
+                  r"--bots heuristic,random --seed (\d+))", out)
+    assert m, out[-400:]
+    assert f"— seed {m.group(2)}" in out.split("\n", 1)[0]
+    code, again = krazy(*m.group(1).split()[1:], timeout=120)
+    assert code == 0 and again == out                    # the same game, line for line

@@ -212,3 +212,35 @@ def test_a_match_without_a_seed_shows_one_that_replays_it():
     assert f"— seed {m.group(2)}" in out.split("\n", 1)[0]
     code, again = krazy(*m.group(1).split()[1:], timeout=120)
     assert code == 0 and again == out                    # the same game, line for line
+
+
+def _render_text(renderable, width=120):
+    import io
+    from rich.console import Console
+    c = Console(file=io.StringIO(), width=width, color_system=None)
+    c.print(renderable)
+    return c.file.getvalue()
+
+
+def test_compact_seat_words_crazy_rummy_gone_down_and_an_empty_krazy_kings_hand():
+    # "2: 1 card down" read as a card lying face down; a won Krazy Kings hand was a bare
+    # "Your hand:" line
+    from krazy_core.bots import make_bot
+    from krazy_core.ui import load_ui
+    ui = load_ui("contract-rummy")
+    s = krazy_core.make("contract-rummy", rounds=1).new_initial_state(seed=5)
+    bot = make_bot("heuristic", seed=0)
+    while not any(s.observation(0)["down"]):
+        s.apply_action(bot.step(s))
+    p = s.observation(0)["down"].index(True)
+    n = s.observation(0)["hand_sizes"][p]
+    text = _render_text(ui.compact(s, 0))
+    assert f"{p + 1}{' you' if p == 0 else ''}: {n} card{'s' if n != 1 else ''} (gone down)," in text
+    assert " card down" not in text and " cards down" not in text
+    kk = load_ui("krazy-kings")
+    s = krazy_core.make("krazy-kings").new_initial_state(seed=11)
+    bots = [make_bot("heuristic", seed=i) for i in range(4)]
+    while not s.is_terminal():
+        s.apply_action(bots[s.current_player()].step(s))
+    w = [p for p, r in enumerate(s.returns()) if r == max(s.returns())][0]
+    assert "Your hand: (empty)" in _render_text(kk.compact(s, w))

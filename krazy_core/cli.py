@@ -27,6 +27,7 @@ from typing import List, Optional
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -71,8 +72,26 @@ def _bot_list(text: str, n: int) -> List[str]:
         raise ConfigError(f"--bots names {len(words)} bots for {n} bot seats; name at most {n} "
                           "(a shorter list repeats)")
     for w in set(words):
-        make_bot(LEVELS.get(w, w), seed=0)
+        bot = make_bot(LEVELS.get(w, w), seed=0)
+        limit = (getattr(bot, "_options", None) or {}).get("time_limit")
+        if limit is not None and limit > MAX_THINK:
+            # ismcts:1e9s was taken: a game that never moves again
+            raise ConfigError(f"bot {w!r} thinks {limit:g} s a move: at most {MAX_THINK:g} s")
     return [words[i % len(words)] for i in range(n)]
+
+
+MAX_NAME = 24                   # characters of a player's name (--names)
+
+
+def _check_names(given):
+    """``--names``: printable, at most ``MAX_NAME`` characters, no ``[`` ``]`` (the table's
+    markup: ``--names '[/]'`` ended in a MarkupError traceback), and no two the same."""
+    for x in given:
+        if "[" in x or "]" in x or not x.isprintable() or len(x) > MAX_NAME:
+            raise ConfigError(f"--names: {x[:40]!r} is not a name for the table: at most {MAX_NAME} "
+                              "printable characters, without [ or ]")
+    if len({x.lower() for x in given}) < len(given):
+        raise ConfigError(f"--names: two players have the same name ({', '.join(given)})")
 
 
 def _check_delay(delay):
@@ -95,11 +114,15 @@ def cmd_match(args, console: Console) -> int:
     game = _make_game(args)
     _check_delay(args.delay)
     bots_spec = _bot_list(args.bots, game.num_players)
-    bots = [make_bot(LEVELS.get(b, b), seed=(args.seed or 0) * 7919 + i) for i, b in enumerate(bots_spec)]
+    seed = args.seed
+    if seed is None:                    # "seed None" and a game no one could replay
+        import secrets
+        seed = secrets.randbelow(1_000_000)
+    bots = [make_bot(LEVELS.get(b, b), seed=seed * 7919 + i) for i, b in enumerate(bots_spec)]
     names = [f"seat {i + 1} ({b})" for i, b in enumerate(bots_spec)]
     ui = load_ui(game.game_id)
-    state = game.new_initial_state(seed=args.seed)
-    console.rule(f"[bold]{game.name}[/]: {', '.join(names)} — seed {args.seed}")
+    state = game.new_initial_state(seed=seed)
+    console.rule(f"[bold]{game.name}[/]: {escape(', '.join(names))} — seed {seed}")
     shown = 0
     decisions = 0
     while True:
@@ -117,6 +140,12 @@ def cmd_match(args, console: Console) -> int:
             time.sleep(args.delay)
     console.print(ui.render(state, None))
     _print_result(console, state, names, decisions)
+    import shlex
+    words = ["krazy", "match", game.game_id] + (["--players", str(args.players)] if args.players else [])
+    for pair in args.option or []:
+        words += ["-o", pair]
+    words += ["--bots", args.bots, "--seed", str(seed)]
+    console.print(f"[dim]Replay this game: {escape(' '.join(shlex.quote(w) for w in words))}[/]", soft_wrap=True)
     return 0
 
 
@@ -193,8 +222,60 @@ def _seat_names(humans, seats, given):
     return names
 
 
+def _resume_game(args):
+    """The game a ``--resume`` file was saved from: its game id, players and options are in
+    the file, so ``krazy play GAME --resume FILE`` needs none of the flags it was started
+    with.  Flags given on the line (``--players``, ``-o``) are checked against the file by
+    ``state_from_json``.  Returns ``(game, text of the file)``."""
+    import json
+    try:
+        with open(args.resume, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"--resume: cannot read {args.resume!r}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        head = json.loads(text)
+        gid, n, opts = head["game"], head["num_players"], head["options"]
+        ok = isinstance(gid, str) and isinstance(n, int) and isinstance(opts, dict)
+    except (ValueError, TypeError, KeyError, RecursionError):
+        ok = False
+    if ok and gid == krazy_core.game.get_spec(args.game).game_id:
+        try:
+            if args.option:
+                return krazy_core.make(gid, num_players=args.players or n, **_options(args.option)), text
+            return krazy_core.make(gid, num_players=args.players or n, **opts), text
+        except KrazyError:
+            pass                        # state_from_json says what is wrong with the file
+    return _make_game(args), text
+
+
+def _command(args, game_id, seed=None, resume=None):
+    """The ``krazy play`` line that sets this table up again: the game, its players and
+    options, the seats (humans, bots, names) and the seed or the saved file."""
+    import shlex
+    words = ["krazy", "play", game_id]
+    if args.players is not None:
+        words += ["--players", str(args.players)]
+    for pair in args.option or []:
+        words += ["-o", pair]
+    if args.humans != 1:
+        words += ["--humans", str(args.humans)]
+    if args.bots != "heuristic":
+        words += ["--bots", args.bots]
+    if args.names:
+        words += ["--names", args.names]
+    if resume is not None:
+        words += ["--resume", resume]
+    elif seed is not None:
+        words += ["--seed", str(seed)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def cmd_play(args, console: Console) -> int:
-    game = _make_game(args)
+    if args.resume is not None:
+        game, args.resume_text = _resume_game(args)
+    else:
+        game = _make_game(args)
     n = game.num_players
     humans = args.humans
     if not 0 <= humans <= n:
@@ -202,6 +283,7 @@ def cmd_play(args, console: Console) -> int:
     _check_delay(args.delay)
     _check_think(args.think)
     given = [x.strip() for x in (args.names or "").split(",") if x.strip()]
+    _check_names(given)
     if len(given) > humans:
         raise ConfigError(f"--names gives {len(given)} names for {humans} human seat(s)")
     bot_words = _bot_list(args.bots, n - humans) if n > humans else []
@@ -230,11 +312,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             bots[p] = make_bot(bw, seed=(seed or 0) * 104729 + p)
     ui = load_ui(game.game_id)
     if args.resume is not None:
-        try:
-            with open(args.resume, encoding="utf-8") as f:
-                state = game.state_from_json(f.read())
-        except OSError as e:
-            raise ConfigError(f"--resume: cannot read {args.resume!r}: {e.strerror}") from None
+        state = game.state_from_json(args.resume_text)
     else:
         state = game.new_initial_state(seed=seed)
     hot_seat = humans > 1
@@ -265,71 +343,80 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             console.print("  " + line)
         return True
     last_actor = None
-    replay = f"krazy play {game.game_id} --seed {seed}" if seed is not None else None
+    replay = _command(args, game.game_id, seed) if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
-    while True:
-        events = state.events_for(viewer_for_log, since=shown)     # only what is new
-        shown = state.num_events
-        ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
-        # between rounds the humans pause, with the round's melds and scores, before the next deal
-        cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
-        if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll):
-            return _bye(console, state, args, replay)
-        if humans and ends and not state.is_terminal():
-            if not _round_pause(console, ui, before, state, viewer_for_log):
+    try:                                # Ctrl-C at the table: as q (saved, how to go on)
+        while True:
+            events = state.events_for(viewer_for_log, since=shown)     # only what is new
+            shown = state.num_events
+            ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
+            # between rounds the humans pause, with the round's melds and scores, before the next deal
+            cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
+            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll):
                 return _bye(console, state, args, replay)
-            if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll):
-                return _bye(console, state, args, replay)
-        if state.is_terminal():
-            break
-        p = state.current_player()
-        before = state.clone() if ui.round_summary else None
-        if p in bots:
-            if args.delay and p != last_actor:      # a pause per bot turn, not per decision
-                time.sleep(args.delay)
+            if humans and ends and not state.is_terminal():
+                word = "hand" if events[ends[-1]]["event"] == "hand_end" else "round"
+                if not _round_pause(console, ui, before, state, viewer_for_log, word):
+                    return _bye(console, state, args, replay)
+                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll):
+                    return _bye(console, state, args, replay)
+            if state.is_terminal():
+                break
+            p = state.current_player()
+            before = state.clone() if ui.round_summary else None
+            if p in bots:
+                if args.delay and p != last_actor:      # a pause per bot turn, not per decision
+                    time.sleep(args.delay)
+                last_actor = p
+                state.apply_action(bots[p].step(state))
+                _drop_queue(console, queue)
+                continue
             last_actor = p
-            state.apply_action(bots[p].step(state))
-            _drop_queue(console, queue)
-            continue
-        last_actor = p
-        offer = _out_of_turn_offer(state, p)
-        if offer and auto_pass.get(p) == offer:
-            console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
-            state.apply_action(_pass_action(state))
-            continue
-        if hot_seat and last_seated != p:
-            _clear_screen(console)
-            if offer is not None:
-                tp = state.observation(p)["turn_player"]
-                text = (f"[bold]{escape(names[p])}[/]: an offer for you out of turn (it is seat {tp + 1}'s "
-                        f"turn): buy the up-card? Everyone else, look away.")
-                keys = "Enter when seated, p to pass, pa to pass every offer this round, q to quit"
-            else:
-                text = f"[bold]{escape(names[p])}[/], it is your turn. Everyone else, look away."
-                keys = "Enter when seated, q to quit"
-            console.print(Panel(text, border_style="yellow"))
-            answer = _ask(console, f"Press {keys}: ").lower()
-            if answer in ("q", "quit"):
-                return _bye(console, state, args, replay)
-            if offer is not None and answer in ("p", "pa"):
-                if answer == "pa":
-                    auto_pass[p] = offer
+            offer = _out_of_turn_offer(state, p)
+            if offer and auto_pass.get(p) == offer:
+                console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
                 state.apply_action(_pass_action(state))
                 continue
-            last_seated = p
-            for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
-                console.print("  " + line)
-        if queue and queue_player != p:
-            _drop_queue(console, queue)
-        action = _human_turn(console, state, p, ui, names, args, queue)
-        queue_player = p
-        if action is None:
-            return _bye(console, state, args, replay)
-        state.apply_action(action)
-        if args.save:
-            _save(args.save, state)
-    console.print(ui.render(state, None if hot_seat else 0))
+            if hot_seat and last_seated != p:
+                _clear_screen(console)
+                if offer is not None:
+                    tp = state.observation(p)["turn_player"]
+                    text = (f"[bold]{escape(names[p])}[/]: an offer for you out of turn (it is seat {tp + 1}'s "
+                            f"turn): buy the up-card? Everyone else, look away.")
+                    keys = "Enter when seated, p to pass, pa to pass every offer this round, q to quit"
+                else:
+                    text = f"[bold]{escape(names[p])}[/], it is your turn. Everyone else, look away."
+                    keys = "Enter when seated, q to quit"
+                console.print(Panel(text, border_style="yellow"))
+                answer = _ask(console, f"Press {keys}: ").lower()
+                if answer in ("q", "quit"):
+                    return _bye(console, state, args, replay)
+                if offer is not None and answer in ("p", "pa"):
+                    if answer == "pa":
+                        auto_pass[p] = offer
+                    state.apply_action(_pass_action(state))
+                    continue
+                last_seated = p
+                for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
+                    console.print("  " + line)
+            if queue and queue_player != p:
+                _drop_queue(console, queue)
+            action = _human_turn(console, state, p, ui, names, args, queue)
+            queue_player = p
+            if action is None:
+                return _bye(console, state, args, replay)
+            state.apply_action(action)
+            if args.save:
+                _save(args.save, state)
+    except KeyboardInterrupt:
+        console.print()
+        return _bye(console, state, args, replay)
+    # the final table fitted to the terminal, so the last moves (who went out) stay on screen
+    # above it and the result below (the full view pushed them off at 80x24)
+    from krazy_core import cli_table
+    console.print(cli_table.fit_table(console, ui, state, None if hot_seat else 0, 2 * len(names) + 9,
+                                      console.size.width, console.size.height)[0])
     _print_result(console, state, names, ui=ui)
     if replay:
         console.print(f"[dim]Replay this deal: {escape(replay)}[/]")
@@ -341,7 +428,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
 def _bye(console, state, args, replay):
     if args.save:
         _save(args.save, state)
-        console.print(f"Saved: continue with krazy play {state.game.game_id} --resume {escape(args.save)}",
+        console.print(f"Saved: continue with {escape(_command(args, state.game.game_id, resume=args.save))}",
                       soft_wrap=True)
     if replay:
         console.print(f"[dim]Replay this deal: {escape(replay)}[/]")
@@ -376,17 +463,17 @@ def _pass_action(state):
     return None
 
 
-def _round_pause(console, ui, before, state, viewer) -> bool:
+def _round_pause(console, ui, before, state, viewer, word="round") -> bool:
     """Between rounds and hands: the round's melds and scores (``ui.round_summary``, else the
     table fitted to the terminal) and a keypress."""
     from krazy_core import cli_table
-    console.rule("[bold]end of the round[/]")
+    console.rule(f"[bold]end of the {word}[/]")     # KrassKariert plays hands, not rounds
     if ui.round_summary:
         console.print(ui.round_summary(before, state, viewer))
     else:
         console.print(cli_table.fit_table(console, ui, state, viewer, 2, console.size.width,
                                           console.size.height)[0])
-    return _ask(console, "Press Enter for the next round (q to quit): ").lower() not in ("q", "quit")
+    return _ask(console, f"Press Enter for the next {word} (q to quit): ").lower() not in ("q", "quit")
 
 
 ROLLS = ("roll", "open_roll", "deal_roll")
@@ -424,12 +511,14 @@ def _log_lines(ui, events, names):
         e = events[i]
         k = e.get("event")
         j = i + 1
-        if k in ("draw", "pass"):
+        if k in ("draw", "pass") or (k == "drawn" and e.get("card") is None):
+            # KrassKariert's unseen draws ("drawn", no card) are one line too
             while j < len(events) and events[j].get("event") == k and \
                     (k == "pass" or events[j].get("player") == e.get("player")) and \
-                    events[j].get("reason") == e.get("reason"):
+                    events[j].get("reason") == e.get("reason") and \
+                    (k != "drawn" or events[j].get("card") is None):
                 j += 1
-        if j - i > 1 and k == "draw":
+        if j - i > 1 and k in ("draw", "drawn"):
             who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
             seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
             if prev is not None and prev.get("event") == "challenge_failed" and prev.get("player") == e.get("player"):
@@ -750,6 +839,10 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         if low in ("h", "hint", "?"):
             message = _hint(console, state, labels, legal, args)
             continue
+        if not raw:                         # Enter alone: not "'' is not one of your moves"
+            message = Text(f"Type the number of a move (1-{len(entries)}) or its name, then Enter.",
+                           style="yellow")
+            continue
         pieces = [raw]
         if "," in raw:
             pieces = [x.strip() for x in raw.split(",") if x.strip()]
@@ -765,6 +858,8 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
             e = entries[k - 1]
             if e[0] == "group":
                 a = _group_choice(console, e)
+                if a is QUIT:
+                    return None
                 if a is None:
                     continue
             else:
@@ -797,14 +892,20 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         message = Text.from_markup(f"[red]{rest}[/]")
 
 
+QUIT = object()                         # a prompt's answer: leave the table
+
+
 def _group_choice(console, entry):
-    """The move of a folded choice: ask its position (Enter goes back to the list)."""
+    """The move of a folded choice: ask its position (Enter goes back to the list; q, or
+    the end of input, quits: ``QUIT``)."""
     from krazy_core import cli_table
     options = entry[3]
     while True:
         raw = _ask(console, escape(cli_table.group_prompt(entry))).strip()
         if raw == "" or raw.lower() in ("b", "back"):
             return None
+        if raw.lower() in ("q", "quit", "exit") and raw not in options:
+            return QUIT
         if raw in options:
             return options[raw]
         console.print(f"[red]{_shown(raw)} is not one of {', '.join(options)}.[/]")
@@ -953,6 +1054,9 @@ def _game_progress(state) -> str:
 
 
 # ---------------------------------------------------------------------------- rules, bench
+SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat (from 0)
+
+
 def rules_renderables(spec):
     """The rules of a game for players: the rules text, then each option as a name on its
     own line (never cut) with its default, range and meaning wrapped below it."""
@@ -963,8 +1067,10 @@ def rules_renderables(spec):
         rng = f"{o.lo}..{o.hi}" if o.kind is int else ("true/false" if o.kind is bool else " / ".join(o.choices))
         default = str(o.default).lower() if o.kind is bool else str(o.default)
         out.append(Text(o.name, style="bold cyan"))
-        body = Text(f"    {o.doc} (default {default}; {rng}" + (f"; rule {o.rule}" if o.rule else "") + ")")
-        out.append(body)
+        # the option counts seats from 0; the table (and the player) from 1
+        seat = "; 0 is seat 1 at the table" if o.name in SEAT_OPTIONS else ""
+        body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
+        out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
     return out
 

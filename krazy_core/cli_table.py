@@ -144,4 +144,4 @@ def screen_lines(console: Console, ui, state, viewer, entries: List[Entry], page
 def group_prompt(group: Entry) -> str:
     keys = list(group[3])
     span = f"{keys[0]}-{keys[-1]}" if len(keys) > 2 else "/".join(keys)
-    return f"{group[2]}? ({span}; Enter to go back): "
+    return f"{group[2]}? ({span}; Enter to go back, q quit): "

@@ -183,7 +183,7 @@ def compact(state, viewer, minimal=False):
             if p:
                 seats.append(" · ")
             word = (f"{'▶' if p == cp else ''}{p + 1}{' you' if p == viewer else ''}: "
-                    f"{plural(obs['hand_sizes'][p], 'card')}{' down' if obs['down'][p] else ''}"
+                    f"{plural(obs['hand_sizes'][p], 'card')}{' (gone down)' if obs['down'][p] else ''}"
                     f", {obs['totals'][p]} pts")
             seats.append(word, style="bold yellow" if p == cp else None)
         lines.append(seats)

@@ -4,6 +4,8 @@ chips and hand sizes, and the current trick (KA-1 .. KA-15)."""
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -213,14 +215,35 @@ def choice_groups(state, legal, labels):
     choice per reserve card, then where in the hand; a drawn card's insert position):
     ``[(label, ask, {position: action})]`` for the groups of more than 3 moves."""
     groups = {}
+    clash = set()
     for a, lab in zip(legal, labels):
-        if lab.startswith("take reserve ") and " into position " in lab:
+        m = _X_PLAY.match(lab)
+        if m:
+            # plays with an X (KA-3) that differ only in the rank it stands for: one choice,
+            # then which (seed 9: 44 choices, 12 of them "play 2 solo N (X=N)")
+            span, kind, rank = m.group(1), m.group(2), m.group(3)
+            key = f"play {span} {kind} with X"
+            g = groups.setdefault(key, (f"{key} (then choose which)", f"Which {kind}", {}))
+            if rank in g[2]:
+                clash.add(key)
+            g[2][rank] = a
+        elif lab.startswith("take reserve ") and " into position " in lab:
             head, _, pos = lab.rpartition(" into position ")
             groups.setdefault(head, (f"{head} (then choose where)", "Into which position", {}))[2][pos] = a
         elif lab.startswith("insert the drawn ") and " at position " in lab:
             head, _, pos = lab.rpartition(" at position ")
             groups.setdefault(head, (f"{head} (then choose where)", "At which position", {}))[2][pos] = a
-    return [g for g in groups.values() if len(g[2]) > 3]
+    out = []
+    for key, g in groups.items():
+        if len(g[2]) > 3 and key not in clash:
+            if key.endswith(" with X"):             # ranks in order (1-12)
+                g = (g[0], g[1], dict(sorted(g[2].items(), key=lambda kv: int(kv[0]))))
+            out.append(g)
+    return out
+
+
+# "play 2-3 2-straight 5 (X=4,5): X X" -> span, kind, rank
+_X_PLAY = re.compile(r"^play (\d+(?:-\d+)?) (solo|pair|triple|2-straight|3-straight) (\d+) \(X=[\d,]+\)")
 
 
 def action_label(state, a) -> str:

@@ -114,6 +114,8 @@ def compact(state, viewer, minimal=False):
         for c in obs["hand"]:
             hand.append_text(card_text(c))
             hand.append(" ")
+        if not obs["hand"]:
+            hand.append("(empty)", style="dim")
         lines.append(hand)
     return Group(*lines)
 

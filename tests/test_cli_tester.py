@@ -1,0 +1,246 @@
+"""A fresh tester at the terminal table (issue 16): what broke when playing it as a newcomer."""
+
+import json
+import re
+
+import krazy_core
+from test_cli_table import krazy
+
+
+def test_replay_and_resume_lines_name_the_options_and_seats(tmp_path):
+    # `-o rounds=1` was dropped from "Replay this deal", which then dealt a 7-round game, and
+    # "Saved: continue with krazy play GAME --resume FILE" failed on the options it omitted
+    save = str(tmp_path / "g.json")
+    code, out = krazy("play", "contract-rummy", "--seed", "5", "-o", "rounds=1", "--players", "3",
+                      "--bots", "easy", "--delay", "0", "--save", save, input="q\n")
+    flat = out.replace("\n", "")
+    assert code == 0
+    assert "Replay this deal: krazy play contract-rummy --players 3 -o rounds=1 --bots easy --seed 5" in flat
+    assert f"continue with krazy play contract-rummy --players 3 -o rounds=1 --bots easy --resume {save}" in flat
+    assert json.load(open(save))["options"]["rounds"] == 1
+
+
+def test_resume_takes_the_game_options_and_players_from_the_file(tmp_path):
+    save = str(tmp_path / "g.json")
+    code, out = krazy("play", "kings-rummy", "--seed", "2", "-o", "rounds=2", "--players", "3",
+                      "--delay", "0", "--save", save, input="q\n")
+    assert code == 0
+    # resumed with none of those flags: the file says 3 players and 2 rounds
+    code, out = krazy("play", "kings-rummy", "--delay", "0", "--resume", save, input="q\n")
+    assert code == 0 and "error" not in out, out
+    assert "resumed" in out and "1 of 2" in out and "seat 3" in out and "seat 4" not in out
+    # flags that contradict the file are refused with the reason, not a traceback
+    code, out = krazy("play", "kings-rummy", "--delay", "0", "-o", "rounds=5", "--resume", save, input="q\n")
+    assert code == 2 and "rounds=2" in out and "Traceback" not in out
+    # a file of another game
+    code, out = krazy("play", "krazy-kings", "--delay", "0", "--resume", save, input="q\n")
+    assert code == 2 and "kings-rummy" in out and "Traceback" not in out
+    # not JSON, not UTF-8
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{{{")
+    code, out = krazy("play", "kings-rummy", "--delay", "0", "--resume", str(bad), input="q\n")
+    assert code == 2 and "Traceback" not in out
+
+
+def test_krass_kariert_unseen_draws_after_a_trick_are_one_line():
+    # seed 4: "seat 2 wins the trick with solo 12 and must draw 3" was followed by three
+    # "seat 2 draws a card" lines; a seat's own draws (card and position seen) stay one a line
+    from krazy_core import cli
+    from krazy_core.ui import load_ui
+    ui = load_ui("krass-kariert")
+    names = ["seat 1 (you)", "seat 2 (heuristic bot)", "seat 3", "seat 4"]
+    ev = [{"event": "drawn", "player": 1, "card": None, "position": None} for _ in range(3)]
+    ev += [{"event": "drawn", "player": 0, "card": 5, "card_text": "5", "position": 2},
+           {"event": "drawn", "player": 0, "card": 7, "card_text": "7", "position": 0}]
+    assert cli._log_lines(ui, ev, names) == [
+        "seat 2 (heuristic bot) draws 3 cards",
+        "seat 1 (you) draws 5 and inserts it at position 2",
+        "seat 1 (you) draws 7 and inserts it at position 0"]
+
+
+def test_ctrl_c_at_the_table_saves_and_says_how_to_go_on(tmp_path, monkeypatch, capsys):
+    # Ctrl-C mid-game printed "interrupted" only: no save message, no replay line
+    from rich.console import Console
+    from krazy_core import cli
+    save = str(tmp_path / "kk.json")
+    calls = []
+
+    def ctrl_c(self, prompt="", **kw):
+        calls.append(prompt)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Console, "input", ctrl_c)
+    code = cli.main(["play", "krazy-kings", "--seed", "7", "--delay", "0", "--save", save])
+    out = capsys.readouterr().out.replace("\n", "")
+    assert code == 0 and calls, out
+    assert f"continue with krazy play krazy-kings --resume {save}" in out
+    assert "Replay this deal: krazy play krazy-kings --seed 7" in out and "Bye." in out
+    st = krazy_core.make("krazy-kings").state_from_json(open(save).read())
+    assert not st.is_terminal() and st.current_player() == 0      # saved at the human's prompt
+
+
+def test_the_position_prompt_quits_on_q_and_at_the_end_of_input():
+    # KrassKariert seed 4: "7" (take reserve 7, then where) then Ctrl-D looped for ever on
+    # "'q' is not one of 0, 1, ..., 10", and q did not quit there
+    for keys in ("7\n", "7\nq\n", "7\nquit\n"):
+        code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input=keys, timeout=60)
+        assert code == 0 and out.rstrip().endswith("Bye."), out[-300:]
+        assert out.count("Into which position?") == 1 and "is not one of" not in out
+        assert "Enter to go back, q quit" in out
+    # Enter still goes back to the list, and a position plays
+    code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input="7\n\n7\n0\nq\n", timeout=60)
+    assert code == 0 and out.count("Into which position?") == 2
+    assert "seat 1 (you) takes reserve 7 into their hand" in out.replace("\n", " "), out[-800:]
+
+
+def test_the_end_of_a_game_shows_the_last_moves_the_table_and_the_result_at_80x24():
+    # the full final view (16 lines) and the result table pushed "seat 4 ... empties their
+    # hand and WINS" off an 80x24 screen: the winner's last move was never seen
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n" * 400,
+                      env={"COLUMNS": "80", "LINES": "24"})
+    assert code == 0
+    screen = out.rstrip("\n").split("\n")[-24:]
+    text = "\n".join(screen)
+    assert "empties their hand and WINS" in text, text
+    assert "Top card Q♠" in text and "Your hand: 6♥ 8♥ 8♣" in text and "Winner: seat 4" in text
+
+
+def test_a_bot_thinking_longer_than_the_think_limit_is_refused():
+    # `--bots ismcts:1e9s` was accepted (--think 1e12 is refused): simulate sat silent for ever
+    for cmd in (["simulate", "krazy-kings", "--games", "1"], ["play", "krazy-kings", "--delay", "0"],
+                ["match", "krazy-kings"]):
+        code, out = krazy(*cmd, "--bots", "ismcts:1e9s", input="q\n", timeout=60)
+        assert code == 2 and "ismcts:1e9s" in out and "at most 600 s" in out, out
+    from krazy_core import cli
+    assert cli._bot_list("ismcts:600s,heuristic", 3) == ["ismcts:600s", "heuristic", "ismcts:600s"]
+
+
+def test_enter_alone_at_a_move_prompt_says_what_to_type():
+    # an empty line answered "'' is not one of your moves. ..." (four lines of refusal)
+    code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", input="\n\nq\n")
+    assert code == 0 and "'' is not" not in out
+    assert out.count("Type the number of a move (1-2) or its name, then Enter.") == 2
+
+
+def _ka_state_with_many_x_plays():
+    from krazy_core.bots import make_bot
+    from krazy_core.ui import load_ui
+    ui = load_ui("krass-kariert")
+    s = krazy_core.make("krass-kariert").new_initial_state(seed=0)
+    bot = make_bot("heuristic", seed=0)
+    while True:
+        if s.current_player() == 0:
+            legal = ui.action_order(s, s.legal_actions())
+            labels = [ui.action_label(s, a) for a in legal]
+            if len(labels) == 66:
+                return ui, s, legal, labels
+        s.apply_action(bot.step(s))
+
+
+def test_krass_kariert_plays_of_an_x_are_one_choice_then_which_rank():
+    # KA-3: an X stands for any rank, so a lead held 12 "play 2 solo N (X=N)" lines and 12
+    # each for every pair and straight with it: 66 choices, 9 pages at 40x15
+    from krazy_core import cli_table
+    ui, s, legal, labels = _ka_state_with_many_x_plays()
+    entries = cli_table.choice_entries(ui, s, legal, labels)
+    assert len(entries) == 23
+    solo = [e for e in entries if e[0] == "group" and e[1] == "play 2 solo with X (then choose which)"]
+    assert len(solo) == 1
+    keys = list(solo[0][3])
+    assert keys == [str(r) for r in range(1, 13)]
+    assert cli_table.group_prompt(solo[0]) == "Which solo? (1-12; Enter to go back, q quit): "
+    for r, a in solo[0][3].items():
+        assert s.action_to_string(a).startswith(f"play 2 solo {r} ") or \
+            ui.action_label(s, a) == f"play 2 solo {r} (X={r}): X"
+    # every legal move is still reachable: as a choice, or in exactly one group
+    reach = [e[1] for e in entries if e[0] == "move"] + [a for e in entries if e[0] == "group" for a in e[3].values()]
+    assert sorted(reach) == sorted(legal)
+    # and by its full name at the prompt
+    from krazy_core import cli
+    a, err = cli._resolve_name(s, "play 2 solo 7 (X=7): X", legal, labels, ui=ui)
+    assert err is None and a == solo[0][3]["7"]
+
+
+def test_krass_kariert_pauses_between_hands_call_them_hands():
+    # KrassKariert plays hands ("Hand 2, trick 1"); the pause said "end of the round"
+    code, out = krazy("play", "krass-kariert", "--seed", "9", "--delay", "0", input="1\n" * 1500)
+    assert code == 0 and ("Winner" in out or "Loser" in out)
+    assert "Press Enter for the next hand (q to quit)" in out and "end of the hand" in out
+    assert "next round" not in out and "end of the round" not in out
+    # the other games keep their rounds
+    code, out = krazy("play", "kings-rummy", "--seed", "1", "--delay", "0", "-o", "rounds=2", input="1\n" * 400)
+    assert "Press Enter for the next round (q to quit)" in out and "next hand" not in out
+
+
+def test_rules_option_text_wraps_indented_and_seat_options_say_they_count_from_0():
+    # at 40 columns the wrapped lines of an option's text started at column 0, under the
+    # option names; "dealer ... 0..4" did not say that seat 1 at the table is 0
+    code, out = krazy("rules", "krazy-kings", "--no-pager", env={"COLUMNS": "40"})
+    assert code == 0
+    lines = out.split("\n")
+    at = lines.index("may_roll_when_able")
+    body = []
+    for ln in lines[at + 1:]:
+        if not ln.startswith("    "):
+            break
+        body.append(ln.strip())
+    assert len(body) >= 2 and " ".join(body).endswith("rule KK-8)"), lines[at:at + 6]
+    text = " ".join(out.split())
+    assert "0..4; 0 is seat 1 at the table; rule KK-3)" in text
+    code, out = krazy("rules", "kings-rummy", "--no-pager")
+    assert "0..6; 0 is seat 1 at the table; rule KR-4)" in " ".join(out.split())
+
+
+def test_names_that_are_markup_or_unprintable_are_refused_not_a_traceback():
+    # --names '[/],[bold]Bob' ended in rich.errors.MarkupError (the play by play is markup)
+    for names in ("[/],Bob", "[bold]Eve,Bob", "Eve\x1b[2J,Bob", "x" * 25 + ",Bob", "Eve,eve"):
+        code, out = krazy("play", "krazy-kings", "--humans", "2", "--players", "2", "--delay", "0",
+                          "--names", names, input="q\n", timeout=60)
+        assert code == 2 and "--names" in out and "Traceback" not in out, (names, out)
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--players", "2", "--delay", "0",
+                      "--names", "Eve (mum),Bob-2", input="q\n", timeout=60)
+    assert code == 0 and "Eve (mum) (seat 1)" in out
+
+
+def test_a_match_without_a_seed_shows_one_that_replays_it():
+    # `krazy match krazy-kings` said "seed None" and dealt a different game every time
+    code, out = krazy("match", "krazy-kings", "--players", "3", "-o", "max_turns=300", timeout=120)
+    assert code == 0 and "seed None" not in out
+    m = re.search(r"Replay this game: (krazy match krazy-kings --players 3 -o max_turns=300 "
+                  r"--bots heuristic,random --seed (\d+))", out)
+    assert m, out[-400:]
+    assert f"— seed {m.group(2)}" in out.split("\n", 1)[0]
+    code, again = krazy(*m.group(1).split()[1:], timeout=120)
+    assert code == 0 and again == out                    # the same game, line for line
+
+
+def _render_text(renderable, width=120):
+    import io
+    from rich.console import Console
+    c = Console(file=io.StringIO(), width=width, color_system=None)
+    c.print(renderable)
+    return c.file.getvalue()
+
+
+def test_compact_seat_words_crazy_rummy_gone_down_and_an_empty_krazy_kings_hand():
+    # "2: 1 card down" read as a card lying face down; a won Krazy Kings hand was a bare
+    # "Your hand:" line
+    from krazy_core.bots import make_bot
+    from krazy_core.ui import load_ui
+    ui = load_ui("contract-rummy")
+    s = krazy_core.make("contract-rummy", rounds=1).new_initial_state(seed=5)
+    bot = make_bot("heuristic", seed=0)
+    while not any(s.observation(0)["down"]):
+        s.apply_action(bot.step(s))
+    p = s.observation(0)["down"].index(True)
+    n = s.observation(0)["hand_sizes"][p]
+    text = _render_text(ui.compact(s, 0))
+    assert f"{p + 1}{' you' if p == 0 else ''}: {n} card{'s' if n != 1 else ''} (gone down)," in text
+    assert " card down" not in text and " cards down" not in text
+    kk = load_ui("krazy-kings")
+    s = krazy_core.make("krazy-kings").new_initial_state(seed=11)
+    bots = [make_bot("heuristic", seed=i) for i in range(4)]
+    while not s.is_terminal():
+        s.apply_action(bots[s.current_player()].step(s))
+    w = [p for p, r in enumerate(s.returns()) if r == max(s.returns())][0]
+    assert "Your hand: (empty)" in _render_text(kk.compact(s, w))

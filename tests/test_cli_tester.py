@@ -244,3 +244,44 @@ def test_compact_seat_words_crazy_rummy_gone_down_and_an_empty_krazy_kings_hand(
         s.apply_action(bots[s.current_player()].step(s))
     w = [p for p, r in enumerate(s.returns()) if r == max(s.returns())][0]
     assert "Your hand: (empty)" in _render_text(kk.compact(s, w))
+
+
+def test_going_down_refusal_states_the_rank_order_without_a_contradicting_example():
+    """Issue 16 item 13 (CR-10): refusing a lay while going down said "(so lay J♠ before J♥ ...)"
+    even when the refused card was J♠; it now states the order itself: books one rank after
+    another, naturals ♠ ♥ ♦ ♣, wilds last, runs from the low end."""
+    import random
+
+    import krazy_core
+    game = krazy_core.make("contract-rummy")
+    found = 0
+    for seed in range(200):
+        s = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal() and found < 3:
+            if s.observation(s.current_player()).get("building_meld") is not None:
+                legal = set(s.legal_actions())
+                names = [(a, s.action_to_string(a)) for a in range(game.num_distinct_actions)]
+                refused = [a for a, n in names if n.startswith("lay ") and a not in legal]
+                if refused:
+                    why = s.explain_illegal(refused[0])
+                    assert "rank order" in why and "wilds last" in why and "CR-10" in why
+                    assert "J♠ before J♥" not in why
+                    found += 1
+            s.apply_action(rng.choice(s.legal_actions()))
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_lay_before_going_down_names_the_contract():
+    """A lay before 'go down' says that going down needs the round's contract (CR-4, CR-10)."""
+    import krazy_core
+    game = krazy_core.make("contract-rummy")
+    s = game.new_initial_state(seed=1)
+    while s.observation(s.current_player()).get("phase") not in ("play",):
+        s.apply_action(s.legal_actions()[0])
+    lays = [a for a in range(game.num_distinct_actions)
+            if s.action_to_string(a).startswith("lay ") and a not in s.legal_actions()]
+    why = s.explain_illegal(lays[0])
+    assert "only after 'go down'" in why and "contract of round 1" in why and "CR-4" in why

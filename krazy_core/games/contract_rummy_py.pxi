@@ -166,10 +166,10 @@ cdef class ContractRummyState(State):
             return f"seat {p} buys the up-card or passes (CR-8)"
         if st.phase == PH_BUILD:
             return ("while going down only the contract's melds are laid, and only steps that "
-                    "leave the contract completable (CR-10). The order: the books by rank, then "
-                    "the runs; a book's naturals in suit order ♠ ♥ ♦ ♣ and its wild last (so lay "
-                    "J♠ before J♥: a book started with J♥ can no longer take J♠); a run low to "
-                    "high")
+                    "leave the contract completable (CR-10). The books go down first, one rank "
+                    "after another in rank order, then the runs, each from its low end up; within "
+                    "a book the naturals go in suit order ♠ ♥ ♦ ♣ and the wilds last, so a book "
+                    "that has taken a ♥ can no longer take a ♠ of its rank")
         if a in (A_TAKE, A_DECLINE, A_BUY, A_PASS):
             return "the up-card is offered only at the start of a turn (CR-8)"
         if a < NK:
@@ -181,6 +181,9 @@ cdef class ContractRummyState(State):
                 return "a player goes down once per round (CR-10)"
             return f"the hand does not hold the contract of round {st.round} (CR-4, CR-10)"
         if a < A_LAYOFF:
+            if not st.down[p]:
+                return ("cards are laid into melds only after 'go down' (CR-10), and going down "
+                        f"needs the contract of round {st.round} in hand (CR-4)")
             return "cards are laid into melds only after 'go down' (CR-10)"
         if a < A_SWAP:
             k = ((a - A_LAYOFF) >> 1) // MAXM

@@ -327,12 +327,26 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     roll_key = args.roll_key if args.roll_key is not None else bool(sys.stdin and sys.stdin.isatty())
     roll_seats = {p for p, w in enumerate(seats) if w == "human"} if roll_key else set()
 
+    rolled: list = []                   # hot-seat: seats whose roll is on screen, unread
+
+    def roll_read(q) -> bool:
+        """Before the screen is cleared for ``q``: the player who just rolled reads the result
+        (and the moves after it) first.  ``False`` when they quit there."""
+        r = rolled[-1] if rolled else None
+        rolled.clear()
+        if r is None or r == q:
+            return True
+        return _ask(console, f"{escape(names[r])}: your roll is above. Press Enter to hand over "
+                             "(q to quit): ").lower() not in ("q", "quit")
+
     def before_roll(q, earlier):
         """Hot-seat: the hand-over comes before a player rolls (the screen still shows the
         last player's hand); the moves before the roll are shown again after it."""
         nonlocal last_seated
         if not hot_seat or last_seated == q:
             return True
+        if not roll_read(q):
+            return False
         _clear_screen(console)
         console.print(Panel(f"[bold]{escape(names[q])}[/], it is your turn. Everyone else, look away.",
                             border_style="yellow"))
@@ -353,13 +367,13 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
             # between rounds the humans pause, with the round's melds and scores, before the next deal
             cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
-            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll):
+            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll, rolled if hot_seat else None):
                 return _bye(console, state, args, replay)
             if humans and ends and not state.is_terminal():
                 word = "hand" if events[ends[-1]]["event"] == "hand_end" else "round"
                 if not _round_pause(console, ui, before, state, viewer_for_log, word):
                     return _bye(console, state, args, replay)
-                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll):
+                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll, rolled if hot_seat else None):
                     return _bye(console, state, args, replay)
             if state.is_terminal():
                 break
@@ -379,6 +393,8 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                 state.apply_action(_pass_action(state))
                 continue
             if hot_seat and last_seated != p:
+                if not roll_read(p):
+                    return _bye(console, state, args, replay)
                 _clear_screen(console)
                 if offer is not None:
                     tp = state.observation(p)["turn_player"]
@@ -479,11 +495,11 @@ def _round_pause(console, ui, before, state, viewer, word="round") -> bool:
 ROLLS = ("roll", "open_roll", "deal_roll")
 
 
-def _print_events(console, ui, events, names, roll_seats=(), before_roll=None):
+def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, rolled=None):
     """Print the play by play of ``events``; before a roll of a seat in ``roll_seats`` (the
     humans, at a terminal) ask for Enter, so a player rolls their own dice (after
     ``before_roll(seat, the events before it)``, the hot-seat hand-over).  ``False`` when the
-    player quits there."""
+    player quits there.  ``rolled`` (a list) gets the seat of each roll asked for."""
     start = 0
     for i, e in enumerate(events):
         if e.get("event") in ROLLS and e.get("player") in roll_seats:
@@ -495,6 +511,8 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None):
             who = names[e["player"]]
             if _ask(console, f"  {escape(who)}: press Enter to roll the dice (q to quit) ").lower() in ("q", "quit"):
                 return False
+            if rolled is not None:          # hot-seat: the roller sees the result before a hand-over
+                rolled.append(e["player"])
     for line in _log_lines(ui, events[start:], names):
         console.print("  " + line)
     return True

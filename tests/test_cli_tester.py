@@ -285,3 +285,22 @@ def test_lay_before_going_down_names_the_contract():
             if s.action_to_string(a).startswith("lay ") and a not in s.legal_actions()]
     why = s.explain_illegal(lays[0])
     assert "only after 'go down'" in why and "contract of round 1" in why and "CR-4" in why
+
+
+def test_hot_seat_roller_reads_the_roll_before_the_hand_over():
+    # the tester: in hot-seat Krazy Kings with the roll key, a player pressed Enter to roll
+    # (the deal roll) and the screen was cleared for the next hand-over at once: the roller
+    # never saw the result.  Now the roller is asked to hand over first, below the roll.
+    code, out = krazy("play", "krazy-kings", "--players", "2", "--humans", "2", "--seed", "3",
+                      "--delay", "0", "--roll-key", input="\n" * 12)
+    flat = out.replace("\n", " ")
+    assert code == 0 and "Traceback" not in out
+    rolls = [m.start() for m in re.finditer(r"press Enter to roll the dice", flat)]
+    reads = [m.start() for m in re.finditer(r"your roll is above\. Press Enter to hand over", flat)]
+    assert rolls and reads, out
+    # the read comes after the first roll and before the next seat's look-away panel
+    first_read = reads[0]
+    assert rolls[0] < first_read
+    after = flat[first_read:]
+    assert "Everyone else, look away" in after
+    assert re.search(r"rolls? ", flat[rolls[0]:first_read]), flat[rolls[0]:first_read]

@@ -651,5 +651,6 @@ def test_CR_10_going_down_refusal_says_the_laying_order():
               "lay 7s", "lay 7c", "lay 2s", "finish meld", "lay Jh"]:
         s.apply_action(t)
     assert texts(s) == [norm("lay J♦")]
-    with pytest.raises(IllegalActionError, match="suit order ♠ ♥ ♦ ♣ and its wild last"):
+    with pytest.raises(IllegalActionError, match="suit order ♠ ♥ ♦ ♣ and the wilds last, so a "
+                                                 "book that has taken a ♥ can no longer take a ♠"):
         s.apply_action("lay J♠")

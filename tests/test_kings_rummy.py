@@ -411,7 +411,7 @@ def test_hidden_hands_never_leak(seed, n):
         if e["event"] in ("deal", "draw") and e["player"] != p:
             assert e["card"] is None
     for q in range(n):
-        assert Counter(o["known_cards"][q]) <= Counter(s.hand(q))
+        assert not Counter(o["known_cards"][q]) - Counter(s.hand(q))   # a sub-multiset (Counter <= is 3.10+)
 
 
 def test_heuristic_beats_random():

@@ -197,7 +197,12 @@ def _interrupt_after(code, wait, timeout=60):
     assert line.strip() == "go", p.stderr.read()
     time.sleep(wait)
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=timeout)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:   # a failed test leaves no process running
+        p.kill()
+        out, err = p.communicate()
+        return "still running after SIGINT", out, err
     return p.returncode, out, err
 
 

@@ -337,16 +337,12 @@ def test_loaded_states_stay_serializable(game_id):
     refused at round 2; KrassKariert turn=2**32-1 wrapped through 0; a KrassKariert leader
     other than the trick's first player was accepted and refused two actions later.)"""
     import json
-    import random as _r
+    import random
+    from helpers import state_after_random_steps
     game = krazy_core.make(game_id)
     checked = 0
     for seed, steps in ((1, 3), (2, 60)):
-        s = game.new_initial_state(seed=seed)
-        rng = _r.Random(seed)
-        for _ in range(steps):
-            if s.is_terminal():
-                break
-            s.apply_action(rng.choice(s.legal_actions()))
+        s = state_after_random_steps(game_id, seed, steps)
         doc = json.loads(s.to_json())
         body = doc["state"]
         for key, v in sorted(body.items()):
@@ -363,7 +359,7 @@ def test_loaded_states_stay_serializable(game_id):
             t = _max_accepted(game, doc, put, lo)
             if t is None:
                 continue
-            play = _r.Random(7)
+            play = random.Random(7)
             n = 0
             while not t.is_terminal() and n < 250:     # (the counters grow in the first rounds)
                 t.apply_action(play.choice(t.legal_actions()))

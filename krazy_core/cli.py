@@ -35,7 +35,7 @@ from rich.text import Text
 import krazy_core
 from krazy_core.bots import make_bot
 from krazy_core.errors import KrazyError, ConfigError, IllegalActionError, UnclearActionError
-from krazy_core.ui import load_ui
+from krazy_core.ui import load_ui, plural
 
 
 def _parse_value(text: str):
@@ -122,14 +122,14 @@ def cmd_match(args, console: Console) -> int:
     names = [f"seat {i + 1} ({b})" for i, b in enumerate(bots_spec)]
     ui = load_ui(game.game_id)
     state = game.new_initial_state(seed=seed)
+    ui.state = state                    # the play by play may describe from it (a meld's cards)
     console.rule(f"[bold]{game.name}[/]: {escape(', '.join(names))} — seed {seed}")
     shown = 0
     decisions = 0
     while True:
-        for e in state.events_for("all", since=shown):     # only what is new (incremental)
-            line = _describe(ui, e, names)
-            if line:
-                console.print(line)
+        # only what is new (incremental); runs of draws and passes one line (_log_lines)
+        for line in _log_lines(ui, state.events_for("all", since=shown), names):
+            console.print(line)
         shown = state.num_events
         if state.is_terminal():
             break
@@ -183,10 +183,11 @@ def _print_result(console, state, names, decisions=None, ui=None):
         t.add_row(*cells, style="bold green" if r == best and r > worst else None)
     console.print(t)
     stats = state.stats() if hasattr(state, "stats") else {}
-    extra = f" in {plural(decisions, 'decision')}" if decisions is not None else ""
+    # a decision is a move a player chose; a turn may have none (a Krazy Kings pass plays itself)
+    extra = f" after {plural(decisions, 'move')} chosen by the players" if decisions is not None else ""
     if "turns" in stats:
         extra = f" after {plural(stats['turns'], 'turn')}" + \
-            (f" ({plural(decisions, 'decision')})" if decisions is not None else "")
+            (f", {plural(decisions, 'move')} chosen by the players" if decisions is not None else "")
     if stats.get("turn_limit"):
         console.print(f"[yellow]The turn limit (max_turns) cut the play short{extra}; "
                       "the game's rule for that decides the result.[/]")
@@ -315,6 +316,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
         state = game.state_from_json(args.resume_text)
     else:
         state = game.new_initial_state(seed=seed)
+    ui.state = state                    # the play by play may describe from it (a meld's cards)
     hot_seat = humans > 1
     viewer_for_log = 0 if humans == 1 else None
     shown = 0
@@ -367,13 +369,19 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
             # between rounds the humans pause, with the round's melds and scores, before the next deal
             cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
-            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll, rolled if hot_seat else None):
+            start = shown - len(events)
+
+            def view_of(offset, start=start):
+                return lambda seat, i: state.events_for(seat, since=start + offset + i)
+            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll,
+                                 rolled if hot_seat else None, view_of(0)):
                 return _bye(console, state, args, replay)
             if humans and ends and not state.is_terminal():
                 word = "hand" if events[ends[-1]]["event"] == "hand_end" else "round"
                 if not _round_pause(console, ui, before, state, viewer_for_log, word):
                     return _bye(console, state, args, replay)
-                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll, rolled if hot_seat else None):
+                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll,
+                                     rolled if hot_seat else None, view_of(cut)):
                     return _bye(console, state, args, replay)
             if state.is_terminal():
                 break
@@ -492,27 +500,59 @@ def _round_pause(console, ui, before, state, viewer, word="round") -> bool:
     return _ask(console, f"Press Enter for the next {word} (q to quit): ").lower() not in ("q", "quit")
 
 
-ROLLS = ("roll", "open_roll", "deal_roll")
+# a human's own dice (KK-3 deal, KK-6/KK-8 turn rolls, KK-11 a King's challenge, KK-12 the
+# open roll, KK-16 the roll-off die, KK-19 caught): each waits for Enter at a terminal
+ROLLS = ("roll", "open_roll", "deal_roll", "challenge", "rolloff_die", "caught")
+ROLL_KEYS = ("", "r", "roll")
 
 
-def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, rolled=None):
+def _roll_key(console, who, words) -> bool:
+    """The "press Enter to roll" prompt: Enter, ``r`` or ``roll`` rolls; ``q`` (or the end of
+    input) quits (``False``); anything else is answered with what the prompt takes and asked
+    again (Ctrl-C goes up to the table, which quits as ``q`` does)."""
+    if words:
+        console.print(f"  [dim]{escape(words)}[/]")
+    while True:
+        raw = _ask(console, f"  {escape(who)}: press Enter to roll the dice (q to quit) ")
+        low = raw.lower()
+        if low in ("q", "quit", "exit"):
+            return False
+        if low in ROLL_KEYS:
+            return True
+        console.print(f"  [yellow]{_shown(raw)}: there is nothing to choose before the dice are rolled. "
+                      "Press Enter (or type r) to roll, or q to quit.[/]")
+
+
+def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, rolled=None, view_of=None):
     """Print the play by play of ``events``; before a roll of a seat in ``roll_seats`` (the
     humans, at a terminal) ask for Enter, so a player rolls their own dice (after
-    ``before_roll(seat, the events before it)``, the hot-seat hand-over).  ``False`` when the
-    player quits there.  ``rolled`` (a list) gets the seat of each roll asked for."""
+    ``before_roll(seat, the events before it)``, the hot-seat hand-over).  The first roll
+    asked for shows the table as it is before that roll (``ui.before_roll``: hand, top card,
+    whose turn; ``view_of(seat, i)``: the seat's view of ``events[i:]``) and what the roll is
+    for.  ``False`` when the player quits there.  ``rolled`` (a list) gets the seat of each
+    roll asked for."""
     start = 0
+    shown_for = None                    # the seat the pre-roll table was last shown to
     for i, e in enumerate(events):
         if e.get("event") in ROLLS and e.get("player") in roll_seats:
+            seat = e["player"]
             for line in _log_lines(ui, events[start:i], names):
                 console.print("  " + line)
+            if any(x.get("player") != seat for x in events[start:i] if _describe(ui, x, names)):
+                shown_for = None        # others moved since: show the table again
             start = i
-            if before_roll is not None and not before_roll(e["player"], events[:i]):
+            if before_roll is not None and not before_roll(seat, events[:i]):
                 return False
-            who = names[e["player"]]
-            if _ask(console, f"  {escape(who)}: press Enter to roll the dice (q to quit) ").lower() in ("q", "quit"):
+            words = None
+            if ui.before_roll is not None and ui.state is not None and view_of is not None:
+                table, words = ui.before_roll(ui.state, seat, view_of(seat, i), events[:i])
+                if shown_for != seat:
+                    console.print(table)
+                    shown_for = seat
+            if not _roll_key(console, names[seat], words):
                 return False
             if rolled is not None:          # hot-seat: the roller sees the result before a hand-over
-                rolled.append(e["player"])
+                rolled.append(seat)
     for line in _log_lines(ui, events[start:], names):
         console.print("  " + line)
     return True
@@ -520,11 +560,14 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
 
 def _log_lines(ui, events, names):
     """The play by play of ``events``: a run of draws by one seat is one line (``draws 6
-    cards``; after "fails the challenge and draws 6" only the cards, when seen), and a run
-    of passes is one line."""
+    cards``; after "fails the challenge and draws 6" or "meets the challenge ...; seat 2
+    draws 6 cards", which say the count, only the cards, when seen; when the stock is
+    rebuilt in the middle, the rest is "draws the other 3 cards"), and a run of passes is
+    one line."""
     out = []
     i = 0
     prev = None
+    owed = None                         # [seat, cards still due] of a draw a line announced
     while i < len(events):
         e = events[i]
         k = e.get("event")
@@ -536,14 +579,23 @@ def _log_lines(ui, events, names):
                     events[j].get("reason") == e.get("reason") and \
                     (k != "drawn" or events[j].get("card") is None):
                 j += 1
-        if j - i > 1 and k in ("draw", "drawn"):
-            who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
-            seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
-            if prev is not None and prev.get("event") == "challenge_failed" and prev.get("player") == e.get("player"):
-                if seen:
-                    out[-1] += ": " + " ".join(seen)
-            else:
-                out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
+        who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
+        seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
+        if k == "draw" and out and prev is not None and prev.get("event") in ("challenge_met", "challenge_failed") \
+                and e.get("player") == prev.get("challenger" if prev["event"] == "challenge_met" else "player"):
+            # Krazy Kings: the challenge's line says the draws already (KK-11): only the cards
+            due = (prev.get("card") or 0) & 15 if prev["event"] == "challenge_met" else (prev.get("draws") or 0)
+            owed = [e.get("player"), due - (j - i)] if due > j - i else None
+            if seen:
+                out[-1] += ": " + " ".join(seen)
+        elif k == "draw" and owed is not None and owed[0] == e.get("player") and \
+                prev is not None and prev.get("event") in ("stock_rebuilt", "round_one"):
+            # the rest of an announced draw after the stock was rebuilt (KK-17)
+            n = min(owed[1], j - i)
+            out.append(f"{who} draws the other {plural(n, 'card')}" + (": " + " ".join(seen) if seen else ""))
+            owed = None
+        elif j - i > 1 and k in ("draw", "drawn"):
+            out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
         elif j - i > 1 and k == "pass":
             lines = [_describe(ui, x, names) for x in events[i:j]]
             lines = [x for x in lines if x]
@@ -553,6 +605,8 @@ def _log_lines(ui, events, names):
             line = _describe(ui, e, names)
             if line:
                 out.append(line)
+        if k not in ("draw", "stock_rebuilt", "round_one"):
+            owed = None
         prev = events[j - 1]
         i = j
     return out
@@ -686,6 +740,8 @@ def _describe(ui, event, names):
     """The table's line for an event; a log loaded from someone's JSON may hold values no
     renderer expects (card fields are display data), so those print as raw fields."""
     try:
+        if getattr(ui, "describe_with_state", False) and getattr(ui, "state", None) is not None:
+            return ui.describe_event(event, names, state=ui.state)
         return ui.describe_event(event, names)
     except Exception:
         return escape(f"event {event}")
@@ -1134,8 +1190,9 @@ def cmd_bench(args, console: Console) -> int:
         interrupted = True
     rate = decisions / seconds if seconds > 0 else 0.0
     head = f"interrupted after {plural(done, 'random game')}" if interrupted else plural(done, "random game")
+    # a decision: one move chosen (at random) by the player to act
     console.print(f"{game.name}, {game.num_players} players: {head} in the core, "
-                  f"{plural(decisions, 'decision')} in {seconds:.3f} s = "
+                  f"{plural(decisions, 'decision')} (moves chosen) in {seconds:.3f} s = "
                   f"[bold]{rate:,.0f}[/] decisions/s")
     return 130 if interrupted else 0
 

@@ -304,3 +304,123 @@ def test_hot_seat_roller_reads_the_roll_before_the_hand_over():
     after = flat[first_read:]
     assert "Everyone else, look away" in after
     assert re.search(r"rolls? ", flat[rolls[0]:first_read]), flat[rolls[0]:first_read]
+
+
+# ------------------------------------------------------------------ the roll key (Krazy Kings)
+def _before(text, marker, nth=0):
+    """``text`` up to the ``nth`` (from 0) occurrence of ``marker``."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(marker, at + 1)
+    return text[:at]
+
+
+def test_the_roll_prompt_comes_after_the_hand_the_top_card_and_whose_turn():
+    # the roll prompt of a human's turn came before the table: the player was asked to roll
+    # without having seen their hand or the card to match (KK-6)
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", "--roll-key",
+                      input="\n\nq\n")
+    assert code == 0 and "Traceback" not in out
+    ask = "seat 1 (you): press Enter to roll the dice (q to quit)"
+    first_turn = _before(out, ask, 1)[len(_before(out, ask, 0)):]   # between the deal roll and this roll
+    assert "Top card Q♦" in first_turn and "seat 1: your roll" in first_turn
+    assert "Your hand: 2♠ 4♠ Q♠ 3♥ 3♦ 9♦ 9♣" in first_turn
+    assert "Round One: roll, then play a card matching a die or their sum (KK-6)." in first_turn
+    assert "dice ⚁ ⚂" not in first_turn                         # the dice are not known yet
+    assert out.index("seat 1 (you) rolls ⚁ ⚂  (2+3=5)") > out.index(ask, out.index(ask) + 1)
+    # the deal roll: no hand yet, and the stock still holds the cards about to be dealt
+    deal = _before(out, ask, 0)
+    assert "Your hand: (empty)" in deal and "The deal: roll for the number of cards you are dealt (KK-3)." in deal
+
+
+def test_the_roll_prompt_takes_enter_r_or_roll_and_says_so_to_anything_else():
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", "--roll-key",
+                      input="\nxyz\nroll\nq\n")
+    assert code == 0
+    assert ("'xyz': there is nothing to choose before the dice are rolled. Press Enter (or type r) "
+            "to roll, or q to quit.") in " ".join(out.split())
+    assert out.index("'xyz'") < out.index("seat 1 (you) rolls ⚁ ⚂")
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", "--roll-key", input="r\nr\nq\n")
+    assert "seat 1 (you) rolls 6+1 and is dealt 7 cards" in out and "seat 1 (you) rolls ⚁ ⚂" in out
+    # the end of input (Ctrl-D) at the roll prompt leaves as q does, with the replay line
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", "--roll-key", input="\n")
+    assert code == 0 and "Replay this deal: krazy play krazy-kings --seed 7" in out and "Bye." in out
+    assert "seat 1 (you) rolls ⚁ ⚂" not in out
+
+
+def test_ctrl_c_at_the_roll_prompt_quits_as_at_the_other_prompts(tmp_path, monkeypatch, capsys):
+    from rich.console import Console
+    from krazy_core import cli
+    save = str(tmp_path / "kk.json")
+    prompts = []
+
+    def answer(self, prompt="", **kw):
+        prompts.append(prompt)
+        if "press Enter to roll" in prompt:
+            raise KeyboardInterrupt
+        return "q"
+
+    monkeypatch.setattr(Console, "input", answer)
+    code = cli.main(["play", "krazy-kings", "--seed", "7", "--delay", "0", "--roll-key", "--save", save])
+    out = capsys.readouterr().out.replace("\n", "")
+    assert code == 0 and len(prompts) == 1 and "press Enter to roll" in prompts[0]
+    assert f"continue with krazy play krazy-kings --resume {save}" in out
+    assert "Bye." in out
+
+
+def test_a_human_rolls_their_own_roll_off_die_and_bots_roll_theirs_at_once():
+    # KK-16: the roll-off's dice took no keypress for a human seat, and the log showed a
+    # die face only; now the human rolls (Enter), the bot's die follows without a prompt,
+    # and each line says the number
+    code, out = krazy("play", "krazy-kings", "--players", "2", "--seed", "0", "--delay", "0", "--roll-key",
+                      input="\n\nplay jk\n\nq\n")
+    assert code == 0 and "Traceback" not in out
+    flat = out
+    ask = "seat 1 (you): press Enter to roll the dice (q to quit)"
+    at = flat.index("seat 1 (you) plays 🃏")
+    rolloff = flat[at:]
+    assert "Roll-off (KK-16): roll one die; highest picks the direction, others draw it." in rolloff
+    assert rolloff.index(ask) < rolloff.index("roll-off: seat 1 (you) rolls ⚁ (2)") < \
+        rolloff.index("roll-off: seat 2 (heuristic bot) rolls ⚃ (4)")
+    between = rolloff[rolloff.index("roll-off: seat 1 (you) rolls"):rolloff.index("seat 2 (heuristic bot) wins the roll-off")]
+    assert ask not in between                   # the bot's die: no prompt
+    assert "Your hand: K♥ 3♣ K♣" in rolloff[:rolloff.index(ask)]
+    assert "seat 1 (you) draws 2 cards: 3♠ 5♠" in rolloff
+
+
+def test_a_met_challenge_is_one_line_with_the_cards_drawn():
+    # "meets the challenge with 6♠; seat 3 draws" was followed by "seat 3 draws 6 cards"
+    code, out = krazy("match", "krazy-kings", "--players", "3", "--seed", "1")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert ("seat 1 (heuristic) meets the challenge with 6♠; seat 3 (heuristic) draws 6 cards: "
+            "A♥ 7♦ 2♣") in flat
+    after = flat[flat.index("draws 6 cards: A♥ 7♦ 2♣") + len("draws 6 cards: A♥ 7♦ 2♣"):]
+    # the stock ran out after three of them (KK-17): the rest is said as the rest, not as more
+    assert after.startswith(" the discard pile is shuffled into a new stock of 38 everyone is back to "
+                            "Round One: stock rebuilt (KK-18) seat 3 (heuristic) draws the other 3 cards: 4♠ 6♦ 3♦")
+
+
+def test_bench_counts_have_thousands_separators_and_say_what_they_count():
+    code, out = krazy("bench", "krazy-kings", "--games", "3000", "--seed", "1")
+    flat = " ".join(out.split())
+    assert code == 0
+    m = re.search(r"3,000 random games in the core, ([\d,]+) decisions \(moves chosen\) in [\d.]+ s = "
+                  r"([\d,]+) decisions/s", flat)
+    assert m, flat
+    assert int(m.group(1).replace(",", "")) > 1000 and "," in m.group(1)
+    # a match's result says what its two counts are
+    code, out = krazy("match", "krazy-kings", "--seed", "3")
+    assert re.search(r"after [\d,]+ turns, [\d,]+ moves chosen by the players\.", " ".join(out.split()))
+    assert "decisions)" not in out
+
+
+def test_crazy_rummy_log_describes_a_completed_meld_by_its_cards():
+    # the log said "completes meld 0 (3 cards)": which meld, of what?
+    code, out = krazy("match", "contract-rummy", "--seed", "2", "-o", "rounds=2")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "seat 1 (heuristic) completes meld 0, a book of 5s: 5♠ 5♦ 🃏✱" in flat
+    assert "seat 3 (heuristic) completes meld 7, a run of hearts, 5 to 8: 2♣✱ 🃏✱ 7♥ 8♥" in flat
+    assert "seat 1 (heuristic) completes meld 1, a run of diamonds, J to A: 2♠✱ Q♦ 2♦✱ A♦" in flat
+    assert not re.search(r"meld \d+ \(\d+ cards\)", flat)

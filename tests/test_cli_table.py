@@ -551,3 +551,30 @@ def test_gap_bots_pause_once_per_turn_not_per_decision(monkeypatch):
         st.apply_action(bots[p].step(st))
         decisions += 1
     assert len(sleeps) == turns < decisions and set(sleeps) == {0.5}
+
+
+def test_long_choice_labels_fold_at_40_columns_instead_of_being_cut():
+    # at 40 columns "2 play 9♣  (without calling last card: you will be caught, KK-19)" ended
+    # in "…": the warning the label exists for was lost
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0",
+                      input="3d\nqs\n2s\n\n\nq\n", env={"COLUMNS": "40", "LINES": "15"})
+    assert code == 0
+    lines = out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("2 play 9♣"))
+    assert lines[at] == "2 play 9♣  (without calling last card:"
+    assert lines[at + 1] == "  you will be caught, KK-19)"
+    assert len(lines[at - 1]) <= 40 and not any(x.startswith(("1 ", "2 ")) and "…" in x for x in lines)
+    # a page of folded labels holds only what fits: every choice is on some page, whole
+    st = first_human_decision("krazy-kings", 7)
+    ui = load_ui("krazy-kings")
+    entries = [("move", a, "play 9♣ " + "and a very long explanation " * 3) for a in range(12)]
+    console = Console(width=40, height=15, file=io.StringIO(), color_system=None)
+    seen = []
+    for page in range(12):
+        parts, prompt, pg, pages, first, count = cli_table.screen_lines(console, ui, st, 0, entries, page)
+        seen += list(range(first, first + count))
+        grid = [x for x in parts[1:] if isinstance(x, cli_table.Text)]
+        assert len(grid) <= 15 and all(len(x.plain) <= 40 for x in grid)
+        if pg == pages - 1:
+            break
+    assert sorted(seen) == list(range(12))

@@ -651,13 +651,14 @@ def _proper_name(state, piece, legal=(), labels=(), typed_card=None):
     for a, lab in zip(legal, labels):
         if want == _norm(lab):
             return lab
+    ui = load_ui(state.game.game_id)
     try:
-        return state.action_to_string(state.string_to_action(piece))
+        return ui.action_label(state, state.string_to_action(ui.typed_text(state, piece)))
     except UnclearActionError:
         pass
     except IllegalActionError as e:     # legal later in the chain, perhaps: its proper name
         if e.action is not None:
-            return state.action_to_string(e.action)
+            return ui.action_label(state, e.action)
     from krazy_core.cards import format_card, parse_card
     out = []
     for tok in str(piece).split():
@@ -702,22 +703,27 @@ def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
     for a, lab in zip(legal, labels):
         if want == _norm(lab):
             return a, None
+    ui = ui or load_ui(state.game.game_id)
     try:
-        a = state.string_to_action(raw)
-        if ui is not None:
-            a = ui.typed_action(state, a, raw)
+        # the table's way of counting (KrassKariert positions from 1) into the engine's
+        a = state.string_to_action(ui.typed_text(state, raw))
+        a = ui.typed_action(state, a, raw)
     except UnclearActionError as e:
         if e.matches == ():             # it names no move at all
             return None, _refusal(raw, legal, labels, short_forms)
+        if e.matches:                   # several moves: by their names as listed here
+            return None, escape(f"{raw!r} fits {len(e.matches)} moves: "
+                                + ", ".join(repr(ui.action_label(state, x)) for x in e.matches)
+                                + "; say which") + " (or type the move's number from the list)"
         # the game says what is wrong with a short form, or which moves it fits
-        return None, escape(str(e)) + " (or type the move's number from the list)"
+        return None, escape(ui.engine_text(state, str(e))) + " (or type the move's number from the list)"
     except IllegalActionError as e:
         # a name the game knows but that is not legal now: say why
         if e.action is None:
             return None, _refusal(raw, legal, labels, short_forms)
         why = state.explain_illegal(e.action) or "it is not among the legal actions"
-        return None, (f"{escape(state.action_to_string(e.action))} is not allowed now: "
-                      f"{escape(_you(state, why))}.")
+        return None, (f"{escape(ui.action_label(state, e.action))} is not allowed now: "
+                      f"{escape(ui.engine_text(state, _you(state, why)))}.")
     return a, None
 
 
@@ -1146,6 +1152,11 @@ def rules_renderables(spec):
         body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
         out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
+    out.append(Text(f"Seats count from 1 at the table (seat 1 is you in krazy play); options that "
+                    f"name a seat ({', '.join(SEAT_OPTIONS)}) count from 0."))
+    note = load_ui(spec.game_id).rules_note
+    if note:
+        out.append(Text(note))
     return out
 
 
@@ -1224,7 +1235,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
         p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:2000), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
 
-    p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat")
+    p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
+                       description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "
+                                   "(you are seat 1), and so do KrassKariert's hand positions: the first card "
+                                   "of your hand is position 1, typed 'p1'.")
     common(p)
     p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")

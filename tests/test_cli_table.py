@@ -111,7 +111,8 @@ def test_krass_kariert_seed_4_shows_the_table_and_folds_the_reserve_takes():
     text, prompt, entries, _ = render_screen("krass-kariert", st, p, 80, 24)
     groups = [e for e in entries if e[0] == "group"]
     assert len(entries) == 28 - 22 + len(groups) and len(groups) == 2       # one per reserve card
-    assert all(len(g[3]) == 11 for g in groups) and sorted(groups[0][3]) == sorted(str(i) for i in range(11))
+    # positions counted from 1 at the table (the engine's 0..10)
+    assert all(len(g[3]) == 11 for g in groups) and sorted(groups[0][3]) == sorted(str(i) for i in range(1, 12))
     assert "take reserve 7 (left) (then choose where)" in text or "take reserve 7 (then choose where)" in text
     assert "into position" not in text
     assert "Your hand" in text and "To beat" in text
@@ -122,7 +123,7 @@ def test_krass_kariert_seed_4_shows_the_table_and_folds_the_reserve_takes():
     console.input = lambda prompt="": next(answers)
     assert cli._group_choice(console, g) is None                    # Enter goes back
     a = cli._group_choice(console, g)
-    assert st.action_to_string(a).startswith("reserve slot") and st.action_to_string(a).endswith("at 5")
+    assert st.action_to_string(a).startswith("reserve slot") and st.action_to_string(a).endswith("at 4")
 
 
 def test_choices_page_when_they_do_not_fit():

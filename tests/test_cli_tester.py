@@ -54,8 +54,8 @@ def test_krass_kariert_unseen_draws_after_a_trick_are_one_line():
            {"event": "drawn", "player": 0, "card": 7, "card_text": "7", "position": 0}]
     assert cli._log_lines(ui, ev, names) == [
         "seat 2 (heuristic bot) draws 3 cards",
-        "seat 1 (you) draws 5 and inserts it at position 2",
-        "seat 1 (you) draws 7 and inserts it at position 0"]
+        "seat 1 (you) draws 5 and inserts it at position 3",        # positions from 1 at the table
+        "seat 1 (you) draws 7 and inserts it at position 1"]
 
 
 def test_ctrl_c_at_the_table_saves_and_says_how_to_go_on(tmp_path, monkeypatch, capsys):
@@ -144,20 +144,20 @@ def test_krass_kariert_plays_of_an_x_are_one_choice_then_which_rank():
     ui, s, legal, labels = _ka_state_with_many_x_plays()
     entries = cli_table.choice_entries(ui, s, legal, labels)
     assert len(entries) == 23
-    solo = [e for e in entries if e[0] == "group" and e[1] == "play 2 solo with X (then choose which)"]
+    solo = [e for e in entries if e[0] == "group" and e[1] == "play 3 solo with X (then choose which)"]     # position 3 from 1
     assert len(solo) == 1
     keys = list(solo[0][3])
     assert keys == [str(r) for r in range(1, 13)]
     assert cli_table.group_prompt(solo[0]) == "Which solo? (1-12; Enter to go back, q quit): "
     for r, a in solo[0][3].items():
-        assert s.action_to_string(a).startswith(f"play 2 solo {r} ") or \
-            ui.action_label(s, a) == f"play 2 solo {r} (X={r}): X"
+        assert s.action_to_string(a).startswith(f"play 2 solo {r} ") and \
+            ui.action_label(s, a) == f"play 3 solo {r} (X={r}): X"
     # every legal move is still reachable: as a choice, or in exactly one group
     reach = [e[1] for e in entries if e[0] == "move"] + [a for e in entries if e[0] == "group" for a in e[3].values()]
     assert sorted(reach) == sorted(legal)
     # and by its full name at the prompt
     from krazy_core import cli
-    a, err = cli._resolve_name(s, "play 2 solo 7 (X=7): X", legal, labels, ui=ui)
+    a, err = cli._resolve_name(s, "play 3 solo 7 (X=7): X", legal, labels, ui=ui)
     assert err is None and a == solo[0][3]["7"]
 
 
@@ -424,3 +424,67 @@ def test_crazy_rummy_log_describes_a_completed_meld_by_its_cards():
     assert "seat 3 (heuristic) completes meld 7, a run of hearts, 5 to 8: 2♣✱ 🃏✱ 7♥ 8♥" in flat
     assert "seat 1 (heuristic) completes meld 1, a run of diamonds, J to A: 2♠✱ Q♦ 2♦✱ A♦" in flat
     assert not re.search(r"meld \d+ \(\d+ cards\)", flat)
+
+
+# ------------------------------------------------------------------ KrassKariert positions from 1
+def test_krass_kariert_positions_count_from_1_as_seats_do():
+    # the hand was numbered 0:10 1:5 ... while seats counted from 1; now one count at the table,
+    # in what is shown, typed, asked and answered
+    code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input="p0\n3-4\n7\n3\np1\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0 and "Traceback" not in out
+    assert "Your hand: 1:10 2:5 3:10 4:1 5:9 6:2 7:11 8:3 9:1 10:2" in flat
+    assert "1 play 1 solo 10: 10" in flat and "5 play 8-10 3-straight 3: 3 1 2" in flat
+    assert "positions count from 1 at the table, as seats do: the first card of your hand is p1" in flat
+    assert "positions 3-4 hold 10 1: no combination" in flat          # the cards at 3 and 4, counted from 1
+    assert "Into which position? (1-11;" in flat
+    assert "seat 1 (you) takes reserve 7 into their hand at position 3" in flat
+    assert "Your hand: 1:10 2:5 3:7 4:10" in flat                       # the 7 is the third card
+    assert "seat 1 (you) plays 10 as solo 10" in flat
+    # the help and the rules say so
+    code, out = krazy("play", "--help")
+    assert "KrassKariert's hand positions: the first card of your hand is position 1" in " ".join(out.split())
+    code, out = krazy("rules", "krass-kariert", "--no-pager")
+    flat = " ".join(out.split())
+    assert "At the table (krazy play) hand positions count from 1, as seats do" in flat
+    assert "options that name a seat (dealer, first_dealer) count from 0" in flat
+
+
+def test_krass_kariert_every_move_typed_with_positions_from_1_is_that_move():
+    """Each legal move of seeded states, typed in the table's count (its label, the short form
+    of its positions, a reserve or insert place), reads to that move; the engine's messages
+    come back in the same count."""
+    from krazy_core import cli
+    from krazy_core.ui import load_ui
+    from test_cli_table import seeded_states
+    ui = load_ui("krass-kariert")
+    checked = 0
+    for st, p in seeded_states("krass-kariert", seeds=4):
+        legal = ui.action_order(st, st.legal_actions())
+        labels = [ui.action_label(st, a) for a in legal]
+        for a, lab in zip(legal, labels):
+            engine = st.action_to_string(a)
+            forms = [lab]
+            w = engine.split()
+            if w[0] == "play":
+                lo, _, hi = w[1].partition("-")
+                span = f"{int(lo) + 1}" + (f"-{int(hi) + 1}" if hi else "")
+                forms.append(f"play {span} {' '.join(w[2:4])}")
+            elif w[0] in ("stop", "draw"):
+                forms.append(f"{w[0]} {int(w[1]) + 1}")
+            elif w[0] == "insert":
+                forms.append(f"insert {int(w[2]) + 1}")
+            for text in forms:
+                got, err = cli._resolve_name(st, text, legal, labels, ui.short_forms, ui)
+                if got is None and "fits" in (err or ""):
+                    continue                    # an X card: several values, the label says which
+                assert got == a, (text, engine, err)
+                checked += 1
+    assert checked > 200
+    st = seeded_states("krass-kariert", seeds=1)[0][0]
+    assert ui.engine_text(st, "your hand has positions 0-9: 10-11 is past its end") == \
+        "your hand has positions 1-10: 11-12 is past its end"
+    assert ui.engine_text(st, "position 12 is past the end of a hand of 10 cards") == \
+        "position 13 is past the end of a hand of 10 cards"
+    assert ui.engine_text(st, "say where it goes in your hand: 'reserve 7 at N', N from 0 (the front) "
+                              "to 10 (the end)").endswith("N from 1 (the front) to 11 (the end)")

@@ -25,6 +25,10 @@
 - optionally ``final_points(state) -> (heading, [value per seat])`` for the result table;
 - optionally ``round_summary(before, state, viewer) -> rich renderable``: what the table
   shows between rounds (``before``: the state before the move that ended the round);
+- optionally ``RULES_NOTE``: a paragraph ``krazy rules`` adds on how the table differs;
+- optionally ``typed_text(state, text) -> text`` and ``engine_text(state, text) -> text``: a
+  typed move rewritten for ``string_to_action`` and an engine message rewritten for the table,
+  where the table counts differently (KrassKariert: hand positions from 1, the engine from 0);
 - optionally ``before_roll(state, seat, later, earlier) -> (rich renderable, words)``: the
   table as a human sees it before rolling their own dice (``later``: the seat's events from
   the roll on, ``earlier``: the events before it in the batch) and what the roll is for.
@@ -91,4 +95,7 @@ def load_ui(game_id: str):
         final_points=getattr(mod, "final_points", None),
         round_summary=getattr(mod, "round_summary", None),
         before_roll=getattr(mod, "before_roll", None),
+        typed_text=getattr(mod, "typed_text", lambda state, text: text),
+        rules_note=getattr(mod, "RULES_NOTE", None),
+        engine_text=getattr(mod, "engine_text", lambda state, text: text),
     )

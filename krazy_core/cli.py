@@ -694,6 +694,13 @@ def _you(state, text):
     return re.sub(r"\bplayer (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", text)
 
 
+class _PLAIN_UI:                        # a state without a game (tests' stand-ins): names as they are
+    typed_text = staticmethod(lambda state, text: text)
+    engine_text = staticmethod(lambda state, text: text)
+    typed_action = staticmethod(lambda state, a, text: a)
+    action_label = staticmethod(lambda state, a: state.action_to_string(a))
+
+
 def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
     """The legal action named ``raw`` (a label as listed, or an action string, in any case),
     else ``(None, error message)``.  A name typed (not a listed label) goes through the
@@ -703,7 +710,9 @@ def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
     for a, lab in zip(legal, labels):
         if want == _norm(lab):
             return a, None
-    ui = ui or load_ui(state.game.game_id)
+    if ui is None:
+        game = getattr(state, "game", None)
+        ui = load_ui(game.game_id) if game is not None else _PLAIN_UI
     try:
         # the table's way of counting (KrassKariert positions from 1) into the engine's
         a = state.string_to_action(ui.typed_text(state, raw))
@@ -1058,7 +1067,8 @@ def cmd_simulate(args, console: Console) -> int:
     from krazy_core.arena import run_arena
     game = _make_game(args)
     n = game.num_players
-    entries = _bot_list(args.bots, n)
+    # the levels --bots offers (easy, normal, hard) as the bots they stand for
+    entries = [LEVELS.get(w, w) for w in _bot_list(args.bots, n)]
     base = args.seed or 0
     from krazy_core.arena import make_job
     from krazy_core.cli_runs import backend, open_store_arg

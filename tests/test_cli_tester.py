@@ -488,3 +488,68 @@ def test_krass_kariert_every_move_typed_with_positions_from_1_is_that_move():
         "position 13 is past the end of a hand of 10 cards"
     assert ui.engine_text(st, "say where it goes in your hand: 'reserve 7 at N', N from 0 (the front) "
                               "to 10 (the end)").endswith("N from 1 (the front) to 11 (the end)")
+
+
+# ------------------------------------------------------------------ tournament, sprt, selfplay (item 14)
+def test_tournament_reads_for_a_newcomer_and_says_when_results_come_from_the_store(tmp_path):
+    store = str(tmp_path / "r.sqlite")
+    args = ("tournament", "krazy-kings", "--bots", "easy,normal", "--games", "40", "--store", store)
+    code, out = krazy(*args)
+    flat = " ".join(out.split())
+    assert code == 0 and "Traceback" not in out
+    # --bots offers easy/normal/hard: they are the bots they stand for ("unknown bot 'easy'" before)
+    assert "│ heuristic │" in out and "│ random    │" in out
+    assert ("Krazy Kings, 4 players: 40 games; 1 line-up of bots, each deal played with the bots in "
+            "every seat (duplicate deals), seed 0;") in flat
+    assert "table(s)" not in out and "mu ± 1.96 sigma" not in out and "mean score" not in out
+    assert "rating: higher is stronger (openskill Bradley–Terry); the true rating is inside the interval " \
+           "95% of the time; score: the bot's mean result per seat (1 = won, 0 = lost)." in flat
+    assert "Head to head" in out and "How often the row's bot finished above the column's in the games " \
+                                     "they shared (ties count half)." in flat
+    assert "│ heuristic │   32.3 │  23.6 – 41.0 │" in out and "41.2% │    40 │" in out
+    # the same command again: read back, and it says so (it took 0.0 s and said nothing)
+    code, again = krazy(*args)
+    assert f"40 of the 40 games were read back from {store} (an earlier run of this command; " \
+           "--no-store plays them again)" in " ".join(again.split())
+    code, out = krazy("tournament", "--help")
+    flat = " ".join(out.split())
+    assert "Each deal is played once with the bots in every seat (duplicate deals)" in flat
+    assert "Example: krazy tournament krazy-kings --bots random,heuristic,ismcts:200 --games 400" in flat
+
+
+def test_sprt_answers_yes_or_no_in_words_then_the_statistics():
+    code, out = krazy("sprt", "krazy-kings", "easy", "normal", "--no-store")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert ("Yes: heuristic is stronger than random, by at least 20 Elo (95% sure), after 54 games "
+            "(27 pairs of 2 games on the same deals, the bots' seats swapped).") in flat
+    assert "Estimated gap: heuristic +280 Elo against random (95% interval +170 … +479)" in flat
+    assert "H1 accepted" not in out and "LLR" not in out
+    assert "log-likelihood ratio 3.08 (stops at -2.94 or 2.94)" in flat
+    code, out = krazy("sprt", "krazy-kings", "random", "heuristic", "--no-store", "--max-games", "10")
+    flat = " ".join(out.split())
+    assert ("Not decided after 10 games (5 pairs of 2 games on the same deals, the bots' seats swapped): "
+            "the games ran out (--max-games 10) before the test was sure. Raise --max-games, or test a "
+            "bigger gap (--elo1 further from --elo0).") in flat
+    assert "+inf" not in out and "(95% interval +115 … no upper limit yet)" in flat
+    code, out = krazy("sprt", "--help")
+    flat = " ".join(out.split())
+    assert "Is bot B stronger than bot A?" in flat and "chosen from --games" not in flat
+    assert "--alpha ALPHA how often a 'yes' may be wrong (default 0.05)" in flat
+
+
+def test_selfplay_says_what_it_wrote_and_a_rerun_that_has_nothing_to_do(tmp_path):
+    import pytest
+    pytest.importorskip("pyarrow")
+    out_dir = str(tmp_path / "sp")
+    args = ("selfplay", "krazy-kings", "--bot", "normal", "--games", "3", "--out", out_dir)
+    code, out = krazy(*args)
+    flat = " ".join(out.split())
+    assert code == 0
+    assert re.search(r"Wrote 3 games, [\d,]+ positions \(one per move, with the move played\) in 3 "
+                     r"Parquet files to " + re.escape(out_dir) + r"; [\d.]+ s, [\d,]+ positions/s", flat), flat
+    code, out = krazy(*args)
+    flat = " ".join(out.split())
+    assert (f"Nothing to play: all 3 games are already in {out_dir} (3 files, from an earlier run of this "
+            "command). For more games, write to a new --out folder") in flat
+    assert "0 games, 0 decisions" not in flat

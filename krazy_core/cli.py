@@ -506,14 +506,14 @@ ROLLS = ("roll", "open_roll", "deal_roll", "challenge", "rolloff_die", "caught")
 ROLL_KEYS = ("", "r", "roll")
 
 
-def _roll_key(console, who, words) -> bool:
+def _roll_key(console, who, words, dice="the dice") -> bool:
     """The "press Enter to roll" prompt: Enter, ``r`` or ``roll`` rolls; ``q`` (or the end of
     input) quits (``False``); anything else is answered with what the prompt takes and asked
     again (Ctrl-C goes up to the table, which quits as ``q`` does)."""
     if words:
         console.print(f"  [dim]{escape(words)}[/]")
     while True:
-        raw = _ask(console, f"  {escape(who)}: press Enter to roll the dice (q to quit) ")
+        raw = _ask(console, f"  {escape(who)}: press Enter to roll {dice} (q to quit) ")
         low = raw.lower()
         if low in ("q", "quit", "exit"):
             return False
@@ -549,7 +549,8 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
                 if shown_for != seat:
                     console.print(table)
                     shown_for = seat
-            if not _roll_key(console, names[seat], words):
+            if not _roll_key(console, names[seat], words,
+                             "your die" if e.get("event") == "rolloff_die" else "the dice"):
                 return False
             if rolled is not None:          # hot-seat: the roller sees the result before a hand-over
                 rolled.append(seat)
@@ -596,6 +597,10 @@ def _log_lines(ui, events, names):
             owed = None
         elif j - i > 1 and k in ("draw", "drawn"):
             out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
+        elif k == "play" and not e.get("announced") and i + 1 < len(events) and \
+                events[i + 1].get("event") == "challenge_met" and \
+                events[i + 1].get("player") == e.get("player") and events[i + 1].get("card") == e.get("card"):
+            pass                        # "meets the challenge with A♠" is the play's line (KK-11)
         elif j - i > 1 and k == "pass":
             lines = [_describe(ui, x, names) for x in events[i:j]]
             lines = [x for x in lines if x]

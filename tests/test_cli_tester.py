@@ -376,7 +376,7 @@ def test_a_human_rolls_their_own_roll_off_die_and_bots_roll_theirs_at_once():
                       input="\n\nplay jk\n\nq\n")
     assert code == 0 and "Traceback" not in out
     flat = out
-    ask = "seat 1 (you): press Enter to roll the dice (q to quit)"
+    ask = "seat 1 (you): press Enter to roll your die (q to quit)"
     at = flat.index("seat 1 (you) plays 🃏")
     rolloff = flat[at:]
     assert "Roll-off (KK-16): roll one die; highest picks the direction, others draw it." in rolloff
@@ -386,6 +386,19 @@ def test_a_human_rolls_their_own_roll_off_die_and_bots_roll_theirs_at_once():
     assert ask not in between                   # the bot's die: no prompt
     assert "Your hand: K♥ 3♣ K♣" in rolloff[:rolloff.index(ask)]
     assert "seat 1 (you) draws 2 cards: 3♠ 5♠" in rolloff
+
+
+def test_a_play_that_meets_a_challenge_is_one_line():
+    # "seat 1 (you) plays A♠" was followed by "seat 1 (you) meets the challenge with A♠; ..."
+    from krazy_core import cli
+    from krazy_core.ui import load_ui
+    ui = load_ui("krazy-kings")
+    names = ["seat 1 (you)", "seat 2 (heuristic bot)"]
+    ev = [{"event": "play", "player": 0, "card": 0x01, "card_text": "A♠", "announced": False},
+          {"event": "challenge_met", "player": 0, "card": 0x01, "card_text": "A♠", "challenger": 1},
+          {"event": "draw", "player": 1, "card": None, "reason": "challenge"}]
+    assert cli._log_lines(ui, ev, names) == [
+        "seat 1 (you) meets the challenge with A♠; seat 2 (heuristic bot) draws 1 card"]
 
 
 def test_a_met_challenge_is_one_line_with_the_cards_drawn():

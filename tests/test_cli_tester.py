@@ -566,3 +566,14 @@ def test_selfplay_says_what_it_wrote_and_a_rerun_that_has_nothing_to_do(tmp_path
     assert (f"Nothing to play: all 3 games are already in {out_dir} (3 files, from an earlier run of this "
             "command). For more games, write to a new --out folder") in flat
     assert "0 games, 0 decisions" not in flat
+
+
+def test_kings_rummy_round_summary_wraps_whole_cards_and_states_points_once():
+    # at 80 columns a seat's row ended "left: 4♠ 3♥…" with "= 7" on a line of its own, the
+    # points the next column shows anyway
+    code, out = krazy("play", "kings-rummy", "--seed", "1", "-o", "first_round=10", "-o", "rounds=2",
+                      "--delay", "0", input="1\n" * 300, env={"COLUMNS": "80", "LINES": "24"})
+    assert code == 0
+    block = out[out.index("end of the round"):out.index("Press Enter for the next round")]
+    assert "…" not in block and "  = " not in block
+    assert " 2     │ [3♠ 3♦ 3★] [8♥ 8♣ Q♥✱] [4♦ 4♣ 4★]  left: 5♠ 6♠ 7♣ │     18 │    18" in block

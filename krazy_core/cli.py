@@ -50,18 +50,40 @@ def _parse_value(text: str):
         return text
 
 
+SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat
+
+
 def _options(pairs: Optional[List[str]]) -> dict:
+    """``-o name=value`` pairs as the game's options.  A seat option (``SEAT_OPTIONS``) is
+    typed counting seats from 1, as the table shows them (``-o dealer=1``: seat 1), and
+    given to the game in its count from 0."""
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
             raise ConfigError(f"option {pair!r} must be written name=value (e.g. -o max_turns=300)")
         k, v = pair.split("=", 1)
-        out[k.strip()] = _parse_value(v.strip())
+        k, value = k.strip(), _parse_value(v.strip())
+        if k in SEAT_OPTIONS and type(value) is int:
+            if value < 1:
+                raise ConfigError(f"option {k!r} is a seat, counted from 1 as at the table "
+                                  f"(-o {k}=1 is seat 1), got {value}")
+            value -= 1
+        out[k] = value
     return out
 
 
 def _make_game(args):
-    return krazy_core.make(args.game, num_players=args.players, **_options(args.option))
+    import re
+    try:
+        return krazy_core.make(args.game, num_players=args.players, **_options(args.option))
+    except ConfigError as e:
+        # the game's range for a seat option is in its count from 0: say it in seats from 1
+        m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
+                         rf"( at a table of \d+)?, got (-?\d+)(.*)", str(e), re.S)
+        if m is None:
+            raise
+        raise ConfigError(f"option {m.group(1)!r} is a seat from {int(m.group(2)) + 1} to {int(m.group(3)) + 1}"
+                          f"{m.group(4) or ''} (seats count from 1), got {int(m.group(5)) + 1}{m.group(6)}") from None
 
 
 def _bot_list(text: str, n: int) -> List[str]:
@@ -1149,7 +1171,6 @@ def _game_progress(state) -> str:
 
 
 # ---------------------------------------------------------------------------- rules, bench
-SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat (from 0)
 
 
 def rules_renderables(spec):
@@ -1162,13 +1183,15 @@ def rules_renderables(spec):
         rng = f"{o.lo}..{o.hi}" if o.kind is int else ("true/false" if o.kind is bool else " / ".join(o.choices))
         default = str(o.default).lower() if o.kind is bool else str(o.default)
         out.append(Text(o.name, style="bold cyan"))
-        # the option counts seats from 0; the table (and the player) from 1
-        seat = "; 0 is seat 1 at the table" if o.name in SEAT_OPTIONS else ""
+        seat = ""
+        if o.name in SEAT_OPTIONS:          # typed as the table counts seats, from 1 (_options)
+            rng, default = f"seat {o.lo + 1}..{o.hi + 1}", f"seat {o.default + 1}"
+            seat = "; seats count from 1, as at the table"
         body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
         out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
-    out.append(Text(f"Seats count from 1 at the table (seat 1 is you in krazy play); options that "
-                    f"name a seat ({', '.join(SEAT_OPTIONS)}) count from 0."))
+    out.append(Text("Seats count from 1 everywhere you type or read them: at the table (seat 1 is you "
+                    f"in krazy play) and in the options that name a seat ({', '.join(SEAT_OPTIONS)})."))
     note = load_ui(spec.game_id).rules_note
     if note:
         out.append(Text(note))
@@ -1252,8 +1275,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
                        description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "
-                                   "(you are seat 1), and so do KrassKariert's hand positions: the first card "
-                                   "of your hand is position 1, typed 'p1'.")
+                                   "(you are seat 1; -o dealer=1 is seat 1 too), and so do KrassKariert's hand "
+                                   "positions: the first card of your hand is position 1, typed 'p1'.")
     common(p)
     p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")

@@ -172,7 +172,7 @@ def test_krass_kariert_pauses_between_hands_call_them_hands():
     assert "Press Enter for the next round (q to quit)" in out and "next hand" not in out
 
 
-def test_rules_option_text_wraps_indented_and_seat_options_say_they_count_from_0():
+def test_rules_option_text_wraps_indented_and_seat_options_say_how_they_count():
     # at 40 columns the wrapped lines of an option's text started at column 0, under the
     # option names; "dealer ... 0..4" did not say that seat 1 at the table is 0
     code, out = krazy("rules", "krazy-kings", "--no-pager", env={"COLUMNS": "40"})
@@ -186,9 +186,33 @@ def test_rules_option_text_wraps_indented_and_seat_options_say_they_count_from_0
         body.append(ln.strip())
     assert len(body) >= 2 and " ".join(body).endswith("rule KK-8)"), lines[at:at + 6]
     text = " ".join(out.split())
-    assert "0..4; 0 is seat 1 at the table; rule KK-3)" in text
+    # seat options are typed as the table counts seats, from 1 (they said "0 is seat 1")
+    assert "(default seat 1; seat 1..5; seats count from 1, as at the table; rule KK-3)" in text
     code, out = krazy("rules", "kings-rummy", "--no-pager")
-    assert "0..6; 0 is seat 1 at the table; rule KR-4)" in " ".join(out.split())
+    assert "(default seat 1; seat 1..7; seats count from 1, as at the table; rule KR-4)" in " ".join(out.split())
+
+
+def test_seat_options_are_typed_counting_seats_from_1(tmp_path):
+    # -o dealer=2 is seat 2 at the table (it dealt from seat 3: the option counted from 0)
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "-o", "dealer=2", "--delay", "0", input="q\n")
+    assert code == 0 and "seat 2 (heuristic bot) shuffles 54 cards" in out
+    assert "Replay this deal: krazy play krazy-kings -o dealer=2 --seed 1" in out
+    st = krazy_core.make("krazy-kings", dealer=1).new_initial_state(seed=1)
+    assert st.events_for(None)[0] == {"event": "shuffle", "player": 1, "cards": 54}   # the engine's seat 1 = seat 2
+    code, out = krazy("play", "krazy-kings", "-o", "dealer=0", "--delay", "0", input="q\n")
+    assert code == 2 and "option 'dealer' is a seat, counted from 1 as at the table (-o dealer=1 is seat 1), got 0" \
+        in " ".join(out.split())
+    code, out = krazy("play", "krazy-kings", "-o", "dealer=5", "--delay", "0", input="q\n")
+    assert "option 'dealer' is a seat from 1 to 4 at a table of 4 (seats count from 1), got 5 (KK-3)" in \
+        " ".join(out.split())
+    code, out = krazy("match", "kings-rummy", "-o", "first_dealer=3", "-o", "rounds=1", "--players", "3", "--seed", "2")
+    assert code == 0 and "seat 3 (heuristic) deals" in out, out[:400]
+    # a saved game resumes with the same line (the file holds the game's own count)
+    save = str(tmp_path / "g.json")
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "-o", "dealer=2", "--delay", "0", "--save", save,
+                      input="q\n")
+    code, out = krazy("play", "krazy-kings", "-o", "dealer=2", "--delay", "0", "--resume", save, input="q\n")
+    assert code == 0 and "error" not in out
 
 
 def test_names_that_are_markup_or_unprintable_are_refused_not_a_traceback():
@@ -460,7 +484,8 @@ def test_krass_kariert_positions_count_from_1_as_seats_do():
     code, out = krazy("rules", "krass-kariert", "--no-pager")
     flat = " ".join(out.split())
     assert "At the table (krazy play) hand positions count from 1, as seats do" in flat
-    assert "options that name a seat (dealer, first_dealer) count from 0" in flat
+    assert "Seats count from 1 everywhere you type or read them: at the table (seat 1 is you in krazy play) " \
+           "and in the options that name a seat (dealer, first_dealer)." in flat
 
 
 def test_krass_kariert_every_move_typed_with_positions_from_1_is_that_move():

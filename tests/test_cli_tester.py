@@ -602,3 +602,48 @@ def test_kings_rummy_round_summary_wraps_whole_cards_and_states_points_once():
     block = out[out.index("end of the round"):out.index("Press Enter for the next round")]
     assert "…" not in block and "  = " not in block
     assert " 2     │ [3♠ 3♦ 3★] [8♥ 8♣ Q♥✱] [4♦ 4♣ 4★]  left: 5♠ 6♠ 7♣ │     18 │    18" in block
+
+
+_NODE_LOG = r'''
+const fs = require("fs");
+const src = fs.readFileSync(process.argv[1], "utf8");
+const pick = (name) => { const i = src.indexOf(name); const j = src.indexOf("\n}\n", i); return src.slice(i, j + 2); };
+const consts = src.split("\n").filter(l => /^const (SUITS|RANKS|DIE|RANK_WORDS|SUIT_WORDS) /.test(l)).join("\n");
+eval(consts + "\n" + pick("function cardText(c)") + "\n" + pick("function labelText(t)").split("\n")[0] + "\n"
+     + pick("function meldWords(m)") + "\n" + pick("function describeEvent(e, whoName, o)") + "\n"
+     + "const events = JSON.parse(process.argv[2]), o = JSON.parse(process.argv[3]);"
+     + "for (const e of events) console.log(describeEvent(e, p => 'seat ' + (p + 1), o));");
+'''
+
+
+def test_browser_log_describes_a_crazy_rummy_meld_not_meld_meld_0():
+    # the browser table's log read "seat 1 meld meld 0" and "seat 1 lay 9♠ meld 0"
+    import shutil
+    import subprocess
+    from importlib import resources
+    import pytest
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("no node to run the browser table's script")
+    app_js = str(resources.files("krazy_core").joinpath("server", "static", "app.js"))
+    st = krazy_core.make("contract-rummy", rounds=7).new_initial_state(seed=2)
+
+    def this_round():
+        events = st.events_for(0)
+        start = max(i for i, e in enumerate(events) if e["event"] == "round_start")
+        return [e for e in events[start:] if e["event"] in ("lay", "meld")]
+    while True:                         # until a run is completed in this round
+        runs = {m["id"] for m in st.melds() if m["kind"] == "run"}
+        if any(e["event"] == "meld" and e["meld"] in runs for e in this_round()):
+            break
+        st.apply_action(st.heuristic_action(1))
+    ev = this_round()
+    obs = {"melds": st.melds()}
+    p = subprocess.run([node, "-e", _NODE_LOG, app_js, json.dumps(ev), json.dumps(obs)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert len(lines) == len(ev) and not any("meld meld" in x or " lay " in x for x in lines)
+    assert lines[4] == "seat 2 completes meld 3, a book of Jacks: J♠ J♥ J♣ 2♠"
+    assert lines[-1] == "seat 2 completes meld 4, a run of hearts, A to 4: A♥ 2♦ Joker 4♥"
+    assert lines[0] == "seat 2 lays J♠ in meld 3" and lines[7] == "seat 2 lays Joker in meld 4"

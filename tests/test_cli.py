@@ -212,13 +212,15 @@ def test_a_single_legal_move_is_named_and_played_on_enter():
     code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\n\nq\n")
     assert code == 0 and "[1-1" not in out
     assert "Your only move: play 2♦" in out
-    assert "Press Enter to play it (q = quit):   seat 1 (you) plays 2♦" in out
+    # (the play meets a King's challenge: one line says both, issue 16)
+    assert ("Press Enter to play it (q = quit):   seat 1 (you) meets the challenge with 2♦; seat 2 "
+            "(heuristic bot) draws 2 cards") in out
     # scripted input that answers '1' (or the move's name) plays it too; anything else is refused
     code, out1 = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\n1\nq\n")
     assert out1 == out
     code, out2 = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="1\n1\nzz\nPlay 2D\nq\n")
     assert "'zz': play 2♦ is the only move you have now. Press Enter to play it, or q to quit." in out2
-    assert "seat 1 (you) plays 2♦" in out2 and "Your only move: play 7♦" in out2
+    assert "seat 1 (you) meets the challenge with 2♦" in out2 and "Your only move: play 7♦" in out2
 
 
 def test_hot_seat_hand_over_clears_screen_and_scrollback():
@@ -322,7 +324,7 @@ def test_a_chain_starting_with_the_only_move_is_played_at_a_forced_prompt():
                       input="1\n1\nplay 2d, play 7d\nq\n")
     text = " ".join(out.split())
     assert code == 0 and "is the only move you have now" not in text
-    assert "seat 1 (you) plays 2♦" in text and "Your turn ended; not played: play 7♦" in text
+    assert "seat 1 (you) meets the challenge with 2♦" in text and "Your turn ended; not played: play 7♦" in text
 
 
 def test_end_of_input_at_the_hot_seat_hand_over_says_bye():

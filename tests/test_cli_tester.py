@@ -81,14 +81,14 @@ def test_ctrl_c_at_the_table_saves_and_says_how_to_go_on(tmp_path, monkeypatch, 
 
 def test_the_position_prompt_quits_on_q_and_at_the_end_of_input():
     # KrassKariert seed 4: "7" (take reserve 7, then where) then Ctrl-D looped for ever on
-    # "'q' is not one of 0, 1, ..., 10", and q did not quit there
+    # "'q' is not one of 0, 1, ..., 10", and q did not quit there (positions now count from 1)
     for keys in ("7\n", "7\nq\n", "7\nquit\n"):
         code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input=keys, timeout=60)
         assert code == 0 and out.rstrip().endswith("Bye."), out[-300:]
         assert out.count("Into which position?") == 1 and "is not one of" not in out
         assert "Enter to go back, q quit" in out
     # Enter still goes back to the list, and a position plays
-    code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input="7\n\n7\n0\nq\n", timeout=60)
+    code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input="7\n\n7\n1\nq\n", timeout=60)
     assert code == 0 and out.count("Into which position?") == 2
     assert "seat 1 (you) takes reserve 7 into their hand" in out.replace("\n", " "), out[-800:]
 

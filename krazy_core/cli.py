@@ -721,11 +721,13 @@ def _you(state, text):
     return re.sub(r"\bplayer (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", text)
 
 
-class _PLAIN_UI:                        # a state without a game (tests' stand-ins): names as they are
-    typed_text = staticmethod(lambda state, text: text)
-    engine_text = staticmethod(lambda state, text: text)
-    typed_action = staticmethod(lambda state, a, text: a)
-    action_label = staticmethod(lambda state, a: state.action_to_string(a))
+def _plain_ui():
+    """The view hooks ``_resolve_name`` uses, for a state without a game (tests' stand-ins):
+    names as they are."""
+    from types import SimpleNamespace
+    return SimpleNamespace(typed_text=lambda state, text: text, engine_text=lambda state, text: text,
+                           typed_action=lambda state, a, text: a,
+                           action_label=lambda state, a: state.action_to_string(a))
 
 
 def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
@@ -739,7 +741,7 @@ def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
             return a, None
     if ui is None:
         game = getattr(state, "game", None)
-        ui = load_ui(game.game_id) if game is not None else _PLAIN_UI
+        ui = load_ui(game.game_id) if game is not None else _plain_ui()
     try:
         # the table's way of counting (KrassKariert positions from 1) into the engine's
         a = state.string_to_action(ui.typed_text(state, raw))

@@ -242,9 +242,12 @@ def meld_words(m) -> str:
         r = m.get("rank")
         return f"a book of {RANK_WORDS.get(r, f'{r}s')}: {cards}"
     lo = m.get("lo")
-    hi = lo + len(m["cards"]) - 1 if lo is not None else None
-    span = f", {RANK_SHORT.get(lo, lo)} to {RANK_SHORT.get(hi, hi)}" if lo is not None else ""
-    return f"a run of {SUIT_WORDS.get(m.get('suit'), 'one suit')}{span}: {cards}"
+    span = ""
+    if isinstance(lo, int):
+        hi = lo + len(m["cards"]) - 1
+        span = f", {RANK_SHORT.get(lo, lo)} to {RANK_SHORT.get(hi, hi)}"
+    suit = m.get("suit")
+    return f"a run of {SUIT_WORDS.get(suit, 'one suit') if isinstance(suit, int) else 'one suit'}{span}: {cards}"
 
 
 def describe_event(e, names, state=None):

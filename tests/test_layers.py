@@ -81,7 +81,7 @@ def _modules(names):
 
 def test_the_reader_sees_imports():
     """The reader itself: it finds imports of every form (so the rules below can fail)."""
-    assert "krazy_core._state" in imports_of(ROOT / "games" / "krazy_kings.pyx")
+    assert "krazy_core._state" in imports_of(ROOT / "games" / "krazy_kings" / "core.pyx")
     assert "krazy_core.errors" in imports_of(ROOT / "bots" / "__init__.py")
     assert "krazy_core.rng" in _modules(imports_of(ROOT / "_state.pyx"))
     assert not _is_module("krazy_core.errors.ConfigError") and _is_module("krazy_core.games.melds")

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Krazy Kings (``krazy-kings``): the dice-and-Kings shedding game, rules KK-1 .. KK-20
-(``krazy_core/rules/krazy_kings.md``).
+(``krazy_core/games/krazy_kings/rules.md``).
 
 Dice are rolled by the engine from the state's own PRNG, inside ``apply_action``, and each
 roll is an event; a player is asked to act only when they have a choice (at least one
@@ -101,16 +101,16 @@ cdef extern from *:
     #else
     #define KK_FLATTEN
     #endif
-    static int32_t __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(void *, kz_rng *, int32_t, int);
+    static int32_t __pyx_f_10krazy_core_5games_11krazy_kings_4core_kk_playout(void *, kz_rng *, int32_t, int);
     KK_FLATTEN static int32_t kk_playout_base(void *st, kz_rng *rng, int32_t max_steps) {
-        return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 0);
+        return __pyx_f_10krazy_core_5games_11krazy_kings_4core_kk_playout(st, rng, max_steps, 0);
     }
     typedef int32_t (*kk_playout_fn)(void *, kz_rng *, int32_t);
     #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
     #include <immintrin.h>
     __attribute__((flatten, target("popcnt,bmi,bmi2")))
     static int32_t kk_playout_bmi2(void *st, kz_rng *rng, int32_t max_steps) {
-        return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 1);
+        return __pyx_f_10krazy_core_5games_11krazy_kings_4core_kk_playout(st, rng, max_steps, 1);
     }
     static kk_playout_fn kk_playout_for(int bmi2) { return bmi2 ? kk_playout_bmi2 : kk_playout_base; }
     /* PDEP is fast on Intel (Haswell on) and AMD Zen 3 on; Zen 1/2 microcode it (slow) */
@@ -1945,7 +1945,7 @@ SPEC = GameSpec(
     state_from_bytes=_state_from_bytes,
     tensor_shape=lambda n: (TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
-    rules_file="krazy_kings.md",
+    rules_file="games/krazy_kings/rules.md",
     summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
     check_options=_check_options,
 )

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Krazy Kings (``krazy-kings``), the rules core: new game, legal actions, apply, determinize,
-heuristic policy, evaluate, validate, random playout and the GameOps table ``KK_OPS``, one C
-unit (compiled as ``krazy_core.games.krazy_kings.core``).  The struct, enums and constants
+heuristic policy, validate, random action and playout, the observation tensor's writer and the
+GameOps table ``KK_OPS`` (no ``evaluate``: see tests/test_evaluate.py), one C unit (compiled as
+``krazy_core.games.krazy_kings.core``).  The struct, enums and constants
 are in ``core.pxd``; the Python face (``KrazyKingsState``, JSON, observation, event texts) is
 ``state.pyx``; the rules text is ``rules.md`` (KK-1 .. KK-20).
 

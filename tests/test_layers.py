@@ -9,6 +9,11 @@ Layers, bottom up:
 1. ``_state``: the generic state, over layer 0 only (``rng`` below it, not above);
 2. the compiled games (``games/*.pyx`` and their ``.pxi``), ``games.melds``, ``search.ismcts``:
    over layers 0-1 and the shared solver; a game may use its own text-input module;
+   a game package ``games/<game>/`` (issue 12 item 1) is layered inside too, bottom up:
+   ``core`` (``.pxd``/``.pyx``: the rules; no Python face of any kind), ``notation`` (over
+   the base and its own core), ``state`` (over its core and its notation), the package
+   ``__init__`` (over those), ``view`` (a face: nothing of the game imports it, the registry
+   finds it); none of them imports the registry (``krazy_core.game``) or ``krazy_core``;
 3. the Python faces above the games: ``game`` (the registry, ``make``), ``bots``, ``arena``,
    ``ui``, ``cli``, ``search.bot``, the package ``__init__``.
 """
@@ -27,6 +32,15 @@ GAME_LAYER_OK = BASE | {"krazy_core._state", "krazy_core.games.melds"}
 OWN_NOTATION = {"krass_kariert": {"krazy_core.games.krass_kariert_input"}}
 FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.arena", "krazy_core.ui",
          "krazy_core.cli", "krazy_core.search.bot"}
+
+# the four games' packages (krazy_core/games/<game>/); a game still flat (games/<game>.pyx) is
+# checked by the flat rules below until it moves
+GAMES = ("krazy_kings", "kings_rummy", "contract_rummy", "krass_kariert")
+# what each module of a game package may import from the package itself, bottom up
+PACKAGE_LAYERS = {"core": {"core"}, "notation": {"core", "notation"},
+                  "state": {"core", "notation", "state"},
+                  "__init__": {"core", "notation", "state", "__init__"},
+                  "view": {"core", "notation", "state", "__init__", "view"}}
 
 _LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
 
@@ -81,7 +95,9 @@ def _modules(names):
 
 def test_the_reader_sees_imports():
     """The reader itself: it finds imports of every form (so the rules below can fail)."""
-    assert "krazy_core._state" in imports_of(ROOT / "games" / "krazy_kings.pyx")
+    assert "krazy_core._state" in imports_of(ROOT / "games" / "krazy_kings" / "state.pyx")
+    assert "krazy_core.games.krazy_kings.core" in imports_of(ROOT / "games" / "krazy_kings" / "state.pyx")
+    assert "krazy_core.games.krazy_kings.notation" in imports_of(ROOT / "games" / "krazy_kings" / "state.pyx")
     assert "krazy_core.errors" in imports_of(ROOT / "bots" / "__init__.py")
     assert "krazy_core.rng" in _modules(imports_of(ROOT / "_state.pyx"))
     assert not _is_module("krazy_core.errors.ConfigError") and _is_module("krazy_core.games.melds")
@@ -116,6 +132,68 @@ def test_compiled_games_import_no_python_face(path):
     assert not mods & FACES
     text = path.read_text(encoding="utf-8")
     assert "krazy_core.make(" not in text and "import krazy_core\n" not in text
+
+
+def _package_files():
+    out = []
+    for game in GAMES:
+        pkg = ROOT / "games" / game
+        if (pkg / "__init__.py").exists():
+            out += sorted(p for p in pkg.iterdir() if p.suffix in (".py", ".pyx", ".pxd", ".pxi"))
+    return out
+
+
+def _package_part(name, game):
+    """``"core"``, ``"state"``, ... for a module of ``game``'s package (``"__init__"`` for the
+    package itself), else ``None``."""
+    pkg = f"krazy_core.games.{game}"
+    if name == pkg:
+        return "__init__"
+    if name.startswith(pkg + "."):
+        return name[len(pkg) + 1:].split(".")[0]
+    return None
+
+
+def test_the_package_rules_see_a_game_package():
+    """The packaged games' files are found (so the rule below is not vacuous)."""
+    names = {p.relative_to(ROOT).as_posix() for p in _package_files()}
+    assert {"games/krazy_kings/core.pyx", "games/krazy_kings/core.pxd", "games/krazy_kings/state.pyx",
+            "games/krazy_kings/notation.py", "games/krazy_kings/view.py",
+            "games/krazy_kings/__init__.py"} <= names
+    assert _package_part("krazy_core.games.krazy_kings.core", "krazy_kings") == "core"
+    assert _package_part("krazy_core.games.krazy_kings", "krazy_kings") == "__init__"
+    assert _package_part("krazy_core.games.kings_rummy", "krazy_kings") is None
+
+
+@pytest.mark.parametrize("path", _package_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_game_package_imports_one_way(path):
+    """Inside ``games/<game>/``: core < notation < state < __init__ < view (PACKAGE_LAYERS);
+    core imports no Python face at all; nothing imports the registry, ``krazy_core`` or
+    another game; the files of the package are exactly the template's (no ``.pxi``)."""
+    game = path.parent.name
+    part = path.stem
+    assert part in PACKAGE_LAYERS and path.suffix != ".pxi", f"{path.name} is not a file of the template"
+    mods = _modules(imports_of(path))
+    own = {m for m in mods if _package_part(m, game) is not None}
+    bad = {m for m in own if _package_part(m, game) not in PACKAGE_LAYERS[part]}
+    assert not bad, f"{game}/{path.name} ({part}) imports {sorted(bad)} from above it"
+    others = mods - own
+    other_games = {m for m in others if m.startswith("krazy_core.games.") and m != "krazy_core.games.melds"}
+    assert not other_games, f"{game}/{path.name} imports another game: {sorted(other_games)}"
+    if part == "view":
+        return                                  # a face: the generic ui, rich, the cards ...
+    allowed = GAME_LAYER_OK | ({"krazy_core.search.ismcts"} if part in ("core", "state") else set())
+    assert not others - allowed, f"{game}/{path.name} imports {sorted(others - allowed)}"
+    text = path.read_text(encoding="utf-8")
+    assert "krazy_core.make(" not in text and "import krazy_core\n" not in text
+
+
+def test_no_source_names_a_cython_generated_symbol():
+    """No ``__pyx_...`` name in inline C or anywhere in the sources (issue 12 item 1): a
+    function the C code calls gets its own C name (``cdef f "f_c"(...)``) or a pointer."""
+    bad = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*")
+           if p.suffix in (".pyx", ".pxd", ".pxi", ".py", ".h") and "__pyx_" in p.read_text(encoding="utf-8")]
+    assert not bad
 
 
 def test_bots_and_search_do_not_import_each_other_in_a_circle():

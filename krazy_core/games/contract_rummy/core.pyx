@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Crazy Rummy (``contract-rummy``): seven contracts, buying, laying off, wild swaps; rules
-CR-1 .. CR-17 (``krazy_core/rules/contract_rummy.md``, seed 002, Italian).
+CR-1 .. CR-17 (``krazy_core/games/contract_rummy/rules.md``, seed 002, Italian).
 
 A card *kind* is ``suit*13 + rank-1`` for the suited cards (suits S H D C, A=1 .. K=13)
 and 52 for the Joker; the two copies of a card (and the four Jokers) are one kind, so
@@ -49,7 +49,7 @@ natural places, the caps and the same-suit rule), so ``finish`` is always eventu
 reachable and the player never has to undo.  Book ranks never decrease and run
 ``(suit, first position)`` keys increase through the lay-down (symmetric duplicates cut).
 
-Decisions the rules leave open, settled here (tests in tests/test_contract_rummy.py):
+Decisions the rules leave open, settled here (tests in tests/games/contract_rummy/test_contract_rummy.py):
 
 - Two runs of one suit in one contract "join" when their positions touch or overlap
   (with ``ace_wrap``: their ranks, round the corner); such lay-downs are not offered.

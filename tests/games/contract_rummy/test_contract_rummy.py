@@ -591,7 +591,7 @@ def test_string_to_action_ascii_examples_and_unknown_names():
 def test_CR_11_lay_off_event_on_a_book_names_no_end():
     """A book has no low/high end: its lay-off event says so (end None, meld_kind "book") and
     the table words it "on meld 3 (book)"; a run keeps its end."""
-    from krazy_core.ui import contract_rummy as ui
+    from krazy_core.games.contract_rummy import view as ui
     s = scripted(rnd=2, hands={0: "9H JK 2D 4S 7D", 1: "QS QD KD KH"},
                  melds={0: ("book", 9, None, "9S 9D 9C"), 1: ("run", 0, 3, "3S 4S 5S 6S"),
                         3: ("book", 7, None, "7C 7S 2S"), 4: ("run", 1, 5, "5H JK 2C 8H")},

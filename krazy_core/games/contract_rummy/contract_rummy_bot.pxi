@@ -1,4 +1,4 @@
-# Included by contract_rummy.pyx: the C heuristic behind HeuristicBot (GameOps
+# Included by core.pyx: the C heuristic behind HeuristicBot (GameOps
 # heuristic_action).  Reads only the acting player's hand and public facts.
 
 cdef int card_value(const CRState *st, int p, int k) noexcept nogil:

@@ -1,4 +1,4 @@
-# Included by contract_rummy.pyx: the Python face (state class, JSON, SPEC, public faces).
+# Included by core.pyx: the Python face (state class, JSON, SPEC, public faces).
 from krazy_core._validate import c_int as _c_int
 
 cdef inline CRState *S(State s) except NULL:
@@ -1079,7 +1079,7 @@ SPEC = GameSpec(
     # lay-downs for all four seats) and loses to the heuristic it rolls out with
     # (benches/README.md, Crazy Rummy notes)
     search_defaults={"tree_depth": 1},
-    rules_file="contract_rummy.md",
+    rules_file="games/contract_rummy/rules.md",
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )
 

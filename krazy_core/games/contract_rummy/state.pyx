@@ -19,6 +19,8 @@ from krazy_core.games.contract_rummy.core import CONTRACTS
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import InvalidStateError, ConfigError
 from krazy_core.spec import GameSpec, Option, tensor_layout
+from krazy_core.games.contract_rummy.notation import (SUIT_LETTERS, _action_text, _canon_action_text,
+                                                     _canon_table, _layoff_ends)
 
 # observation_tensor, part by part (offsets in core.pyx's cr_observation_tensor follow it; TENSOR = 1154)
 TENSOR_LAYOUT = tensor_layout(("hand", 53), ("up_card", 53), ("discard_pile", 53), ("melds", 18 * 53),
@@ -41,7 +43,6 @@ cdef inline CRState *S(State s) except NULL:
         s._not_ready()
     return <CRState *>s.data
 
-SUIT_LETTERS = "SHDC"
 
 
 cdef list _codes(const uint8_t *cnt):
@@ -66,78 +67,6 @@ from krazy_core._validate import json_int as _int, json_bool as _bool
 
 def _meld_text(d):
     return " ".join(format_card(c) for c in d["cards"])
-
-
-def _action_text(a):
-    a = _c_int(a, "action")
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action {a!r} is outside [0, {NUM_ACTIONS})")
-    if a < NK:
-        return "discard " + format_card(KIND_CODE[a])
-    if a == A_TAKE:
-        return "take up-card"
-    if a == A_DECLINE:
-        return "decline up-card"
-    if a == A_BUY:
-        return "buy"
-    if a == A_PASS:
-        return "pass"
-    if a == A_GO_DOWN:
-        return "go down"
-    if a < A_RUN:
-        return "lay " + format_card(KIND_CODE[a - A_ADD])
-    if a < A_FINISH:
-        s = (a - A_RUN) // 13
-        lo = (a - A_RUN) % 13 + 1
-        return f"start run {SUIT_LETTERS[s]} from {format_card((s << 4) | pos_rank(lo))}"
-    if a == A_FINISH:
-        return "finish meld"
-    if a < A_SWAP:
-        i = a - A_LAYOFF
-        k = (i >> 1) // MAXM
-        m = (i >> 1) % MAXM
-        return f"lay off {format_card(KIND_CODE[k])} on meld {m}" + (" high" if i & 1 else " low")
-    if a < A_KEEP:
-        k = (a - A_SWAP) // MAXM
-        m = (a - A_SWAP) % MAXM
-        return f"swap {format_card(KIND_CODE[k])} into meld {m}"
-    return "keep last card"
-
-
-def _canon_action_text(text):
-    """``text`` lower-cased with every word that ``parse_card`` reads as a Crazy Rummy card
-    (``"8S"``, ``"10h"``, ``"as"``, ``"Q♠"``, ``"JK"``, ``"🃏"``) rewritten as ``format_card``
-    writes it, so an ASCII or lower-case card name matches ``action_to_string``."""
-    out = []
-    for tok in str(text).strip().split():
-        try:
-            code = parse_card(tok)
-        except ValueError:
-            out.append(tok.lower())
-            continue
-        if type(code) is int and 0 <= code < 256 and CODE_KIND[code] >= 0:
-            out.append(format_card(code).lower())
-        else:
-            out.append(tok.lower())
-    return " ".join(out)
-
-
-_CANON = []      # _canon_action_text(_action_text(a)) of every action (state-blind), made on first use
-
-
-def _canon_table():
-    if not _CANON:
-        _CANON.extend(_canon_action_text(_action_text(a)) for a in range(NUM_ACTIONS))
-    return _CANON
-
-
-def _layoff_ends(want):
-    """For a canonical lay-off text named without its end (a book has none; the table's
-    label ends ``(book)``): the two texts it may stand for, low end first; else ``()``."""
-    if not want.startswith("lay off ") or want.endswith((" low", " high")):
-        return ()
-    core = want[:-len(" (book)")] if want.endswith(" (book)") else want
-    return (core + " low", core + " high")
 
 
 def _safe_card(code):

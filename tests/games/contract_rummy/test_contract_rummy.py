@@ -654,3 +654,28 @@ def test_CR_10_going_down_refusal_says_the_laying_order():
     with pytest.raises(IllegalActionError, match="suit order ♠ ♥ ♦ ♣ and the wilds last, so a "
                                                  "book that has taken a ♥ can no longer take a ♠"):
         s.apply_action("lay J♠")
+
+
+def test_action_ids_are_named_constants_of_the_package():
+    """Issue 12 item 1: the action ids importable by name, each the first id of its range
+    (CR-7 .. CR-13), equal to what the compiled state names and numbers."""
+    import krazy_core
+    from krazy_core.games import contract_rummy as crp
+    s = krazy_core.make("contract-rummy").new_initial_state(seed=1)
+    assert crp.NUM_ACTIONS == s.game.num_distinct_actions == 3009
+    assert s.action_to_string(crp.DISCARD + 12) == "discard K♠"
+    assert s.action_to_string(crp.DISCARD + 52) == "discard 🃏"
+    assert [s.action_to_string(a) for a in (crp.TAKE, crp.DECLINE, crp.BUY, crp.PASS, crp.GO_DOWN)] == \
+        ["take up-card", "decline up-card", "buy", "pass", "go down"]
+    assert s.action_to_string(crp.LAY + 13) == "lay A♥"
+    assert s.action_to_string(crp.START_RUN + 13 + 4) == "start run H from 5♥"
+    assert s.action_to_string(crp.FINISH) == "finish meld"
+    assert s.action_to_string(crp.LAY_OFF + (0 * crp.MELD_SLOTS + 4) * 2 + 1) == "lay off A♠ on meld 4 high"
+    assert s.action_to_string(crp.SWAP + 2 * crp.MELD_SLOTS + 5) == "swap 3♠ into meld 5"
+    assert s.action_to_string(crp.KEEP) == "keep last card"
+    assert crp.KINDS == crp.TAKE and crp.LAY + crp.KINDS == crp.START_RUN
+    assert crp.START_RUN + 4 * 13 == crp.FINISH and crp.LAY_OFF + crp.KINDS * crp.MELD_SLOTS * 2 == crp.SWAP
+    assert crp.SWAP + (crp.KINDS - 1) * crp.MELD_SLOTS == crp.KEEP == crp.NUM_ACTIONS - 1   # naturals only
+    # no meld on the table yet: the state names every action as notation's text does
+    assert [crp._action_text(a) for a in range(crp.NUM_ACTIONS)] == \
+        [s.action_to_string(a) for a in range(crp.NUM_ACTIONS)]

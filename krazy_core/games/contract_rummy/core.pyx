@@ -95,6 +95,8 @@ from libc.string cimport memset, memcpy
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
+from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_contract_query,
+                                     kz_contract_feasible, kz_run_mask, kz_runs_join)
 # the struct, constants, tables and inline helpers: core.pxd (cimported implicitly)
 
 
@@ -136,267 +138,33 @@ cdef void _init_tables():
 _init_tables()
 
 cdef uint32_t run_mask(int wrap, int lo, int hi) noexcept nogil:
-    """Positions (non-wrap, bits 1..14) or ranks mod 13 (wrap, bits 0..12) a run covers."""
-    cdef uint32_t m = 0
-    cdef int q
-    for q in range(lo, hi + 1):
-        if wrap:
-            m |= 1U << ((q - 1) % 13)
-        else:
-            m |= 1U << q
-    return m
+    """Positions (non-wrap, bits 1..14) or ranks mod 13 (wrap, bits 0..12) a run covers
+    (the shared solver's ``kz_run_mask``)."""
+    return kz_run_mask(&CR_RULES[1 if wrap else 0], lo, hi)
 
 cdef int touches(int wrap, int overlap, uint32_t a, uint32_t b) noexcept nogil:
     """CR-10: two same-suit runs of one contract join when their positions touch or overlap
     (with ``overlapping_runs``: only when they touch without overlapping, i.e. would
-    continue each other)."""
-    cdef uint32_t e
-    if overlap and (a & b):
-        return 0
-    if wrap:
-        e = a | ((a << 1) | (a >> 12)) | ((a >> 1) | (a << 12))
-        e &= 0x1FFF
-    else:
-        e = a | (a << 1) | (a >> 1)
-    return (e & b) != 0
+    continue each other); the shared solver's ``kz_runs_join``."""
+    return kz_runs_join(&CR_RULES[1 if wrap else 0], overlap, a, b)
 
 # ------------------------------------------------------------------ the existence check
-ctypedef struct Ctx:
-    uint8_t cnt[NK]             # cards left in hand
-    int32_t wrap
-    int32_t overlap             # CR-10 option overlapping_runs
-    int32_t nb                  # fresh books still to lay (the partial meld excluded)
-    int32_t nr                  # fresh runs still to lay
-    int32_t book_lb             # a fresh book's rank >= book_lb
-    int32_t run_lb              # a fresh run's key suit*32+lo > run_lb
-    int32_t nfix                # runs fixed in this lay-down
-    int32_t fix_suit[3]
-    uint32_t fix_mask[3]
-    int32_t wneed               # wilds promised (any 2 or Joker)
-    int32_t jres                # Jokers promised (the wild of a book of 2s)
-    int32_t pkind               # partial meld: MK_NONE, MK_BOOK, MK_RUN
-    int32_t prank
-    int32_t pn
-    int32_t pw
-    int32_t plast
-    int32_t psuit
-    int32_t plo
+# The shared solver's contract mode (melds.pxd ``kz_contract_feasible``) answers it, under
+# Crazy Rummy's meld rules (``kz_rules_crazy``, one table per ace_wrap value).
+cdef kz_meld_rules CR_RULES[2]
+kz_rules_crazy(&CR_RULES[0], 0)
+kz_rules_crazy(&CR_RULES[1], 1)
 
-cdef inline int pool(const Ctx *c) noexcept nogil:
-    return c.cnt[JK] + c.cnt[1] + c.cnt[14] + c.cnt[27] + c.cnt[40]
-
-cdef inline int take_nat(Ctx *c, int k) noexcept nogil:
-    if c.cnt[k] == 0:
-        return 0
-    c.cnt[k] -= 1
-    if is_two(k) and pool(c) < c.wneed + c.jres:
-        c.cnt[k] += 1
-        return 0
-    return 1
-
-cdef inline int take_wild(Ctx *c) noexcept nogil:
-    if pool(c) < c.wneed + c.jres + 1:
-        return 0
-    c.wneed += 1
-    return 1
-
-cdef inline int take_joker(Ctx *c) noexcept nogil:
-    if c.cnt[JK] < c.jres + 1 or pool(c) < c.wneed + c.jres + 1:
-        return 0
-    c.jres += 1
-    return 1
-
-cdef int books_left(Ctx *c, int klo, int nb) noexcept nogil:
-    """nb fresh books of ranks >= klo from the counts (suits no longer matter)."""
-    cdef Ctx d
-    cdef int k, s, nat, i, got
-    if nb == 0:
-        return 1
-    for k in range(klo, 14):
-        nat = 0
-        for s in range(4):
-            nat += c.cnt[s * 13 + k - 1]
-        if nat < 2:
-            continue
-        # three naturals
-        if nat >= 3:
-            d = c[0]
-            got = 0
-            for s in range(4):
-                while got < 3 and d.cnt[s * 13 + k - 1] > 0:
-                    d.cnt[s * 13 + k - 1] -= 1
-                    got += 1
-            if k != 2 or pool(&d) >= d.wneed + d.jres:
-                if books_left(&d, k, nb - 1):
-                    return 1
-        # two naturals and a wild
-        d = c[0]
-        got = 0
-        for s in range(4):
-            while got < 2 and d.cnt[s * 13 + k - 1] > 0:
-                d.cnt[s * 13 + k - 1] -= 1
-                got += 1
-        if k != 2 or pool(&d) >= d.wneed + d.jres:
-            if k == 2:
-                i = take_joker(&d)
-            else:
-                i = take_wild(&d)
-            if i and books_left(&d, k, nb - 1):
-                return 1
-    return 0
-
-cdef int runs_left(Ctx *c) noexcept nogil:
-    """c.nr fresh runs, keys above c.run_lb, then the books (exact)."""
-    cdef Ctx d
-    cdef int s, lo, j, q, i, k, r, miss, key, bad, mask, nw, ok
-    cdef uint32_t m
-    cdef int avail = pool(c) - c.wneed - c.jres
-    for s in range(4):
-        for lo in range(1, lo_max(c.wrap) + 1):
-            key = s * 32 + lo
-            if key < c.run_lb + 1 - c.overlap:
-                continue
-            miss = 0
-            for q in range(lo, lo + 4):
-                if c.cnt[nat_kind(s, q)] == 0:
-                    miss += 1
-            if miss > 2 or miss > avail:
-                continue
-            m = run_mask(c.wrap, lo, lo + 3)
-            bad = 0
-            for j in range(c.nfix):
-                if c.fix_suit[j] == s and touches(c.wrap, c.overlap, c.fix_mask[j], m):
-                    bad = 1
-            if bad:
-                continue
-            # bit i of mask: a wild at position lo+i (at most 2 wilds)
-            for mask in range(16):
-                nw = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
-                if nw > 2 or nw < miss:
-                    continue
-                d = c[0]
-                ok = 1
-                for i in range(4):
-                    k = nat_kind(s, lo + i)
-                    if (mask >> i) & 1:
-                        if c.cnt[k] > 0:
-                            # a wild instead of an available natural helps only if a later
-                            # meld may need that natural
-                            r = kind_rank(k)
-                            if not ((c.nb > 0 and r >= c.book_lb) or (c.nr > 1 and (r == 1 or c.wrap or c.overlap))):
-                                ok = 0
-                                break
-                        if not take_wild(&d):
-                            ok = 0
-                            break
-                    elif not take_nat(&d, k):
-                        ok = 0
-                        break
-                if not ok:
-                    continue
-                d.nr -= 1
-                d.run_lb = key
-                d.fix_suit[d.nfix] = s
-                d.fix_mask[d.nfix] = m
-                d.nfix += 1
-                if d.nr > 0:
-                    if runs_left(&d):
-                        return 1
-                elif books_left(&d, d.book_lb, d.nb):
-                    return 1
-    return 0
-
-cdef int fresh(Ctx *c) noexcept nogil:
-    if c.nr > 0:
-        return runs_left(c)
-    return books_left(c, c.book_lb, c.nb)
-
-cdef int complete_book(Ctx *c, int need) noexcept nogil:
-    cdef Ctx d
-    cdef int k, s
-    if need == 0:
-        d = c[0]
-        d.pkind = MK_NONE
-        d.book_lb = d.prank
-        return fresh(&d)
-    if c.plast < NO_NAT:
-        for s in range(4):
-            k = s * 13 + c.prank - 1
-            if k >= c.plast and c.cnt[k] > 0:
-                d = c[0]
-                if take_nat(&d, k):
-                    d.plast = k
-                    d.pn += 1
-                    if complete_book(&d, need - 1):
-                        return 1
-    if c.pw == 0:
-        d = c[0]
-        if (take_joker(&d) if c.prank == 2 else take_wild(&d)):
-            d.pw = 1
-            d.pn += 1
-            if complete_book(&d, need - 1):
-                return 1
-    return 0
-
-cdef int complete_run(Ctx *c, int need) noexcept nogil:
-    cdef Ctx d
-    cdef int q, k, j
-    cdef uint32_t m
-    if need == 0:
-        m = run_mask(c.wrap, c.plo, c.plo + c.pn - 1)
-        for j in range(c.nfix):
-            if c.fix_suit[j] == c.psuit and touches(c.wrap, c.overlap, c.fix_mask[j], m):
-                return 0
-        d = c[0]
-        d.fix_suit[d.nfix] = c.psuit
-        d.fix_mask[d.nfix] = m
-        d.nfix += 1
-        d.run_lb = c.psuit * 32 + c.plo
-        d.pkind = MK_NONE
-        return fresh(&d)
-    q = c.plo + c.pn
-    if q > pos_hi(c.wrap) or c.pn >= 13:
-        return 0
-    k = nat_kind(c.psuit, q)
-    if c.cnt[k] > 0:
-        d = c[0]
-        if take_nat(&d, k):
-            d.pn += 1
-            if complete_run(&d, need - 1):
-                return 1
-    if c.pw < 2:
-        d = c[0]
-        if take_wild(&d):
-            d.pn += 1
-            d.pw += 1
-            if complete_run(&d, need - 1):
-                return 1
-    return 0
-
-cdef int feasible(Ctx *c) noexcept nogil:
+cdef inline int feasible(const CRState *st, kz_contract_query *c) noexcept nogil:
     """1 if the lay-down described by c can still be completed (exact)."""
-    cdef int tot = 0, k
-    for k in range(NK):
-        tot += c.cnt[k]
-    if c.pkind == MK_BOOK:
-        if tot < 3 * c.nb + 4 * c.nr + (3 - c.pn if c.pn < 3 else 0):
-            return 0
-        return complete_book(c, 3 - c.pn if c.pn < 3 else 0)
-    if c.pkind == MK_RUN:
-        if tot < 3 * c.nb + 4 * c.nr + (4 - c.pn if c.pn < 4 else 0):
-            return 0
-        return complete_run(c, 4 - c.pn if c.pn < 4 else 0)
-    if tot < 3 * c.nb + 4 * c.nr:
-        return 0
-    return fresh(c)
+    return kz_contract_feasible(&CR_RULES[1 if st.opt_wrap else 0], c)
 
-cdef void ctx_from_state(const CRState *st, int p, Ctx *c) noexcept nogil:
+cdef void ctx_from_state(const CRState *st, int p, kz_contract_query *c) noexcept nogil:
     """The lay-down in progress of seat p (PH_BUILD), or a fresh one (PH_MAIN)."""
     cdef int k, nb = CBOOKS[st.round], nr = CRUNS[st.round], j
     cdef const Meld *m
-    memset(c, 0, sizeof(Ctx))
+    memset(c, 0, sizeof(kz_contract_query))
     memcpy(c.cnt, st.hand[p], NK)
-    c.wrap = st.opt_wrap
     c.overlap = st.opt_overlap
     c.book_lb = 1
     c.run_lb = -1
@@ -412,7 +180,7 @@ cdef void ctx_from_state(const CRState *st, int p, Ctx *c) noexcept nogil:
         else:
             c.run_lb = m.suit * 32 + m.lo
             c.fix_suit[c.nfix] = m.suit
-            c.fix_mask[c.nfix] = run_mask(c.wrap, m.lo, m.lo + m.n - 1)
+            c.fix_mask[c.nfix] = run_mask(st.opt_wrap, m.lo, m.lo + m.n - 1)
             c.nfix += 1
     k = st.gd_k + (1 if st.gd_open else 0)
     c.nb = nb - k if nb > k else 0
@@ -430,14 +198,14 @@ cdef void ctx_from_state(const CRState *st, int p, Ctx *c) noexcept nogil:
             c.plo = m.lo
 
 cdef int can_go_down(const CRState *st, int p) noexcept nogil:
-    cdef Ctx c
+    cdef kz_contract_query c
     if st.down[p] or st.nhand[p] < 3 * CBOOKS[st.round] + 4 * CRUNS[st.round]:
         return 0
     ctx_from_state(st, p, &c)
     c.pkind = MK_NONE
     c.nb = CBOOKS[st.round]
     c.nr = CRUNS[st.round]
-    return feasible(&c)
+    return feasible(st, &c)
 
 # ------------------------------------------------------------------ card movement
 cdef void rebuild(CRState *st, kz_events *ev) noexcept nogil:
@@ -688,7 +456,7 @@ cdef inline int final_nd(const CRState *st) noexcept nogil:
 
 cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
     """Whether the lay-down step a keeps the contract completable (never strands)."""
-    cdef Ctx c
+    cdef kz_contract_query c
     cdef int k, s, lo
     cdef int kind = MK_BOOK if st.gd_k < CBOOKS[st.round] else MK_RUN
     ctx_from_state(st, p, &c)
@@ -699,7 +467,7 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
             return 0
         if c.pkind == MK_RUN and c.pn < 4:
             return 0
-        return feasible(&c)
+        return feasible(st, &c)
     if a >= A_RUN:
         if st.gd_open or kind != MK_RUN:
             return 0
@@ -713,7 +481,7 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
         c.plo = lo
         c.pn = 0
         c.pw = 0
-        return feasible(&c)
+        return feasible(st, &c)
     k = a - A_ADD
     if c.cnt[k] == 0:
         return 0
@@ -727,19 +495,19 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
         c.pw = 0
         c.plast = k
         c.cnt[k] -= 1
-        return feasible(&c)
+        return feasible(st, &c)
     if c.pkind == MK_BOOK:
         if book_natural(c.prank, k) and k >= c.plast and c.plast < NO_NAT:
             c.cnt[k] -= 1
             c.pn += 1
             c.plast = k
-            return feasible(&c)
+            return feasible(st, &c)
         if book_wild(c.prank, k) and c.pw == 0:
             c.cnt[k] -= 1
             c.pn += 1
             c.pw = 1
             c.plast = NO_NAT
-            return feasible(&c)
+            return feasible(st, &c)
         return 0
     # run: the card at the next position
     if c.pn >= 13 or c.plo + c.pn > pos_hi(st.opt_wrap):
@@ -747,12 +515,12 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
     if run_natural(c.psuit, c.plo + c.pn, k):
         c.cnt[k] -= 1
         c.pn += 1
-        return feasible(&c)
+        return feasible(st, &c)
     if wildcard(k) and c.pw < 2:
         c.cnt[k] -= 1
         c.pn += 1
         c.pw += 1
-        return feasible(&c)
+        return feasible(st, &c)
     return 0
 
 cdef int cr_legal_actions(const void *vst, int32_t *out) noexcept nogil:

@@ -113,9 +113,9 @@ cdef int32_t kz_meld_contract(const kz_meld_rules *r, const uint8_t *hand, int n
 # (``suit*13 + rank-1``, suits 0..3, ranks 1..13; [KZ_CQ_JOKER] the Jokers), the melds are
 # laid in a fixed order (books, by rank, then runs, by (suit, first position)), one of them
 # may be partly built, and same-suit runs of one contract may not join.  For rules with a cap
-# on the wilds of each meld (``max_wild_book`` >= 0, ``max_wild_run`` >= 0) and the wild rank
-# natural in its place (``wild_rank_natural`` 1: Crazy Rummy, ``kz_rules_crazy``); a book of
-# the wild rank is natural and its one wild must be a Joker (CR-2).
+# on the wilds of each meld (books 1, runs 2), books 3+ and runs 4+, and the wild rank (2)
+# natural in its place: Crazy Rummy's meld rules, ``kz_rules_crazy`` (ace_wrap either way); a
+# book of 2s is natural and its one wild must be a Joker (CR-2).
 cdef enum:
     KZ_CQ_KINDS = 53            # count slots: 52 suited kinds and the Jokers
     KZ_CQ_JOKER = 52            # the Jokers' slot
@@ -127,6 +127,7 @@ cdef enum:
 
 cdef struct kz_contract_query:
     uint8_t cnt[KZ_CQ_KINDS]    # cards left in hand, by kind, 0..255
+    int32_t wrap                # set by kz_contract_feasible from the rules (CR-3 ace_wrap)
     int32_t overlap             # 1: same-suit runs may overlap, never continue each other
                                 # (CR-10 option overlapping_runs); 0: they may not touch
     int32_t nb                  # fresh books still to lay (the partial meld excluded), 0..
@@ -153,6 +154,6 @@ cdef uint32_t kz_run_mask(const kz_meld_rules *r, int lo, int hi) noexcept nogil
 cdef int kz_runs_join(const kz_meld_rules *r, int overlap, uint32_t a, uint32_t b) noexcept nogil
 # The highest first position of a run (wrap: 13; else pos_hi - min_run + 1).
 cdef int kz_run_lo_max(const kz_meld_rules *r) noexcept nogil
-# 1 if the contract described by *q can be completed from q.cnt (exact), else 0.  *q is
-# scratch: changed on return.
+# 1 if the contract described by *q can be completed from q.cnt (exact), else 0; -1 for
+# rules other than Crazy Rummy's (kz_rules_crazy).  *q is scratch: changed on return.
 cdef int kz_contract_feasible(const kz_meld_rules *r, kz_contract_query *q) noexcept nogil

@@ -36,6 +36,19 @@ PHASE_NAMES = {0: "over", 1: "first_up_card", 2: "take_or_decline", 3: "buy_or_p
                4: "play", 5: "going_down"}
 ROUND_END_REASONS = {0: "went out", 1: "turn limit (CR-17)", 2: "no cards left (CR-14)"}
 
+# the faces' tables agree with the core (checked once, at import)
+import krazy_core.games.contract_rummy.notation as _notation
+if (_notation.TAKE, _notation.DECLINE, _notation.BUY, _notation.PASS, _notation.GO_DOWN, _notation.LAY,
+        _notation.START_RUN, _notation.FINISH, _notation.LAY_OFF, _notation.SWAP, _notation.KEEP,
+        _notation.NUM_ACTIONS, _notation.KINDS, _notation.MELD_SLOTS) != (
+        A_TAKE, A_DECLINE, A_BUY, A_PASS, A_GO_DOWN, A_ADD, A_RUN, A_FINISH, A_LAYOFF, A_SWAP, A_KEEP,
+        NUM_ACTIONS, NK, MAXM):
+    raise ImportError("contract_rummy: notation's action ids differ from core.pxd's")
+if sum(seg.size for seg in TENSOR_LAYOUT) != TENSOR:
+    raise ImportError("contract_rummy: TENSOR_LAYOUT does not sum to the core's TENSOR")
+if max(EVENT_NAMES) != EV_GAME_OVER:
+    raise ImportError("contract_rummy: EVENT_NAMES does not end at the core's last event kind")
+
 from krazy_core._validate import c_int as _c_int
 
 cdef inline CRState *S(State s) except NULL:

@@ -257,7 +257,7 @@ def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
     from rich.console import Console
     import krazy_core
     from krazy_core.ui import load_ui
-    from krazy_core.ui.contract_rummy import meld_wilds
+    from krazy_core.games.contract_rummy.view import meld_wilds
     st = krazy_core.make("contract-rummy", first_round=3, rounds=1).new_initial_state(seed=3)
     for k in range(119):
         st.apply_action(st.heuristic_action(seed=k))

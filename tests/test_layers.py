@@ -116,16 +116,24 @@ def test_rng_sits_below_the_state():
     assert not bad, f"_state imports {sorted(bad)} from above it"
 
 
-@pytest.mark.parametrize("path", _files("games/*.pyx", "games/*.pxi", "games/*.pxd", "search/*.pyx",
-                                        "search/*.pxd"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", _files("games/*.pyx", "games/*.pxi", "games/*.pxd", "games/*/*.pyx",
+                                        "games/*/*.pxi", "games/*/*.pxd", "search/*.pyx",
+                                        "search/*.pxd"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_compiled_games_import_no_python_face(path):
     """No compiled game (or the search) imports the registry, ``krazy_core.make``, a bot, the
     CLI or a view; none calls ``krazy_core.make``."""
     own = path.stem.split("_py")[0].split("_bot")[0]
+    if path.parent.parent.name == "games":          # a game package: games/<game>/core.pyx ...
+        own = path.parent.name
     if path.suffix == ".pxi":
         own = {"_ka_core": "krass_kariert", "_ka_json": "krass_kariert"}.get(path.stem, own)
     allowed = GAME_LAYER_OK | OWN_NOTATION.get(own, set()) | {f"krazy_core.games.{own}",
                                                               "krazy_core.search.ismcts"}
+    if path.parent.parent.name == "games":
+        # a package: core (.pxd/.pyx) over the base only; state over its core and notation
+        allowed = GAME_LAYER_OK | {f"krazy_core.games.{own}.core"}
+        if path.stem == "state":
+            allowed |= {f"krazy_core.games.{own}.notation"}
     mods = _modules(imports_of(path))
     bad = mods - allowed
     assert not bad, f"{path.name} imports {sorted(bad)}"
@@ -223,3 +231,15 @@ def test_every_compiled_module_has_a_stub():
     """Item 7's cheap part: a ``.pyi`` beside every ``.pyx`` of the package."""
     missing = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.pyx") if not p.with_suffix(".pyi").exists()]
     assert not missing
+
+
+@pytest.mark.parametrize("path", _files("games/*/core.pyx", "games/*/core.pxd"),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_game_core_sits_below_its_state_and_faces(path):
+    """In a game package, core (the rules) imports none of its own package's faces: not
+    ``state``, ``notation``, ``view`` or the package ``__init__`` (layers: core < state <
+    __init__; notation and view are faces)."""
+    own = f"krazy_core.games.{path.parent.name}"
+    mods = imports_of(path)
+    assert not {m for m in mods if m == own or (m.startswith(own + ".") and m != own + ".core")}
+

@@ -396,7 +396,8 @@ def test_gap_the_joker_as_text_and_suits_readable_on_light_backgrounds():
     assert out.getvalue() == "lay JK and 5♠"
     code, text = krazy("--joker-text", "match", "contract-rummy", "--seed", "2", "-o", "rounds=1")
     assert code == 0 and "🃏" not in text and "JK" in text
-    from krazy_core.ui import contract_rummy, kings_rummy, krazy_kings
+    from krazy_core.ui import contract_rummy, krazy_kings
+    from krazy_core.games.kings_rummy import view as kings_rummy
     for mod in (contract_rummy, kings_rummy, krazy_kings):
         assert not any("white" in style for style in mod.SUIT_STYLE.values())
 

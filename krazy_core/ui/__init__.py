@@ -1,5 +1,7 @@
-"""Terminal views of the games (rich).  Each game may have a module here named after its id
-(``krazy-kings`` -> ``krazy_core.ui.krazy_kings``) with:
+"""Terminal views of the games (rich): the generic parts.  Each game may have a view module,
+``view.py`` in its package (``krazy-kings`` -> ``krazy_core.games.krazy_kings.view``, found
+through ``krazy_core.game.REGISTRY``), or, for a game not yet in a package, a module here
+named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
 
 - ``render(state, viewer) -> rich renderable``: the table as seat ``viewer`` sees it
   (``None``: a spectator who sees no hidden card);
@@ -59,10 +61,18 @@ def _generic_event(event, names):
 
 def load_ui(game_id: str):
     """The view module of a game, or a generic one."""
-    try:
-        mod = importlib.import_module("krazy_core.ui." + game_id.replace("-", "_"))
-    except ImportError:
-        mod = None
+    from krazy_core.game import REGISTRY
+    mod = None
+    # a game package's own view (krazy_core/games/<game>/view.py), else a module here
+    for name in (REGISTRY[game_id] + ".view" if game_id in REGISTRY else None,
+                 "krazy_core.ui." + game_id.replace("-", "_")):
+        if name is None:
+            continue
+        try:
+            mod = importlib.import_module(name)
+            break
+        except ImportError:
+            continue
     return SimpleNamespace(
         render=getattr(mod, "render", _generic_render),
         describe_event=getattr(mod, "describe_event", _generic_event),

@@ -1,4 +1,4 @@
-"""Kings Rummy (krazy_core/games/kings_rummy.pyx): one or more tests per rule KR-1..KR-17
+"""Kings Rummy (krazy_core/games/kings_rummy/core.pyx): one or more tests per rule KR-1..KR-17
 with exact outcomes, on scripted states (JSON built here) and seeded games, plus property
 tests (cards conserved, determinism, no hidden card leaks, determinization)."""
 import json
@@ -443,7 +443,7 @@ def test_simulate_random_in_core():
 
 def test_ui_renders_hand_by_suit_wilds_and_last_round():
     from rich.console import Console
-    from krazy_core.ui import kings_rummy as ui
+    from krazy_core.games.kings_rummy import view as ui
     s = scripted(["5H 6H 7H", "4S 5S 3D", "8C 9C JD"], "QD", ["KS", "KC", "10C"], rounds=2, cur=0)
     s.apply_action(DRAW)
     con = Console(width=120, record=True, color_system=None)
@@ -517,7 +517,7 @@ def test_KR_4_KR_16_options_are_checked_by_make():
 
 def test_ui_wording_singular_plural_and_out_seat_shows_out():
     from rich.console import Console
-    from krazy_core.ui import kings_rummy as ui
+    from krazy_core.games.kings_rummy import view as ui
 
     def table():
         con = Console(width=120, record=True, color_system=None)

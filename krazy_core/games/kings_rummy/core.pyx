@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Kings Rummy (``kings-rummy``): five-suit rummy with rotating wilds (Five Crowns family),
-rules KR-1 .. KR-17 (``krazy_core/rules/kings_rummy.md``).
+rules KR-1 .. KR-17 (``krazy_core/games/kings_rummy/rules.md``).
 
 116 cards (KR-1): suits S H D C R (stars), ranks 3..K, each twice, and 6 Jokers.  Round r
 deals ``n = r + 2`` cards; cards of rank ``n`` are wild (KR-2, KR-3).  The meld questions
@@ -17,7 +17,7 @@ Action table (``num_distinct_actions = 114``)
                the hand lays down completely in books and runs
 =============  ===========================================================================
 
-Decisions the rules leave open, settled here (tested in tests/test_kings_rummy.py):
+Decisions the rules leave open, settled here (tested in tests/games/kings_rummy/test_kings_rummy.py):
 
 - The dealer of round r is ``(first_dealer + r - 1) mod n``, so a slice of the game
   (``first_round``) is dealt as in the full game (KR-4, KR-16).
@@ -1303,7 +1303,7 @@ SPEC = GameSpec(
     tensor_shape=lambda n: (TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
     check_options=_check_options,
-    rules_file="kings_rummy.md",
+    rules_file="games/kings_rummy/rules.md",
     summary="Five-suit rummy with rotating wilds: 11 rounds of 3..13 cards, lowest total wins.",
     # paired root worlds: 62.5% vs HeuristicBot against 53.3% unpaired (2 players, rounds
     # 5-7, 1000 iterations, 60 games each; benches/strength_table.py): a discard's worth is

@@ -36,9 +36,9 @@ LIMITED_API = os.environ.get("KRAZY_LIMITED_API", "")        # e.g. "0x030B0000"
 # the slowest compiles first (C lines, and krazy_kings.core inlines its whole playout twice), so two
 # parallel jobs end together rather than one long module starting last
 COST_ORDER = ["krazy_core.games.krazy_kings.core", "krazy_core.games.krass_kariert",
-              "krazy_core.games.contract_rummy.core", "krazy_core.games.kings_rummy", "krazy_core._state",
+              "krazy_core.games.contract_rummy.core", "krazy_core.games.kings_rummy.core", "krazy_core._state",
               "krazy_core.search.ismcts", "krazy_core.games.melds", "krazy_core.games.krazy_kings.state",
-              "krazy_core.games.contract_rummy.state"]
+              "krazy_core.games.contract_rummy.state", "krazy_core.games.kings_rummy.state"]
 
 # modules whose C runs in the hot path (rules, playouts, search, the State's verbs): -O3.
 # Everything else (cards.pyx, rng.pyx) is parsing and formatting at the edge: -O2.

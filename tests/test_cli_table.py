@@ -399,7 +399,7 @@ def test_gap_the_joker_as_text_and_suits_readable_on_light_backgrounds():
     assert code == 0 and "🃏" not in text and "JK" in text
     from krazy_core.games.krazy_kings import view as krazy_kings
     from krazy_core.games.contract_rummy import view as contract_rummy
-    from krazy_core.ui import kings_rummy
+    from krazy_core.games.kings_rummy import view as kings_rummy
     for mod in (contract_rummy, kings_rummy, krazy_kings):
         assert not any("white" in style for style in mod.SUIT_STYLE.values())
 

@@ -1,4 +1,4 @@
-"""Kings Rummy (krazy_core/games/kings_rummy.pyx): one or more tests per rule KR-1..KR-17
+"""Kings Rummy (krazy_core/games/kings_rummy/core.pyx): one or more tests per rule KR-1..KR-17
 with exact outcomes, on scripted states (JSON built here) and seeded games, plus property
 tests (cards conserved, determinism, no hidden card leaks, determinization)."""
 import json
@@ -443,7 +443,7 @@ def test_simulate_random_in_core():
 
 def test_ui_renders_hand_by_suit_wilds_and_last_round():
     from rich.console import Console
-    from krazy_core.ui import kings_rummy as ui
+    from krazy_core.games.kings_rummy import view as ui
     s = scripted(["5H 6H 7H", "4S 5S 3D", "8C 9C JD"], "QD", ["KS", "KC", "10C"], rounds=2, cur=0)
     s.apply_action(DRAW)
     con = Console(width=120, record=True, color_system=None)
@@ -517,7 +517,7 @@ def test_KR_4_KR_16_options_are_checked_by_make():
 
 def test_ui_wording_singular_plural_and_out_seat_shows_out():
     from rich.console import Console
-    from krazy_core.ui import kings_rummy as ui
+    from krazy_core.games.kings_rummy import view as ui
 
     def table():
         con = Console(width=120, record=True, color_system=None)
@@ -541,3 +541,67 @@ def test_ui_wording_singular_plural_and_out_seat_shows_out():
     text = table()
     assert "1 last turn to go" in text
     assert re.search(r"\slaid\s", seat_row(text, 1)) and re.search(r"\sout\s", seat_row(text, 0))
+
+
+def test_KR_8_to_KR_10_action_ids_are_named_constants_of_the_package():
+    """Issue 12 item 1: the package names the action table (notation.py, re-exported), and the
+    names are the engine's: each id's action_to_string is the move its name says."""
+    from krazy_core.cards import format_card
+    from krazy_core.games.kings_rummy import notation
+    g = krazy_core.make("kings-rummy", 3)
+    s = g.new_initial_state(4)
+    assert (KR.DRAW, KR.TAKE, KR.DISCARD, KR.GO_OUT, KR.NUM_KINDS, KR.NUM_ACTIONS) == (0, 1, 2, 58, 56, 114)
+    assert KR.NUM_ACTIONS == g.num_distinct_actions == KR.GO_OUT + KR.NUM_KINDS
+    assert notation.DRAW is KR.DRAW and KR.card_kind is notation.card_kind
+    assert s.action_to_string(KR.DRAW) == "draw"                                         # KR-8
+    top = json.loads(s.to_json())["state"]["discard"][-1]
+    assert s.action_to_string(KR.TAKE) == "take " + format_card(top)                     # KR-8
+    kinds = {}
+    for code in range(128):
+        try:
+            kinds[code] = KR.card_kind(code)
+        except ValueError:
+            continue
+        assert s.action_to_string(KR.DISCARD + kinds[code]) == "discard " + format_card(code)          # KR-9
+        assert s.action_to_string(KR.GO_OUT + kinds[code]) == "go out, discard " + format_card(code)   # KR-10
+    assert sorted(kinds.values()) == list(range(KR.NUM_KINDS)) and kinds[JK] == KR.NUM_KINDS - 1
+    assert set(kinds) == set(FULL)
+    for bad in (-1, 128, 0x02, 0x0E, 0x53, 0x61, True, 3.0, "3S"):
+        with pytest.raises(ValueError):
+            KR.card_kind(bad)
+    with pytest.raises(ValueError):
+        s.action_to_string(KR.NUM_ACTIONS)
+
+
+def test_KR_1_package_layout_tensor_deck_and_pickles():
+    """The package's faces: the State class lives in ``.state`` (a pickle names only
+    ``_state.state_from_bytes``, so it loads across the move), the tensor's size is its
+    layout's, ``FULL_DECK`` is the 116 cards (KR-1)."""
+    import pickle
+    from krazy_core.games.kings_rummy import state as face
+    assert KR.KingsRummyState is face.KingsRummyState
+    assert KR.KingsRummyState.__module__ == "krazy_core.games.kings_rummy.state"
+    g = krazy_core.make("kings-rummy", 4)
+    s = g.new_initial_state(9)
+    random_playout(s, random.Random(2), max_steps=30)
+    assert pickle.loads(pickle.dumps(s)) == s
+    assert g.state_from_bytes(s.to_bytes()) == s and g.state_from_json(s.to_json()) == s
+    assert KR.TENSOR == 604 == sum(seg.size for seg in KR.TENSOR_LAYOUT) == s.observation_tensor(0).shape[0]
+    assert KR.FULL_DECK == dict(FULL) and sum(KR.FULL_DECK.values()) == 116
+    assert KR.SPEC.rules_file == "games/kings_rummy/rules.md"
+    from importlib import resources
+    assert "KR-17" in resources.files("krazy_core").joinpath(KR.SPEC.rules_file).read_text(encoding="utf-8")
+
+
+def test_notation_short_forms_name_moves_legal_or_not():
+    """notation.actions_named: the short forms of a move (KR-8..KR-10), whether legal now or
+    not (string_to_action refuses an illegal one); None for text that is no short form."""
+    from krazy_core.games.kings_rummy.notation import actions_named
+    s = krazy_core.make("kings-rummy", 2).new_initial_state(1)
+    qr = KR.card_kind(parse_card("QR"))
+    assert actions_named(s, "d") == actions_named(s, "stock") == [KR.DRAW]
+    assert actions_named(s, "p") == actions_named(s, "discard pile") == [KR.TAKE]
+    assert actions_named(s, "qr") == actions_named(s, "discard q★") == [KR.DISCARD + qr]
+    assert actions_named(s, "out qr") == actions_named(s, "qr out") == [KR.GO_OUT + qr]
+    assert actions_named(s, "go out, discard jk") == [KR.GO_OUT + 55]
+    assert actions_named(s, "as") is None and actions_named(s, "hello") is None     # no ace in KR

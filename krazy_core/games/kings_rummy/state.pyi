@@ -1,17 +1,18 @@
+"""Stub of krazy_core.games.kings_rummy.state (the compiled face)."""
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 from krazy_core._state import State
-from krazy_core.spec import Game, GameSpec, TensorSegment
+from krazy_core.spec import Game, TensorSegment
 
 EVENT_NAMES: Dict[int, str]
 PHASE_NAMES: Dict[int, str]
-SPEC: GameSpec
 TENSOR_LAYOUT: Tuple[TensorSegment, ...]
-# the full 110-card deck's census {code: copies}, filled on first use
-FULL_DECK: Optional[Dict[int, int]]
+TENSOR: int
+# the full 116-card deck's census {code: copies}
+FULL_DECK: Dict[int, int]
 
 class KingsRummyState(State):
     round: int
@@ -24,7 +25,8 @@ class KingsRummyState(State):
     def totals(self) -> List[int]: ...
     def last_round(self) -> Optional[Dict[str, Any]]: ...
 
-def card_kind(code: int) -> int: ...
-def simulate_random(game: Game, n_games: int, seed: Optional[int] = ..., policy: str = ...) -> Dict[str, float]: ...
 def new_state(game: Game, seed: Optional[int] = ...) -> KingsRummyState: ...
 def state_from_dict(game: Game, body: Dict[str, Any], events: Any) -> KingsRummyState: ...
+
+# private: the option checks the package gives SPEC (check_options)
+def _check_options(num_players: int, o: Any) -> None: ...

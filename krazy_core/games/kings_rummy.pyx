@@ -626,9 +626,9 @@ cdef long long _playouts(KRState *st, long long g0, long long g1, uint64_t seed,
 
 
 from krazy_core._validate import json_int as _int, json_ints as _ints
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, c_count as _c_count
 
-def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
+def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
     single rounds) entirely in C without the GIL, every player choosing uniformly among
     the legal actions (``policy="heuristic"``: all playing the C heuristic).  Game ``i`` is dealt from ``seed + i``.  The signature and
@@ -645,8 +645,7 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
     cdef int h = 1 if policy == "heuristic" else 0
     if game.game_id != "kings-rummy":
         raise ConfigError(f"simulate_random here plays kings-rummy, not {game.game_id!r}")
-    if n_games < 1:
-        raise ConfigError(f"n_games must be >= 1, got {n_games}")
+    n_games = _c_count(n_games, "n_games")      # ConfigError, never OverflowError
     s = game.new_initial_state(seed)
     sd = <uint64_t>check_seed(seed)
     kz_rng_seed(&rng, sd ^ 0x5DEECE66DULL)

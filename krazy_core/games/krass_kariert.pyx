@@ -83,7 +83,7 @@ from krazy_core._state import check_seed, _games_in_slices, state_from_bytes as 
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError
 from krazy_core.spec import GameSpec, Option, tensor_layout
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, c_count as _c_count
 
 include "_ka_core.pxi"
 
@@ -807,7 +807,7 @@ def new_state(game, seed=None):
     return st
 
 
-def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
+def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
     """Plays ``n_games`` whole games of ``game`` (a ``krass-kariert`` Game) with uniformly
     random legal actions, in C without the GIL and through this module's own functions (no
     GameOps indirection); game ``i`` is dealt from ``seed + i``.  Returns ``{"games",
@@ -824,8 +824,7 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
     cdef uint64_t base
     if getattr(game, "game_id", None) != "krass-kariert":
         raise ConfigError(f"simulate_random needs a krass-kariert game, got {game!r}")
-    if n_games < 1:
-        raise ConfigError(f"n_games must be >= 1, got {n_games}")
+    n_games = _c_count(n_games, "n_games")      # ConfigError, never OverflowError
     if policy not in ("random", "heuristic"):
         raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
     cdef bint heur = policy == "heuristic"

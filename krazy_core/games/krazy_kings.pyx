@@ -1335,11 +1335,15 @@ cdef inline KKState *S(State s) except NULL:
 
 from krazy_core._validate import json_int as _int
 
-def _cards_of(uint64_t h):
+def _cards_of(mask):
     """Card codes of a hand mask (bits 0..53), ascending.  Raises ``ValueError`` for a bit
-    beyond the deck."""
-    if h >> NIDX:
-        raise ValueError(f"mask {h:#x} has bits beyond the {NIDX} cards of the deck")
+    beyond the deck (2**54 and up, 2**64 and up too) or a negative mask; ``TypeError`` for
+    a non-integer."""
+    import operator
+    m = operator.index(mask)
+    if m < 0 or m >> NIDX:
+        raise ValueError(f"mask {m:#x} is not a set of the {NIDX} cards of the deck")
+    cdef uint64_t h = m
     out = []
     while h:
         i = __builtin_ctzll(h)
@@ -1348,9 +1352,11 @@ def _cards_of(uint64_t h):
     return out
 
 
-def _mask_cards(uint64_t m):
-    """Card codes of an inference mask, ascending, the Joker once (its two bits go together)."""
-    return _cards_of(m & ~(1ULL << 53))
+def _mask_cards(mask):
+    """Card codes of an inference mask, ascending, the Joker once (its two bits go together).
+    Raises ``ValueError`` as ``_cards_of`` does."""
+    import operator
+    return _cards_of(operator.index(mask) & ~((<object>1) << 53))
 
 
 def _action_card(a):

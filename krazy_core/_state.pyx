@@ -248,7 +248,7 @@ cdef class EventLog:
         kz_ev_free(&self.hist)
 
 
-def _log_layout(State state):
+def _log_layout(State state not None):
     """FOR TESTS: the nodes of ``state``'s event log, last first: a list of ``(shared_ev,
     own_ev, shared_hist, own_hist)`` int32 value counts (what the node takes from its base,
     and what it holds itself), and the node's ``id`` beside it: ``[(id, (a, b, c, d)), ...]``."""
@@ -686,7 +686,7 @@ cdef class State:
         actions applied."""
         if self.data == NULL: self._not_ready()
         cdef kz_rng rng
-        cdef int32_t steps = 0, cap = max_steps, a
+        cdef int32_t steps = 0, cap = _c_int(max_steps, "max_steps"), a
         cdef int n
         kz_rng_seed(&rng, <uint64_t>check_seed(seed))
         if use_op and self.ops.random_playout != NULL:
@@ -840,13 +840,14 @@ cdef class State:
     def _to_dict(self):
         self._not_ready()                    # every game overrides it: only a bare State gets here
 
-    def _load_events(self, events, int max_kind=2**30):
+    def _load_events(self, events, max_kind=2**30):
         """Load a JSON event list (validated: a list of 4-int lists in int32 range, kinds in
         ``1..max_kind`` (the game's ``ops.max_event_kind`` when it sets one), players -1 (the
         table) or a seat -- the check ``state_from_bytes`` makes too).  The card fields are
         display data: ``events_for`` renders an event whose fields name no card as its raw
         numbers (``"unreadable": True``)."""
         if self.data == NULL: self._not_ready()
+        max_kind = _c_int(max_kind, "max_kind")      # ValueError beyond a C int
         cdef Py_ssize_t i = 0, bad
         cdef EventLog log = EventLog.__new__(EventLog)
         cdef int n_players = self.game.num_players
@@ -1192,8 +1193,11 @@ def _games_in_slices(n_games):
     return _slices(_c_count(n_games, "n_games", -2**63, 2**63 - 1))
 
 
-def _slices(long long n_games):
+def _slices(n):
+    """The generator of ``_games_in_slices`` (``n`` checked again: a ``ConfigError`` at the
+    first step for a count beyond a C ``long long``)."""
     import time
+    cdef long long n_games = _c_count(n, "n_games", -2**63, 2**63 - 1)
     cdef long long g = 0, k = 1
     while g < n_games:
         k = min(k, n_games - g)

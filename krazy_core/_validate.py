@@ -54,3 +54,12 @@ def c_count(x, what, lo=1, hi=2**63 - 1):
     if not lo <= v <= hi:
         raise ConfigError(f"{what} must be an int in {lo}..{hi}, got {v!r}")
     return v
+
+
+def action_int(action):
+    """``int(action)`` for a game's ``action_to_string``: a ``ValueError`` for an infinite
+    float too (``int(inf)`` raises ``OverflowError``), as for any id outside the table."""
+    try:
+        return int(action)
+    except OverflowError:
+        raise ValueError(f"action {action!r} is not an action id") from None

@@ -133,3 +133,52 @@ def test_krazy_kings_mask_helpers_unchanged():
     assert kk._cards_of(np.uint64(3)) == kk._cards_of(3)
     with pytest.raises(TypeError):
         kk._cards_of(1.5)
+
+
+# found by the sweep once it stopped accepting OverflowError (tests/hostile_sweep.py)
+@pytest.mark.parametrize("game_id", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_sweep_findings_are_value_errors(game_id):
+    game = krazy_core.make(game_id)
+    s = game.new_initial_state(seed=2)
+    for x in (2**31, 2**63, -2**63 - 1, 10**400):
+        with pytest.raises(ValueError, match="max_steps"):
+            s._random_playout(1, x)
+        with pytest.raises(ValueError, match="max_kind"):
+            s._load_events([], x)
+    for x in (float("inf"), float("-inf"), float("nan"), 2**70):
+        with pytest.raises(ValueError):
+            s.action_to_string(x)
+    assert s.action_to_string(s.legal_actions()[0]) == s.action_to_string(float(s.legal_actions()[0]))
+    assert s._random_playout(1, 5) == 5 and len(s.history()) == 0       # events off, as before
+    events = [list(e) for e in s.raw_events()]
+    s._load_events(events)
+    assert [list(e) for e in s.raw_events()] == events
+
+
+def test_check_options_take_any_table_size():
+    """``_check_options(num_players, options)`` (GameSpec.check_options) compares Python ints:
+    a huge table size passes the seat checks instead of raising OverflowError."""
+    from krazy_core.game import get_spec
+    for gid, mod in (("krazy-kings", kk), ("kings-rummy", kr), ("contract-rummy", cr)):
+        opts = krazy_core.make(gid).options
+        for n in (2**63, 2**70):
+            assert mod._check_options(n, opts) is None
+        if gid != "contract-rummy":
+            with pytest.raises(ConfigError):
+                mod._check_options(-2**63, opts)         # the first dealer is no seat of it
+
+
+def test_krass_kariert_probe_huge_arguments_are_value_errors():
+    for kw in ({"best_combo": 2**63}, {"reserves": -2**63 - 1}, {"best_combo": 10**400}):
+        with pytest.raises(ValueError):
+            ka._probe_actions([5], **kw)
+    any_action, legal = ka._probe_actions([5, 5])
+    assert any_action and len(legal) >= 2            # a solo 5 and the pair of 5s at least
+
+
+def test_state_helpers_refuse_none_and_huge_counts():
+    with pytest.raises(TypeError):
+        _state._log_layout(None)
+    gen = _state._slices(2**70)
+    with pytest.raises(ConfigError):
+        next(gen)

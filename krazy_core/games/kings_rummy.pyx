@@ -626,7 +626,7 @@ cdef long long _playouts(KRState *st, long long g0, long long g1, uint64_t seed,
 
 
 from krazy_core._validate import json_int as _int, json_ints as _ints
-from krazy_core._validate import c_int as _c_int, c_count as _c_count
+from krazy_core._validate import c_int as _c_int, c_count as _c_count, action_int as _action_int
 
 def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
@@ -690,7 +690,7 @@ cdef class KingsRummyState(State):
         """``"draw"``, ``"take 7♥"`` (the pile's top), ``"discard Q★"``, ``"go out, discard
         Q★"``.  Raises ``ValueError`` outside ``[0, 114)``."""
         cdef KRState *st = S(self)
-        a = int(action)
+        a = _action_int(action)              # ValueError, never OverflowError
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         if a == A_STOCK:
@@ -966,7 +966,7 @@ cdef void _set_options(KRState *st, game):
     st.opt_max_turns = o.max_turns
 
 
-def _check_options(int num_players, o):
+def _check_options(num_players, o):
     """GameSpec.check_options: ``make()`` raises ``ConfigError`` for a first dealer beyond
     the table (KR-4) or rounds running past round 11 (KR-16)."""
     if o.first_dealer >= num_players:

@@ -147,7 +147,7 @@ from krazy_core._state import check_seed, state_from_bytes as _state_from_bytes
 from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
 from krazy_core.errors import InvalidStateError, IllegalActionError
 from krazy_core.spec import GameSpec, Option, tensor_layout
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, action_int as _action_int
 
 # observation_tensor, part by part (offsets in the code below follow it)
 TENSOR_LAYOUT = tensor_layout(("hand", 54), ("top_card", 54), ("discard_pile", 54), ("seats", 5 * 3),
@@ -1398,7 +1398,7 @@ cdef class KrazyKingsState(State):
     def action_to_string(self, action) -> str:
         """``"play K♠"``, ``"play 7♥ last card"``, ``"roll"``, ``"clockwise"``,
         ``"counter-clockwise"``.  Raises ``ValueError`` outside ``[0, 109)``."""
-        a = int(action)
+        a = _action_int(action)              # ValueError, never OverflowError
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         if a == A_ROLL:
@@ -1922,7 +1922,7 @@ KK_OPS.validate = kk_validate
 KK_OPS.max_event_kind = max(EVENT_NAMES)
 
 
-def _check_options(int num_players, options):
+def _check_options(num_players, options):
     if options.dealer >= num_players:
         from krazy_core.errors import ConfigError
         raise ConfigError(f"option 'dealer' must be a seat 0..{num_players - 1} at a table of "

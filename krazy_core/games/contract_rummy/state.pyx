@@ -49,7 +49,7 @@ if sum(seg.size for seg in TENSOR_LAYOUT) != TENSOR:
 if max(EVENT_NAMES) != EV_GAME_OVER:
     raise ImportError("contract_rummy: EVENT_NAMES does not end at the core's last event kind")
 
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, action_int as _action_int
 
 cdef inline CRState *S(State s) except NULL:
     if s.data == NULL:                 # made without its factory: raise, never dereference
@@ -103,7 +103,7 @@ cdef class ContractRummyState(State):
         CR-11): ``"lay off 6♥ on meld 0"``; ``string_to_action`` still reads the ``low``
         form.  Raises ``ValueError`` outside ``[0, 3009)``."""
         cdef CRState *st = S(self)
-        a = int(action)
+        a = _action_int(action)              # ValueError, never OverflowError
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         text = _action_text(a)
@@ -756,7 +756,7 @@ cdef _check_laydown(CRState *st, int p):
 from krazy_core._state import state_from_bytes as _state_from_bytes
 
 
-def _check_options(int num_players, o):
+def _check_options(num_players, o):
     """GameSpec.check_options: ``make()`` raises ``ConfigError`` when ``first_round`` and
     ``rounds`` would run past round 7 (CR-16, as KR-16 does past round 11)."""
     if o.first_round + o.rounds - 1 > 7:

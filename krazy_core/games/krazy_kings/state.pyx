@@ -30,7 +30,7 @@ from krazy_core.cards import format_card
 from krazy_core.errors import InvalidStateError
 import krazy_core.games.krazy_kings.notation as _notation
 from krazy_core.spec import tensor_layout
-from krazy_core._validate import c_int as _c_int, json_int as _int
+from krazy_core._validate import c_int as _c_int, json_int as _int, action_int as _action_int
 
 # observation_tensor, part by part (offsets in the code below follow it)
 TENSOR_LAYOUT = tensor_layout(("hand", 54), ("top_card", 54), ("discard_pile", 54), ("seats", 5 * 3),
@@ -69,11 +69,15 @@ cdef inline KKState *S(State s) except NULL:
     return <KKState *>s.data
 
 
-def _cards_of(uint64_t h):
+def _cards_of(mask):
     """Card codes of a hand mask (bits 0..53), ascending.  Raises ``ValueError`` for a bit
-    beyond the deck."""
-    if h >> NIDX:
-        raise ValueError(f"mask {h:#x} has bits beyond the {NIDX} cards of the deck")
+    beyond the deck (2**54 and up, 2**64 and up too) or a negative mask; ``TypeError`` for
+    a non-integer."""
+    import operator
+    m = operator.index(mask)
+    if m < 0 or m >> NIDX:
+        raise ValueError(f"mask {m:#x} is not a set of the {NIDX} cards of the deck")
+    cdef uint64_t h = m
     out = []
     while h:
         i = __builtin_ctzll(h)
@@ -82,9 +86,11 @@ def _cards_of(uint64_t h):
     return out
 
 
-def _mask_cards(uint64_t m):
-    """Card codes of an inference mask, ascending, the Joker once (its two bits go together)."""
-    return _cards_of(m & ~(1ULL << 53))
+def _mask_cards(mask):
+    """Card codes of an inference mask, ascending, the Joker once (its two bits go together).
+    Raises ``ValueError`` as ``_cards_of`` does."""
+    import operator
+    return _cards_of(operator.index(mask) & ~((<object>1) << 53))
 
 
 def _action_card(a):
@@ -126,7 +132,7 @@ cdef class KrazyKingsState(State):
     def action_to_string(self, action) -> str:
         """``"play K♠"``, ``"play 7♥ last card"``, ``"roll"``, ``"clockwise"``,
         ``"counter-clockwise"``.  Raises ``ValueError`` outside ``[0, 109)``."""
-        a = int(action)
+        a = _action_int(action)              # ValueError, never OverflowError
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         if a == A_ROLL:

@@ -647,3 +647,29 @@ def test_browser_log_describes_a_crazy_rummy_meld_not_meld_meld_0():
     assert lines[4] == "seat 2 completes meld 3, a book of Jacks: J♠ J♥ J♣ 2♠"
     assert lines[-1] == "seat 2 completes meld 4, a run of hearts, A to 4: A♥ 2♦ Joker 4♥"
     assert lines[0] == "seat 2 lays J♠ in meld 3" and lines[7] == "seat 2 lays Joker in meld 4"
+
+
+def test_crazy_rummy_t_at_a_buy_offer_is_refused_with_the_buy_offer_words():
+    """CR-8: at a buy offer the moves are buy and pass; a typed 't' (the short form of taking
+    the up-card, which is no move there) is refused, and the short forms the refusal lists
+    say what to type at a buy offer."""
+    import random
+    from krazy_core import cli
+    from krazy_core.ui import load_ui
+    ui = load_ui("contract-rummy")
+    game = krazy_core.make("contract-rummy", num_players=4)
+    rng = random.Random(3)
+    for seed in range(40):
+        st = game.new_initial_state(seed=seed)
+        while not st.is_terminal() and st.observation(st.current_player())["phase"] != "buy_or_pass":
+            st.apply_action(rng.choice(st.legal_actions()))
+        if not st.is_terminal():
+            break
+    else:
+        raise AssertionError("no buy offer in 40 random games")
+    legal = ui.action_order(st, st.legal_actions())
+    assert sorted(st.action_to_string(a) for a in legal) == ["buy", "pass"]
+    labels = [ui.action_label(st, a) for a in legal]
+    got, err = cli._resolve_name(st, "t", legal, labels, ui.short_forms, ui)
+    assert got is None
+    assert "at a buy offer 'buy' or 'pass'" in " ".join(err.split())

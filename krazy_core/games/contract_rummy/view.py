@@ -17,7 +17,7 @@ PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decl
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
 
-SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; a card alone discards it ('8s'); 'lay 5s 5h "
+SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; at a buy offer 'buy' or 'pass'; a card alone discards it ('8s'); 'lay 5s 5h "
                "5d' lays a whole meld; cards in letters ('lay off JK on meld 3 high'); a lay off on a "
                "book needs no end")
 

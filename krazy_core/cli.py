@@ -1075,6 +1075,13 @@ def _hint_text(policy, labels, legal):
             t.append(f"; next {name[ranked[1][1]]} {second:.0%}")
         t.append(")")
         return t
+    if top_v >= 1.5 * fair and len(ranked) > 1:
+        # one or two moves stand out but are too close to call: "about the same" would be
+        # wrong for 50% / 40% / 10% (a tester's note, issue 16)
+        t = f"No clear hint: the search is split between {name[top_a]} ({top_v:.0%}) and " \
+            f"{name[ranked[1][1]]} ({second:.0%})"
+        rest = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[2:4])
+        return Text(t + (f"; then {rest}." if rest else "."), style="yellow")
     few = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[:3])
     return Text(f"No clear hint: the search rates these moves about the same ({few}).", style="yellow")
 

@@ -673,3 +673,14 @@ def test_crazy_rummy_t_at_a_buy_offer_is_refused_with_the_buy_offer_words():
     got, err = cli._resolve_name(st, "t", legal, labels, ui.short_forms, ui)
     assert got is None
     assert "at a buy offer 'buy' or 'pass'" in " ".join(err.split())
+
+
+def test_a_split_hint_is_not_called_about_the_same():
+    # Krazy Kings seed 3, turn 4: the hint said "the search rates these moves about the same
+    # (play K♣ 50%, play J♦ 40%, play 6♦ 10%)" — two moves stood out, one did not
+    from krazy_core import cli
+    labels, legal = ["play 6♦", "play J♦", "play K♣"], [1, 2, 3]
+    split = cli._hint_text({3: 0.50, 2: 0.41, 1: 0.09}, labels, legal).plain
+    assert split == "No clear hint: the search is split between play K♣ (50%) and play J♦ (41%); then play 6♦ 9%."
+    flat = cli._hint_text({1: 0.34, 2: 0.33, 3: 0.33}, labels, legal).plain
+    assert flat == "No clear hint: the search rates these moves about the same (play 6♦ 34%, play J♦ 33%, play K♣ 33%)."

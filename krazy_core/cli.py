@@ -715,7 +715,7 @@ def _you(state, text):
     3♠`` -> ``you do not hold 3♠``; other players by their seats from 1."""
     import re
     p = state.current_player()
-    text = re.sub(rf"\bplayer {p} (does|has|is)\b",
+    text = re.sub(rf"\b(?:player {p}|this player) (does|has|is)\b",
                   lambda m: "you " + {"does": "do", "has": "have", "is": "are"}[m.group(1)], text)
     text = re.sub(rf"\bplayer {p}\b", "you", text)
     return re.sub(r"\bplayer (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", text)

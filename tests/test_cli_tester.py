@@ -684,3 +684,14 @@ def test_a_split_hint_is_not_called_about_the_same():
     assert split == "No clear hint: the search is split between play K♣ (50%) and play J♦ (41%); then play 6♦ 9%."
     flat = cli._hint_text({1: 0.34, 2: 0.33, 3: 0.33}, labels, legal).plain
     assert flat == "No clear hint: the search rates these moves about the same (play 6♦ 34%, play J♦ 33%, play K♣ 33%)."
+
+
+def test_a_refused_second_draw_says_you():
+    # Kings Rummy seed 4, 'take' then 'd': "draw is not allowed now: this player has drawn
+    # already; now discard (KR-9)" — the table speaks to the player at it
+    code, out = krazy("play", "kings-rummy", "-o", "rounds=2", "--seed", "4", "--delay", "0",
+                      input="take\nd\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "draw is not allowed now: you have drawn already; now discard (KR-9)." in flat
+    assert "this player" not in flat

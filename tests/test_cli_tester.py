@@ -695,3 +695,12 @@ def test_a_refused_second_draw_says_you():
     assert code == 0
     assert "draw is not allowed now: you have drawn already; now discard (KR-9)." in flat
     assert "this player" not in flat
+
+
+def test_kings_rummy_short_forms_say_r_is_stars():
+    # the refusal taught "a card alone discards it ('QR')" with no word that R is the ★ suit
+    code, out = krazy("play", "kings-rummy", "-o", "rounds=2", "--seed", "4", "--delay", "0",
+                      input="take\ndraw 2\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "a card alone discards it ('QH'; R is for ★ stars: 'QR'), 'out QR' goes out discarding it" in flat

@@ -704,3 +704,13 @@ def test_kings_rummy_short_forms_say_r_is_stars():
     flat = " ".join(out.split())
     assert code == 0
     assert "a card alone discards it ('QH'; R is for ★ stars: 'QR'), 'out QR' goes out discarding it" in flat
+
+
+def test_crazy_rummy_round_end_says_who_went_out():
+    # the play by play ended a round with "round 1 ends: went out", not saying who
+    code, out = krazy("match", "contract-rummy", "-o", "rounds=1", "--seed", "2", "--delay", "0")
+    assert code == 0
+    lines = [ln.strip() for ln in out.splitlines()]
+    i = lines.index("round 1 ends: seat 1 (heuristic) went out")
+    assert lines[i - 1] == "seat 1 (heuristic) GOES OUT"
+    assert "round 1 ends: went out" not in out

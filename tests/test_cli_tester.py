@@ -714,3 +714,10 @@ def test_crazy_rummy_round_end_says_who_went_out():
     i = lines.index("round 1 ends: seat 1 (heuristic) went out")
     assert lines[i - 1] == "seat 1 (heuristic) GOES OUT"
     assert "round 1 ends: went out" not in out
+
+
+def test_a_one_choice_prompt_does_not_say_1_to_1():
+    # KrassKariert, a drawn card to insert: "Your move (1-1, or a name; h hint, q quit):"
+    from krazy_core import cli_table
+    assert cli_table.prompt_text(None, 1, 1) == "Your move (1, or a name; h hint, q quit): "
+    assert cli_table.prompt_text("Ann", 7, 2) == "Ann, your move (1-7, m more, or a name; h hint, q quit): "

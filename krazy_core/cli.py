@@ -108,6 +108,7 @@ MAX_NAME = 24                   # characters of a player's name (--names)
 def _check_names(given):
     """``--names``: printable, at most ``MAX_NAME`` characters, no ``[`` ``]`` (the table's
     markup: ``--names '[/]'`` ended in a MarkupError traceback), and no two the same."""
+    given = [x for x in given if x]     # an empty place keeps its seat's default name
     for x in given:
         if "[" in x or "]" in x or not x.isprintable() or len(x) > MAX_NAME:
             raise ConfigError(f"--names: {x[:40]!r} is not a name for the table: at most {MAX_NAME} "
@@ -236,7 +237,7 @@ def _seat_names(humans, seats, given):
     names = []
     for p, w in enumerate(seats):
         if w == "human":
-            if p < len(given):
+            if p < len(given) and given[p]:
                 names.append(f"{given[p]} (seat {p + 1})")
             else:
                 names.append(f"seat {p + 1} (you)" if humans == 1 else f"seat {p + 1} (player {p + 1})")
@@ -305,7 +306,11 @@ def cmd_play(args, console: Console) -> int:
         raise ConfigError(f"--humans must be 0..{n}, got {humans}")
     _check_delay(args.delay)
     _check_think(args.think)
-    given = [x.strip() for x in (args.names or "").split(",") if x.strip()]
+    # by position: ',Bob' names seat 2 and leaves seat 1 its default (the empty name was
+    # dropped, so Bob sat at seat 1: tester2, issue 16); trailing commas are ignored
+    given = [x.strip() for x in (args.names or "").split(",")]
+    while given and not given[-1]:
+        given.pop()
     _check_names(given)
     if len(given) > humans:
         raise ConfigError(f"--names gives {len(given)} names for {humans} human seat(s)")

@@ -721,3 +721,19 @@ def test_a_one_choice_prompt_does_not_say_1_to_1():
     from krazy_core import cli_table
     assert cli_table.prompt_text(None, 1, 1) == "Your move (1, or a name; h hint, q quit): "
     assert cli_table.prompt_text("Ann", 7, 2) == "Ann, your move (1-7, m more, or a name; h hint, q quit): "
+
+
+def test_names_keep_their_seats():
+    # `--humans 2 --names ,Bob` sat Bob at seat 1: the empty first name was dropped
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--names", ",Bob", "--seed", "1",
+                      "--delay", "0", input="q\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "Seats: seat 1 (player 1), Bob (seat 2), seat 3 (heuristic bot), seat 4 (heuristic bot)" in flat
+    # a trailing comma is not a name; too many names and duplicates still refused
+    code, out = krazy("play", "krazy-kings", "--names", "Ann,", "--seed", "1", "--delay", "0", input="q\n")
+    assert code == 0 and "Seats: Ann (seat 1), seat 2 (heuristic bot)" in " ".join(out.split())
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--names", "Ann,Bob,Cy", input="q\n")
+    assert code == 2 and "--names gives 3 names for 2 human seat(s)" in out
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--names", "Ann,ann", input="q\n")
+    assert code == 2 and "two players have the same name (Ann, ann)" in out

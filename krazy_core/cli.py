@@ -1143,6 +1143,10 @@ def cmd_simulate(args, console: Console) -> int:
             res = run_arena(game, entries, args.games, seed=base, rotate=args.rotate, runner=runner,
                             store=store, batch_size=args.batch,
                             progress=lambda k: progress.advance(bar, k), on_decision=on_decision)
+            if on_decision is not None:
+                # the finished run left "game 181: turn 17, decisions ━━━ 17/?" under the
+                # 200/200 bar, a game that looked still running (tester2, issue 16)
+                progress.update(inner, visible=False)
         except KeyboardInterrupt:
             from krazy_core.cli_runs import _interrupted
             progress.stop()

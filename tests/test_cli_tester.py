@@ -737,3 +737,11 @@ def test_names_keep_their_seats():
     assert code == 2 and "--names gives 3 names for 2 human seat(s)" in out
     code, out = krazy("play", "krazy-kings", "--humans", "2", "--names", "Ann,ann", input="q\n")
     assert code == 2 and "two players have the same name (Ann, ann)" in out
+
+
+def test_a_finished_simulation_does_not_leave_a_game_running():
+    # after "simulating ━━━ 200/200" a line "game 181: turn 17, decisions ━━━ 17/?" stayed
+    code, out = krazy("simulate", "krazy-kings", "--games", "50", "--seed", "3")
+    assert code == 0
+    head = out.split("Krazy Kings, 4 players")[0]
+    assert "50/50" in head and "decisions" not in head and "game " not in head, head

@@ -1130,23 +1130,25 @@ def cmd_simulate(args, console: Console) -> int:
             # inside a game too: a long game of search bots otherwise shows nothing for minutes
             inner = progress.add_task("this game", total=None)
             last = [0.0]
+            played = [0]
 
             def on_decision(state, decisions):
+                # games counted here: the bar advances by batches, so its count named the
+                # wrong game, and a finished run ended on "game 181: turn 17, decisions 17/?"
+                # under 200/200, a game that looked still running (tester2, issue 16)
+                if decisions == 1:
+                    played[0] += 1
                 now = time.monotonic()
-                if now - last[0] >= 0.1 or state.is_terminal():
+                done = state.is_terminal()
+                if now - last[0] >= 0.1 or done:
                     last[0] = now
-                    progress.update(inner, completed=decisions,
-                                    description=f"game {int(progress.tasks[bar].completed) + 1}: "
-                                                f"{_game_progress(state)}")
+                    progress.update(inner, completed=decisions, total=decisions if done else None,
+                                    description=f"game {played[0]}: {_game_progress(state)}")
 
         try:
             res = run_arena(game, entries, args.games, seed=base, rotate=args.rotate, runner=runner,
                             store=store, batch_size=args.batch,
                             progress=lambda k: progress.advance(bar, k), on_decision=on_decision)
-            if on_decision is not None:
-                # the finished run left "game 181: turn 17, decisions ━━━ 17/?" under the
-                # 200/200 bar, a game that looked still running (tester2, issue 16)
-                progress.update(inner, visible=False)
         except KeyboardInterrupt:
             from krazy_core.cli_runs import _interrupted
             progress.stop()

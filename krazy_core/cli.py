@@ -1382,7 +1382,16 @@ def cmd_serve(args, console: Console) -> int:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    if not [w for w in words if w != "--joker-text"]:
+        # a bare `krazy` said only "error: the following arguments are required: cmd"
+        # (tester2, issue 16): the commands, and where to start
+        parser.print_help()
+        print("\nStart with: krazy play krazy-kings   (krazy games lists the games; "
+              "krazy rules GAME explains one)")
+        return 2
+    args = parser.parse_args(argv)
     file: typing.Any = JokerText(sys.stdout) if _joker_as_text(args) else None
     console = Console(emoji=False, file=file)   # ":100:" in a bot word is not an emoji
     try:

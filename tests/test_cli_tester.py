@@ -749,3 +749,13 @@ def test_a_finished_simulation_does_not_leave_a_game_running():
     m = re.search(r"game (\d+): turn \d+, decisions\W+(\d+)/(\S+)", head)
     assert "50/50" in head and m, head
     assert m.group(1) == "50" and m.group(2) == m.group(3), head
+
+
+def test_a_bare_krazy_shows_the_commands_and_where_to_start():
+    # `krazy` alone answered "krazy: error: the following arguments are required: cmd"
+    code, out = krazy()
+    assert code == 2
+    assert "the following arguments are required: cmd" not in out
+    assert "play at a terminal table against bots, or hot-seat" in out
+    assert out.rstrip().endswith("Start with: krazy play krazy-kings   (krazy games lists the games; "
+                                 "krazy rules GAME explains one)")

@@ -81,6 +81,20 @@ def _make_game(args):
         m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
                          rf"( at a table of \d+)?, got (-?\d+)(.*)", str(e), re.S)
         if m is None:
+            text = str(e)
+            if text.startswith("unknown option "):
+                # its list gave the engine's count: "first_dealer=0 (0..6; KR-4)", and
+                # -o first_dealer=0 is then refused (tester2, issue 16): seats from 1
+                seats = "|".join(SEAT_OPTIONS)
+                text = re.sub(rf"\b({seats})=(\d+) \((\d+)\.\.(\d+);",
+                              lambda x: f"{x.group(1)}={int(x.group(2)) + 1} (seat "
+                                        f"{int(x.group(3)) + 1}..{int(x.group(4)) + 1};", text)
+                raise ConfigError(text) from None
+            if text.startswith("unknown game "):
+                import difflib
+                near = difflib.get_close_matches(str(args.game).lower(), krazy_core.available_games(), n=1)
+                if near:
+                    raise ConfigError(f"{text} (did you mean {near[0]}?)") from None
             raise
         raise ConfigError(f"option {m.group(1)!r} is a seat from {int(m.group(2)) + 1} to {int(m.group(3)) + 1}"
                           f"{m.group(4) or ''} (seats count from 1), got {int(m.group(5)) + 1}{m.group(6)}") from None

@@ -759,3 +759,15 @@ def test_a_bare_krazy_shows_the_commands_and_where_to_start():
     assert "play at a terminal table against bots, or hot-seat" in out
     assert out.rstrip().endswith("Start with: krazy play krazy-kings   (krazy games lists the games; "
                                  "krazy rules GAME explains one)")
+
+
+def test_the_unknown_option_list_counts_seats_from_1_and_a_near_game_is_named():
+    # "-o nosuch=1" listed "first_dealer=0 (0..6; KR-4)", and -o first_dealer=0 is refused
+    code, out = krazy("play", "kings-rummy", "-o", "nosuch=1", input="q\n")
+    flat = " ".join(out.split())
+    assert code == 2 and "first_dealer=1 (seat 1..7; KR-4) the seat that deals round 1" in flat
+    assert "first_dealer=0" not in flat and "rounds=11 (1..11; KR-16)" in flat
+    code, out = krazy("play", "krazy-kings", "-o", "nosuch=1", input="q\n")
+    assert code == 2 and "dealer=1 (seat 1..5;" in " ".join(out.split())
+    code, out = krazy("play", "krazy-king", input="q\n")
+    assert code == 2 and "(did you mean krazy-kings?)" in " ".join(out.split())

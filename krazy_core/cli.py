@@ -663,6 +663,9 @@ def _ask(console, prompt):
     try:
         return console.input(prompt).strip()
     except EOFError:
+        # Ctrl-D: end the prompt's line, else "Replay this deal: ..." followed the prompt on
+        # its line (tester2, issue 16)
+        console.print()
         return "q"
 
 

@@ -771,3 +771,14 @@ def test_the_unknown_option_list_counts_seats_from_1_and_a_near_game_is_named():
     assert code == 2 and "dealer=1 (seat 1..5;" in " ".join(out.split())
     code, out = krazy("play", "krazy-king", input="q\n")
     assert code == 2 and "(did you mean krazy-kings?)" in " ".join(out.split())
+
+
+def test_ctrl_d_ends_the_prompt_line_before_the_goodbye():
+    # Ctrl-D at "press Enter to roll the dice (q to quit)" printed "Replay this deal: ..." on
+    # the prompt's own line
+    code, out = krazy("play", "krazy-kings", "--seed", "9", "--delay", "0", "--roll-key", input="")
+    assert code == 0
+    lines = out.splitlines()
+    i = next(k for k, ln in enumerate(lines) if "Replay this deal" in ln)
+    assert lines[i] == "Replay this deal: krazy play krazy-kings --seed 9", lines[i - 1:i + 1]
+    assert lines[i - 1].strip() == "seat 1 (you): press Enter to roll the dice (q to quit)"

@@ -740,6 +740,13 @@ def _you(state, text):
     text = re.sub(rf"\b(?:player {p}|this player) (does|has|is)\b",
                   lambda m: "you " + {"does": "do", "has": "have", "is": "are"}[m.group(1)], text)
     text = re.sub(rf"\bplayer {p}\b", "you", text)
+    # Crazy Rummy's refusals name seats from 0: "seat 0 buys the up-card or passes (CR-8)"
+    # to the buyer at the table (tester2, issue 16)
+    for engine, table in ((r"first takes or declines", "first take or decline"),
+                          (r"buys (.*?) or passes", r"buy \1 or pass"), (r"holds", "hold")):
+        text = re.sub(rf"\bseat {p} {engine}", "you " + table, text)
+    text = re.sub(r"\bseat (\d+) (first takes|buys|holds)\b",
+                  lambda m: f"seat {int(m.group(1)) + 1} {m.group(2)}", text)
     return re.sub(r"\bplayer (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", text)
 
 

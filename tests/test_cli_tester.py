@@ -782,3 +782,22 @@ def test_ctrl_d_ends_the_prompt_line_before_the_goodbye():
     i = next(k for k, ln in enumerate(lines) if "Replay this deal" in ln)
     assert lines[i] == "Replay this deal: krazy play krazy-kings --seed 9", lines[i - 1:i + 1]
     assert lines[i - 1].strip() == "seat 1 (you): press Enter to roll the dice (q to quit)"
+
+
+def test_crazy_rummy_refusals_at_a_buy_offer_speak_to_the_buyer():
+    # at a buy offer, 'lay 10s 10c jk' was refused with "seat 0 buys the up-card or passes
+    # (CR-8)": the buyer is you, and seats count from 1
+    code, out = krazy("play", "contract-rummy", "-o", "rounds=2", "--seed", "5", "--delay", "0",
+                      input="d\npass\nlay 10s 10c jk\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "lay 10♠ is not allowed now: you buy the up-card or pass (CR-8)." in flat
+    assert "seat 0" not in flat
+    from krazy_core import cli
+
+    class Seat2:
+        def current_player(self):
+            return 2
+    assert cli._you(Seat2(), "seat 0 first takes or declines the up-card (CR-8)") == \
+        "seat 1 first takes or declines the up-card (CR-8)"
+    assert cli._you(Seat2(), "seat 2 holds no 5♠") == "you hold no 5♠"

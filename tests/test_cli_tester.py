@@ -801,3 +801,27 @@ def test_crazy_rummy_refusals_at_a_buy_offer_speak_to_the_buyer():
     assert cli._you(Seat2(), "seat 0 first takes or declines the up-card (CR-8)") == \
         "seat 1 first takes or declines the up-card (CR-8)"
     assert cli._you(Seat2(), "seat 2 holds no 5♠") == "you hold no 5♠"
+
+
+def test_krass_kariert_says_why_a_hand_is_lost():
+    # seed 4, hand 5: "seat 1 (you) loses the hand: could not act (KA-14b)" — a newcomer
+    # could not tell what they failed to do; a real game's event is described
+    import krazy_core as kc
+    from krazy_core.ui import krass_kariert as ui
+    names = [f"seat {p + 1}" for p in range(4)]
+    st = kc.make("krass-kariert").new_initial_state(seed=4)
+    import random
+    r = random.Random(4)
+    reasons = set()
+    for _ in range(40):
+        while not st.is_terminal():
+            st.apply_action(r.choice([a for a, _ in st.chance_outcomes()]) if st.is_chance_node()
+                            else r.choice(st.legal_actions()))
+        reasons |= {ui.describe_event(e, names).split(": ", 1)[1]
+                    for e in st.events if e["event"] == "hand_end"}
+        if len(reasons) == 2:
+            break
+        st = kc.make("krass-kariert").new_initial_state(seed=r.randrange(10**6))
+    assert "could not beat the trick, had no special card to play and no reserve card left (KA-14b)" in reasons
+    assert reasons <= {"could not beat the trick, had no special card to play and no reserve card left (KA-14b)",
+                       "the only one still holding cards (KA-14a)"}

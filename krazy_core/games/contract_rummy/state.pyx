@@ -313,34 +313,12 @@ cdef class ContractRummyState(State):
         Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef CRState *st = S(self)
-        cdef int p, q, i, k, m, o, n = st.num_players
+        cdef int n = st.num_players
         if not 0 <= player < n:
             raise ValueError(f"player {player!r} out of range 0..{n - 1}")
         t = np.zeros(TENSOR, dtype=np.float32)
         cdef float[::1] v = t
-        for k in range(NK):
-            v[k] = st.hand[player][k] / 4.0
-        if st.up_live and st.n_discard:
-            v[53 + st.discard[st.n_discard - 1]] = 1
-        for i in range(st.n_discard):
-            v[106 + st.discard[i]] += 0.25
-        for q in range(n):
-            p = (player + q) % n
-            for k in range(3):
-                m = p * 3 + k
-                for i in range(st.melds[m].n):
-                    v[159 + (q * 3 + k) * 53 + st.melds[m].cards[i]] += 0.25
-            o = 1113 + 4 * q
-            v[o] = st.nhand[p] / 30.0
-            v[o + 1] = st.down[p]
-            v[o + 2] = st.buys[p] / 10.0
-            v[o + 3] = total_score(st, p) / 1000.0
-        v[1137 + st.round - 1] = 1
-        v[1144 + st.phase] = 1
-        v[1150] = st.n_stock / 108.0
-        v[1151] = st.turns / <float>st.opt_max_turns
-        v[1152] = 1 if st.cur == player else 0
-        v[1153] = st.gd_k / 3.0 if st.phase == PH_BUILD else 0
+        self.ops.observation_tensor(self.data, player, &v[0])   # the GameOps writer (core.pyx): one definition of the segments
         return t
 
     def __str__(self):

@@ -162,8 +162,16 @@ def named_action_ids(game_module, num_actions: int, starts) -> List[Tuple[str, i
     return sorted(out, key=lambda r: (r[1], r[0]))
 
 
+def _shapes(spec) -> str:
+    shapes = {n: tuple(spec.tensor_shape(n)) for n in range(spec.min_players, spec.max_players + 1)}
+    if len(set(shapes.values())) == 1:
+        return f"`{next(iter(shapes.values()))}` at every player count,"
+    return ", ".join(f"{n} players: `{sh}`" for n, sh in shapes.items())
+
+
 def game_page(game_id: str) -> str:
     import krazy_core
+    from krazy_core.envs import ENV_IDS
     from krazy_core.game import REGISTRY, get_spec
     spec = get_spec(game_id)
     module = importlib.import_module(REGISTRY[game_id])
@@ -179,11 +187,16 @@ def game_page(game_id: str) -> str:
         ["import", f"`krazy_core.make({game_id!r}, num_players=N, **options)`"],
         ["players", f"{spec.min_players} .. {spec.max_players} (default {spec.default_players})"],
         ["actions", f"`game.num_distinct_actions` = {spec.num_distinct_actions} (ids 0 .. {spec.num_distinct_actions - 1})"],
-        ["observation tensor", ", ".join(f"{n} players: `{tuple(spec.tensor_shape(n))}`"
-                                         for n in range(spec.min_players, spec.max_players + 1)) + " float32"],
+        ["observation tensor", _shapes(spec) + " float32 (`game.observation_tensor_shape`)"],
         ["action mask", f"`state.legal_action_mask()`: numpy bool, length {spec.num_distinct_actions}; "
                         f"int8 in the envs"],
         ["returns", f"`state.returns()`: one float per seat in [{spec.min_utility}, {spec.max_utility}]"],
+        ["PettingZoo", f"`krazy_core.envs.pettingzoo.env({game_id!r}, num_players=N)`: agents "
+                       f"`player_0` … `player_{{N-1}}`, observation dict `observation` + `action_mask`"],
+        ["Gymnasium", f"`gymnasium.make({ENV_IDS[game_id]!r})` after `import krazy_core.envs`; "
+                      f"`krazy_core.vector.VectorEnv({game_id!r}, num_envs=...)`"],
+        ["OpenSpiel", f"`pyspiel.load_game(\"python_{game_id.replace('-', '_')}(players=N)\")` after "
+                      f"`krazy_core.envs.openspiel.register()`"],
     ]))
     # actions
     runs = action_ranges(game)

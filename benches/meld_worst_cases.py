@@ -36,7 +36,7 @@ def _two_suits(n):
     return cards[:n - 2] + ["JK", "2C"]
 
 
-for n in (16, 20, 24):
+for n in (16, 18, 20, 24, 28, 32):
     CASES.append((f"contract_rummy.best_arrangement round 7, {n} cards", "cr", "best7", _two_suits(n)))
 for n in (16, 20):
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))

@@ -1260,8 +1260,9 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     join rule); inside a book, what it can still take.  Subtrees that cannot reach the best
     lay-down found so far (points, then cards) are cut.  The visited nodes are not proven
     polynomial: lay-downs tied with the best are all visited, for the least key.  Measured
-    (benches/meld_worst_cases.py, two long suits and two wilds, round 7): 20 cards 6 s
-    before, 0.15 s now; 24 cards > 20 s before, 0.2 s; 28 cards > 9 min before, 9 s.
+    (benches/meld_worst_cases.py, two long suits and two wilds, round 7, a shared machine):
+    20 cards 2.2 s before, 0.26 s now; 24 cards 14 s before, 1.4 s; 28 and 32 cards > 25 s
+    before (> 9 min alone), 15 s.
     """
     cdef ContractRummyState s
     cdef _Best X

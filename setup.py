@@ -41,8 +41,11 @@ COST_ORDER = ["krazy_core.games.krazy_kings.core", "krazy_core.games.krass_karie
               "krazy_core.games.contract_rummy.state", "krazy_core.games.kings_rummy.state"]
 
 # modules whose C runs in the hot path (rules, playouts, search, the State's verbs): -O3.
-# Everything else (cards.pyx, rng.pyx) is parsing and formatting at the edge: -O2.
-COLD = {"krazy_core.cards", "krazy_core.rng"}
+# Everything else is parsing and formatting at the edge: -O2 (cards.pyx, rng.pyx, and each game
+# package's state.pyx, its face: observation, JSON, texts; the search and the playouts never
+# call it, they run the GameOps table of core.pyx).  -O2 keeps the wheel within 2 MiB.
+COLD = {"krazy_core.cards", "krazy_core.rng", "krazy_core.games.krazy_kings.state",
+        "krazy_core.games.kings_rummy.state", "krazy_core.games.contract_rummy.state"}
 
 directives = {
     "language_level": 3,

@@ -81,6 +81,20 @@ def _make_game(args):
         m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
                          rf"( at a table of \d+)?, got (-?\d+)(.*)", str(e), re.S)
         if m is None:
+            text = str(e)
+            if text.startswith("unknown option "):
+                # its list gave the engine's count: "first_dealer=0 (0..6; KR-4)", and
+                # -o first_dealer=0 is then refused (tester2, issue 16): seats from 1
+                seats = "|".join(SEAT_OPTIONS)
+                text = re.sub(rf"\b({seats})=(\d+) \((\d+)\.\.(\d+);",
+                              lambda x: f"{x.group(1)}={int(x.group(2)) + 1} (seat "
+                                        f"{int(x.group(3)) + 1}..{int(x.group(4)) + 1};", text)
+                raise ConfigError(text) from None
+            if text.startswith("unknown game "):
+                import difflib
+                near = difflib.get_close_matches(str(args.game).lower(), krazy_core.available_games(), n=1)
+                if near:
+                    raise ConfigError(f"{text} (did you mean {near[0]}?)") from None
             raise
         raise ConfigError(f"option {m.group(1)!r} is a seat from {int(m.group(2)) + 1} to {int(m.group(3)) + 1}"
                           f"{m.group(4) or ''} (seats count from 1), got {int(m.group(5)) + 1}{m.group(6)}") from None
@@ -108,6 +122,7 @@ MAX_NAME = 24                   # characters of a player's name (--names)
 def _check_names(given):
     """``--names``: printable, at most ``MAX_NAME`` characters, no ``[`` ``]`` (the table's
     markup: ``--names '[/]'`` ended in a MarkupError traceback), and no two the same."""
+    given = [x for x in given if x]     # an empty place keeps its seat's default name
     for x in given:
         if "[" in x or "]" in x or not x.isprintable() or len(x) > MAX_NAME:
             raise ConfigError(f"--names: {x[:40]!r} is not a name for the table: at most {MAX_NAME} "
@@ -236,7 +251,7 @@ def _seat_names(humans, seats, given):
     names = []
     for p, w in enumerate(seats):
         if w == "human":
-            if p < len(given):
+            if p < len(given) and given[p]:
                 names.append(f"{given[p]} (seat {p + 1})")
             else:
                 names.append(f"seat {p + 1} (you)" if humans == 1 else f"seat {p + 1} (player {p + 1})")
@@ -305,7 +320,11 @@ def cmd_play(args, console: Console) -> int:
         raise ConfigError(f"--humans must be 0..{n}, got {humans}")
     _check_delay(args.delay)
     _check_think(args.think)
-    given = [x.strip() for x in (args.names or "").split(",") if x.strip()]
+    # by position: ',Bob' names seat 2 and leaves seat 1 its default (the empty name was
+    # dropped, so Bob sat at seat 1: tester2, issue 16); trailing commas are ignored
+    given = [x.strip() for x in (args.names or "").split(",")]
+    while given and not given[-1]:
+        given.pop()
     _check_names(given)
     if len(given) > humans:
         raise ConfigError(f"--names gives {len(given)} names for {humans} human seat(s)")
@@ -644,6 +663,9 @@ def _ask(console, prompt):
     try:
         return console.input(prompt).strip()
     except EOFError:
+        # Ctrl-D: end the prompt's line, else "Replay this deal: ..." followed the prompt on
+        # its line (tester2, issue 16)
+        console.print()
         return "q"
 
 
@@ -715,9 +737,16 @@ def _you(state, text):
     3♠`` -> ``you do not hold 3♠``; other players by their seats from 1."""
     import re
     p = state.current_player()
-    text = re.sub(rf"\bplayer {p} (does|has|is)\b",
+    text = re.sub(rf"\b(?:player {p}|this player) (does|has|is)\b",
                   lambda m: "you " + {"does": "do", "has": "have", "is": "are"}[m.group(1)], text)
     text = re.sub(rf"\bplayer {p}\b", "you", text)
+    # Crazy Rummy's refusals name seats from 0: "seat 0 buys the up-card or passes (CR-8)"
+    # to the buyer at the table (tester2, issue 16)
+    for engine, table in ((r"first takes or declines", "first take or decline"),
+                          (r"buys (.*?) or passes", r"buy \1 or pass"), (r"holds", "hold")):
+        text = re.sub(rf"\bseat {p} {engine}", "you " + table, text)
+    text = re.sub(r"\bseat (\d+) (first takes|buys|holds)\b",
+                  lambda m: f"seat {int(m.group(1)) + 1} {m.group(2)}", text)
     return re.sub(r"\bplayer (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", text)
 
 
@@ -1075,6 +1104,13 @@ def _hint_text(policy, labels, legal):
             t.append(f"; next {name[ranked[1][1]]} {second:.0%}")
         t.append(")")
         return t
+    if top_v >= 1.5 * fair and len(ranked) > 1:
+        # one or two moves stand out but are too close to call: "about the same" would be
+        # wrong for 50% / 40% / 10% (a tester's note, issue 16)
+        t = f"No clear hint: the search is split between {name[top_a]} ({top_v:.0%}) and " \
+            f"{name[ranked[1][1]]} ({second:.0%})"
+        rest = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[2:4])
+        return Text(t + (f"; then {rest}." if rest else "."), style="yellow")
     few = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[:3])
     return Text(f"No clear hint: the search rates these moves about the same ({few}).", style="yellow")
 
@@ -1118,14 +1154,20 @@ def cmd_simulate(args, console: Console) -> int:
             # inside a game too: a long game of search bots otherwise shows nothing for minutes
             inner = progress.add_task("this game", total=None)
             last = [0.0]
+            played = [0]
 
             def on_decision(state, decisions):
+                # games counted here: the bar advances by batches, so its count named the
+                # wrong game, and a finished run ended on "game 181: turn 17, decisions 17/?"
+                # under 200/200, a game that looked still running (tester2, issue 16)
+                if decisions == 1:
+                    played[0] += 1
                 now = time.monotonic()
-                if now - last[0] >= 0.1 or state.is_terminal():
+                done = state.is_terminal()
+                if now - last[0] >= 0.1 or done:
                     last[0] = now
-                    progress.update(inner, completed=decisions,
-                                    description=f"game {int(progress.tasks[bar].completed) + 1}: "
-                                                f"{_game_progress(state)}")
+                    progress.update(inner, completed=decisions, total=decisions if done else None,
+                                    description=f"game {played[0]}: {_game_progress(state)}")
 
         try:
             res = run_arena(game, entries, args.games, seed=base, rotate=args.rotate, runner=runner,
@@ -1364,7 +1406,16 @@ def cmd_serve(args, console: Console) -> int:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    if not [w for w in words if w != "--joker-text"]:
+        # a bare `krazy` said only "error: the following arguments are required: cmd"
+        # (tester2, issue 16): the commands, and where to start
+        parser.print_help()
+        print("\nStart with: krazy play krazy-kings   (krazy games lists the games; "
+              "krazy rules GAME explains one)")
+        return 2
+    args = parser.parse_args(argv)
     file: typing.Any = JokerText(sys.stdout) if _joker_as_text(args) else None
     console = Console(emoji=False, file=file)   # ":100:" in a bot word is not an emoji
     try:

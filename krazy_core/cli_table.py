@@ -136,7 +136,8 @@ def prompt_text(name: Optional[str], n: int, pages: int) -> str:
     """The short prompt: ``Your move (1-7, or a name; h hint, q quit): ``."""
     more = ", m more" if pages > 1 else ""
     who = f"{name}, your move" if name else "Your move"
-    return f"{who} (1-{n}{more}, or a name; h hint, q quit): "
+    span = "1" if n == 1 else f"1-{n}"      # "(1-1, ...)" read as a typo (tester2, issue 16)
+    return f"{who} ({span}{more}, or a name; h hint, q quit): "
 
 
 def fit_table(console: Console, ui, state, viewer, reserve: int, width: int, height: int):

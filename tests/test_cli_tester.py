@@ -673,3 +673,155 @@ def test_crazy_rummy_t_at_a_buy_offer_is_refused_with_the_buy_offer_words():
     got, err = cli._resolve_name(st, "t", legal, labels, ui.short_forms, ui)
     assert got is None
     assert "at a buy offer 'buy' or 'pass'" in " ".join(err.split())
+
+
+def test_a_split_hint_is_not_called_about_the_same():
+    # Krazy Kings seed 3, turn 4: the hint said "the search rates these moves about the same
+    # (play K♣ 50%, play J♦ 40%, play 6♦ 10%)" — two moves stood out, one did not
+    from krazy_core import cli
+    labels, legal = ["play 6♦", "play J♦", "play K♣"], [1, 2, 3]
+    split = cli._hint_text({3: 0.50, 2: 0.41, 1: 0.09}, labels, legal).plain
+    assert split == "No clear hint: the search is split between play K♣ (50%) and play J♦ (41%); then play 6♦ 9%."
+    flat = cli._hint_text({1: 0.34, 2: 0.33, 3: 0.33}, labels, legal).plain
+    assert flat == "No clear hint: the search rates these moves about the same (play 6♦ 34%, play J♦ 33%, play K♣ 33%)."
+
+
+def test_a_refused_second_draw_says_you():
+    # Kings Rummy seed 4, 'take' then 'd': "draw is not allowed now: this player has drawn
+    # already; now discard (KR-9)" — the table speaks to the player at it
+    code, out = krazy("play", "kings-rummy", "-o", "rounds=2", "--seed", "4", "--delay", "0",
+                      input="take\nd\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "draw is not allowed now: you have drawn already; now discard (KR-9)." in flat
+    assert "this player" not in flat
+
+
+def test_kings_rummy_short_forms_say_r_is_stars():
+    # the refusal taught "a card alone discards it ('QR')" with no word that R is the ★ suit
+    code, out = krazy("play", "kings-rummy", "-o", "rounds=2", "--seed", "4", "--delay", "0",
+                      input="take\ndraw 2\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "a card alone discards it ('QH'; R is for ★ stars: 'QR'), 'out QR' goes out discarding it" in flat
+
+
+def test_crazy_rummy_round_end_says_who_went_out():
+    # the play by play ended a round with "round 1 ends: went out", not saying who
+    code, out = krazy("match", "contract-rummy", "-o", "rounds=1", "--seed", "2", "--delay", "0")
+    assert code == 0
+    lines = [ln.strip() for ln in out.splitlines()]
+    i = lines.index("round 1 ends: seat 1 (heuristic) went out")
+    assert lines[i - 1] == "seat 1 (heuristic) GOES OUT"
+    assert "round 1 ends: went out" not in out
+
+
+def test_a_one_choice_prompt_does_not_say_1_to_1():
+    # KrassKariert, a drawn card to insert: "Your move (1-1, or a name; h hint, q quit):"
+    from krazy_core import cli_table
+    assert cli_table.prompt_text(None, 1, 1) == "Your move (1, or a name; h hint, q quit): "
+    assert cli_table.prompt_text("Ann", 7, 2) == "Ann, your move (1-7, m more, or a name; h hint, q quit): "
+
+
+def test_names_keep_their_seats():
+    # `--humans 2 --names ,Bob` sat Bob at seat 1: the empty first name was dropped
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--names", ",Bob", "--seed", "1",
+                      "--delay", "0", input="q\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "Seats: seat 1 (player 1), Bob (seat 2), seat 3 (heuristic bot), seat 4 (heuristic bot)" in flat
+    # a trailing comma is not a name; too many names and duplicates still refused
+    code, out = krazy("play", "krazy-kings", "--names", "Ann,", "--seed", "1", "--delay", "0", input="q\n")
+    assert code == 0 and "Seats: Ann (seat 1), seat 2 (heuristic bot)" in " ".join(out.split())
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--names", "Ann,Bob,Cy", input="q\n")
+    assert code == 2 and "--names gives 3 names for 2 human seat(s)" in out
+    code, out = krazy("play", "krazy-kings", "--humans", "2", "--names", "Ann,ann", input="q\n")
+    assert code == 2 and "two players have the same name (Ann, ann)" in out
+
+
+def test_a_finished_simulation_does_not_leave_a_game_running():
+    # after "simulating ━━━ 200/200" a line "game 181: turn 17, decisions ━━━ 17/?" stayed
+    # (the bar advances by batches; the game's number came from it): the last game, done
+    import re
+    code, out = krazy("simulate", "krazy-kings", "--games", "50", "--seed", "3")
+    assert code == 0
+    head = out.split("Krazy Kings, 4 players")[0]
+    m = re.search(r"game (\d+): turn \d+, decisions\W+(\d+)/(\S+)", head)
+    assert "50/50" in head and m, head
+    assert m.group(1) == "50" and m.group(2) == m.group(3), head
+
+
+def test_a_bare_krazy_shows_the_commands_and_where_to_start():
+    # `krazy` alone answered "krazy: error: the following arguments are required: cmd"
+    code, out = krazy()
+    assert code == 2
+    assert "the following arguments are required: cmd" not in out
+    assert "play at a terminal table against bots, or hot-seat" in out
+    assert out.rstrip().endswith("Start with: krazy play krazy-kings   (krazy games lists the games; "
+                                 "krazy rules GAME explains one)")
+
+
+def test_the_unknown_option_list_counts_seats_from_1_and_a_near_game_is_named():
+    # "-o nosuch=1" listed "first_dealer=0 (0..6; KR-4)", and -o first_dealer=0 is refused
+    code, out = krazy("play", "kings-rummy", "-o", "nosuch=1", input="q\n")
+    flat = " ".join(out.split())
+    assert code == 2 and "first_dealer=1 (seat 1..7; KR-4) the seat that deals round 1" in flat
+    assert "first_dealer=0" not in flat and "rounds=11 (1..11; KR-16)" in flat
+    code, out = krazy("play", "krazy-kings", "-o", "nosuch=1", input="q\n")
+    assert code == 2 and "dealer=1 (seat 1..5;" in " ".join(out.split())
+    code, out = krazy("play", "krazy-king", input="q\n")
+    assert code == 2 and "(did you mean krazy-kings?)" in " ".join(out.split())
+
+
+def test_ctrl_d_ends_the_prompt_line_before_the_goodbye():
+    # Ctrl-D at "press Enter to roll the dice (q to quit)" printed "Replay this deal: ..." on
+    # the prompt's own line
+    code, out = krazy("play", "krazy-kings", "--seed", "9", "--delay", "0", "--roll-key", input="")
+    assert code == 0
+    lines = out.splitlines()
+    i = next(k for k, ln in enumerate(lines) if "Replay this deal" in ln)
+    assert lines[i] == "Replay this deal: krazy play krazy-kings --seed 9", lines[i - 1:i + 1]
+    assert lines[i - 1].strip() == "seat 1 (you): press Enter to roll the dice (q to quit)"
+
+
+def test_crazy_rummy_refusals_at_a_buy_offer_speak_to_the_buyer():
+    # at a buy offer, 'lay 10s 10c jk' was refused with "seat 0 buys the up-card or passes
+    # (CR-8)": the buyer is you, and seats count from 1
+    code, out = krazy("play", "contract-rummy", "-o", "rounds=2", "--seed", "5", "--delay", "0",
+                      input="d\npass\nlay 10s 10c jk\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "lay 10♠ is not allowed now: you buy the up-card or pass (CR-8)." in flat
+    assert "seat 0" not in flat
+    from krazy_core import cli
+
+    class Seat2:
+        def current_player(self):
+            return 2
+    assert cli._you(Seat2(), "seat 0 first takes or declines the up-card (CR-8)") == \
+        "seat 1 first takes or declines the up-card (CR-8)"
+    assert cli._you(Seat2(), "seat 2 holds no 5♠") == "you hold no 5♠"
+
+
+def test_krass_kariert_says_why_a_hand_is_lost():
+    # seed 4, hand 5: "seat 1 (you) loses the hand: could not act (KA-14b)" — a newcomer
+    # could not tell what they failed to do; a real game's event is described
+    import krazy_core as kc
+    from krazy_core.ui import krass_kariert as ui
+    names = [f"seat {p + 1}" for p in range(4)]
+    st = kc.make("krass-kariert").new_initial_state(seed=4)
+    import random
+    r = random.Random(4)
+    reasons = set()
+    for _ in range(40):
+        while not st.is_terminal():
+            st.apply_action(r.choice([a for a, _ in st.chance_outcomes()]) if st.is_chance_node()
+                            else r.choice(st.legal_actions()))
+        reasons |= {ui.describe_event(e, names).split(": ", 1)[1]
+                    for e in st.events if e["event"] == "hand_end"}
+        if len(reasons) == 2:
+            break
+        st = kc.make("krass-kariert").new_initial_state(seed=r.randrange(10**6))
+    assert "could not beat the trick, had no special card to play and no reserve card left (KA-14b)" in reasons
+    assert reasons <= {"could not beat the trick, had no special card to play and no reserve card left (KA-14b)",
+                       "the only one still holding cards (KA-14a)"}

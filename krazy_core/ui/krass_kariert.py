@@ -406,7 +406,11 @@ def describe_event(e, names):
     if k == "out":
         return f"{who} has played their last card"
     if k == "hand_end":
-        return f"{who} loses the hand: {e['reason']}"
+        # "loses the hand: could not act (KA-14b)" did not say why (tester2, issue 16)
+        why = {"could not act (KA-14b)": "could not beat the trick, had no special card to play "
+                                         "and no reserve card left (KA-14b)",
+               "only holder of cards (KA-14a)": "the only one still holding cards (KA-14a)"}
+        return f"{who} loses the hand: {why.get(e['reason'], e['reason'])}"
     if k == "chip":
         return f"{who} gives up a chip ({e['chips']} left)"
     if k == "game_over":

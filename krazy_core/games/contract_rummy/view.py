@@ -304,6 +304,12 @@ def describe_event(e, names, state=None):
     if k == "turn_limit":
         return f"the turn limit ({e['turn']}) ends the round"
     if k == "round_end":
+        if e.get("reason") == "went out" and state is not None:
+            # "round 1 ends: went out" did not say who (a tester's note, issue 16)
+            outs = [x["player"] for x in state.events
+                    if x["event"] == "go_out" and x.get("round") == e["round"]]
+            if outs and isinstance(outs[-1], int) and 0 <= outs[-1] < len(names):
+                return f"round {e['round']} ends: {names[outs[-1]]} went out"
         return f"round {e['round']} ends: {e['reason']}"
     if k == "game_over":
         return "the game is over"

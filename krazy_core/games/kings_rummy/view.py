@@ -21,7 +21,7 @@ PHASE_WORDS = {"draw": "draw from the stock or take the discard", "discard": "di
                "over": "game over"}
 
 SHORT_FORMS = ("'d' draws from the stock, 't' takes the discard pile's top; a card alone "
-               "discards it ('QR'), 'out QR' goes out discarding it")
+               "discards it ('QH'; R is for ★ stars: 'QR'), 'out QR' goes out discarding it")
 
 
 def _rank(r: int) -> str:

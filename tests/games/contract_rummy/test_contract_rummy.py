@@ -637,7 +637,7 @@ def test_CR_11_CR_12_refused_lay_offs_and_swaps_say_why_at_the_table():
     assert "there is no meld 7 on the table" in why("lay off 4S on meld 7")
     assert "never swapped out of a book (CR-12)" in why("swap KS into meld 3")
     assert "holds no wild standing for 9♠" in why("swap 9S into meld 4")
-    assert "seat 0 holds no 7♥" in why("lay off 7H on meld 4 low")
+    assert "you hold no 7♥" in why("lay off 7H on meld 4 low")         # the table says "you" to the seat to act
     assert _resolve_name(s, "lay off 4S on meld 4", legal, labels)[0] == s.string_to_action("lay off 4S on meld 4 low")
 
 

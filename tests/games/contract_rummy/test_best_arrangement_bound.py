@@ -1,6 +1,7 @@
-"""Issue 19 item 7: ``best_arrangement``'s join-aware run bound (CR-5, CR-10, CR-15) keeps the
-exact answer: against the exhaustive enumeration of every lay-down (``_all_laydowns``, which
-has no bound) on random crowded hands, and on the worst hands of benches/meld_worst_cases.py.
+"""Issue 19 item 7: ``best_arrangement``'s exact runs DP (CR-3, CR-5, CR-10, CR-15) and its
+least-key walk keep the answer: against the exhaustive enumeration of every lay-down
+(``_all_laydowns``, which has no bound) on random crowded hands (also with the DP forced on
+small hands), and on the worst hands of benches/meld_worst_cases.py.
 The old branch and bound is compared on thousands of hands by
 benches/best_arrangement_old_vs_new.py (two trees side by side)."""
 import random
@@ -80,3 +81,58 @@ def test_CR_10_best_arrangement_worst_hands_two_runs_of_a_suit_must_not_join():
     assert pts == 5 and len(left) == 1 and _pts(left[0]) == 5
     assert len(melds_) == 3 and all(cr.is_run(m) for m in melds_)
     assert sorted(sum(melds_, []) + left) == sorted(parse_card(c) for c in _two_suits(24))
+
+
+def _small_hand(rng, lo=4, hi=13):
+    suits = rng.sample("SHDC", rng.choice([1, 1, 2, 2, 3, 4]))
+    pool = [f"{r}{s}" for s in suits for r in RANKS] * 2 + ["JK"] * 4 + [f"2{s}" for s in "SHDC"] * 2
+    hand, cnt = [], {}
+    for c in rng.sample(pool, rng.randint(lo, hi)):
+        if cnt.get(c, 0) < (4 if c == "JK" else 2):
+            cnt[c] = cnt.get(c, 0) + 1
+            hand.append(c)
+    return hand
+
+
+@pytest.mark.parametrize("rnd", [3, 7, 2, 6])
+def test_CR_10_runs_dp_forced_on_small_hands_equals_exhaustive(rnd):
+    # the DP normally starts at 14 cards; forced (exact_min=0) on small hands, where listing
+    # every lay-down is cheap: the same answer, ties (least key) included
+    rng = random.Random(7700 + rnd)
+    checked = down = 0
+    while checked < 60:
+        hand = _small_hand(rng, 11, 15) if rnd in (6, 7) else _small_hand(rng)
+        if len(crs._all_laydowns(hand, rnd, False, False, 3001)) > 3000:
+            continue
+        want = _exhaustive_best(hand, rnd)
+        assert crs._best_arrangement(hand, rnd, False, False, True, 0) == want, (hand, rnd)
+        checked += 1
+        down += want is not None
+    assert down >= 3                    # (more in benches/best_arrangement_old_vs_new.py)
+
+
+def test_CR_3_runs_dp_one_ace_serves_one_end_and_no_run_holds_both_aces():
+    # one A of spades: A-2-3-4 and J-Q-K-A cannot both use it (CR-3); the DP must not count it
+    # twice.  Two Aces: both runs lie.
+    one = ["AS", "2S", "3S", "4S", "JS", "QS", "KS", "5H", "6H", "7H", "8H"]
+    assert crs._best_arrangement(one, 3, False, False, True, 0) == _exhaustive_best(one, 3)
+    melds_, left, pts = cr.best_arrangement(one + ["AS"], 3)
+    assert melds_ == [['A♠', '2♠', '3♠', '4♠'], ['J♠', 'Q♠', 'K♠', 'A♠']]
+    assert left == ['5♥', '6♥', '7♥', '8♥'] and pts == 20
+    # A..K of spades twice over and an Ace more: no run of 14 (A low and high, CR-3)
+    full = [f"{r}S" for r in RANKS] + ["AS"]
+    assert crs._best_arrangement(full, 3, False, False, True, 0) == _exhaustive_best(full, 3)
+
+
+def test_issue19_best_arrangement_big_hands_are_fast():
+    # round 7, three full suits, a Joker and 2C (41 cards, the most a random game deals):
+    # the runs DP, not the search (the old search did not finish)
+    import time
+    hand = [f"{r}{s}" for s in "SH" for r in RANKS] * 1 + [f"{r}D" for r in RANKS] + ["JK", "2C"]
+    t = time.process_time()
+    melds_, left, pts = cr.best_arrangement(hand, 7, as_codes=True)
+    assert time.process_time() - t < 5.0
+    assert len(melds_) == 3 and all(cr.is_run(m) for m in melds_)
+    assert sorted(sum(melds_, []) + left) == sorted(parse_card(c) for c in hand)
+    # runs of 13 cannot grow (CR-3): the two wilds stand in for two 5-point naturals
+    assert pts == 10 and len(left) == 2 and all(_pts(c) == 5 for c in left)

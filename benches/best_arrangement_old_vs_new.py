@@ -3,9 +3,10 @@
 hands of every round (1..7), size and option (ace_wrap, overlapping_runs), biased to few
 suits and many wilds (where runs crowd and the join rule bites)::
 
-    python benches/best_arrangement_old_vs_new.py OLD_TREE NEW_TREE [--hands 3000] [--seed 1]
+    python benches/best_arrangement_old_vs_new.py OLD_TREE NEW_TREE [--hands 3000] [--seed 1] [--big]
 
-Prints the count compared, the differences (none expected), and each tree's total time."""
+``--big``: instead, hands of 14..41 cards dealt from the whole 108-card deck (a random
+4-player game reaches 41), every round, no options.  Prints the count compared, the differences (none expected), and each tree's total time."""
 import argparse
 import json
 import os
@@ -42,6 +43,13 @@ def hands(n, seed):
     return out
 
 
+def big_hands(n, seed):
+    rng = random.Random(seed)
+    deck = [f"{r}{s}" for s in "SHDC" for r in RANKS] * 2 + ["JK"] * 4
+    return [(rng.sample(deck, rng.choice([14, 18, 22, 26, 30, 35, 41])), rng.randint(1, 7), False, False)
+            for _ in range(n)]
+
+
 def run(tree, path):
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
     p = subprocess.run([sys.executable, "-c", CHILD, path], env=env, cwd="/", capture_output=True,
@@ -55,8 +63,9 @@ def main(argv=None):
     ap.add_argument("new")
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--big", action="store_true", help="hands of 14..41 cards from the whole deck")
     a = ap.parse_args(argv)
-    cases = hands(a.hands, a.seed)
+    cases = big_hands(a.hands, a.seed) if a.big else hands(a.hands, a.seed)
     path = f"/tmp/best_arrangement_cases_{os.getpid()}.json"
     with open(path, "w") as f:
         json.dump(cases, f)

@@ -98,7 +98,7 @@ def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
         from krazy_core.learn.model import ValueBot     # the learned value alone (issue 18)
         samples = word[6:]
         try:
-            return ValueBot(seed=seed, **({"samples": int(samples)} if samples else {}))
+            return ValueBot(seed=seed, samples=int(samples)) if samples else ValueBot(seed=seed)
         except ValueError:
             raise ConfigError(f"bad bot {spec!r}: write value or value:SAMPLES") from None
     raise ConfigError(f"unknown bot {spec!r}; choose from random, heuristic, "

@@ -9,7 +9,7 @@ chance to win.  Seat returns are the chances normalized to sum to 1 (:func:`seat
 from __future__ import annotations
 
 import os
-from typing import Dict, Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -20,7 +20,7 @@ __all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "seat_
            "save_value_model", "ValueBot"]
 
 MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
-_CACHE: Dict[str, Dict[str, np.ndarray]] = {}
+_CACHE: Dict[str, Dict[str, Any]] = {}
 
 
 def model_path(game_id: str) -> str:
@@ -28,7 +28,7 @@ def model_path(game_id: str) -> str:
     return os.path.join(MODELS_DIR, f"{game_id}.value.npz")
 
 
-def _check(m: Dict[str, np.ndarray], where: str) -> Dict[str, np.ndarray]:
+def _check(m: Dict[str, Any], where: str) -> Dict[str, Any]:
     for k in ("w1", "b1", "w2", "b2"):
         if k not in m:
             raise ConfigError(f"value model {where}: no array {k!r}")
@@ -43,7 +43,7 @@ def _check(m: Dict[str, np.ndarray], where: str) -> Dict[str, np.ndarray]:
     return m
 
 
-def load_value_model(game_id_or_path: str) -> Dict[str, np.ndarray]:
+def load_value_model(game_id_or_path: str) -> Dict[str, Any]:
     """The value model of a game id (the shipped file) or of a ``.npz`` path: a dict of
     C-contiguous float32 arrays ``w1`` (T, H), ``b1`` (H,), ``w2`` (H,), ``b2`` (1,) and
     ``info`` (str).  Cached.  Raises ``ConfigError`` when there is none or it is malformed."""
@@ -55,7 +55,7 @@ def load_value_model(game_id_or_path: str) -> Dict[str, np.ndarray]:
         raise ConfigError(f"no value model for {key!r} (looked for {path}); "
                           f"train one with python -m krazy_core.learn.train")
     with np.load(path, allow_pickle=False) as z:
-        m = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2") if k in z}
+        m: Dict[str, Any] = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2") if k in z}
         m["info"] = str(z["info"]) if "info" in z else ""
     _CACHE[key] = _check(m, path)
     return _CACHE[key]
@@ -63,16 +63,17 @@ def load_value_model(game_id_or_path: str) -> Dict[str, np.ndarray]:
 
 def save_value_model(path: str, w1, b1, w2, b2, info: str = "") -> int:
     """Write the model file (see the module docstring); returns its size in bytes."""
-    arrays = {"w1": np.ascontiguousarray(w1, np.float32), "b1": np.ascontiguousarray(b1, np.float32),
+    arrays: Dict[str, Any] = {"w1": np.ascontiguousarray(w1, np.float32), "b1": np.ascontiguousarray(b1, np.float32),
               "w2": np.ascontiguousarray(w2, np.float32),
               "b2": np.ascontiguousarray(np.reshape(b2, (1,)), np.float32)}
-    _check(dict(arrays), path)
-    np.savez_compressed(path, info=np.array(info), **arrays)
+    _check(dict(arrays), path)     # before "info" joins
+    arrays["info"] = np.array(info)
+    np.savez_compressed(path, **arrays)
     _CACHE.pop(path, None)
     return os.path.getsize(path)
 
 
-def value_numpy(model: Dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+def value_numpy(model: Dict[str, Any], x: np.ndarray) -> np.ndarray:
     """Reference forward pass: ``x`` float32 (N, T) or (T,) -> chances to win (N,) or ()."""
     x = np.asarray(x, dtype=np.float32)
     h = np.maximum(x @ model["w1"] + model["b1"], np.float32(0))
@@ -80,7 +81,7 @@ def value_numpy(model: Dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-z.astype(np.float64))))
 
 
-def seat_values(model: Dict[str, np.ndarray], state) -> np.ndarray:
+def seat_values(model: Dict[str, Any], state) -> np.ndarray:
     """Each seat's modelled return at ``state`` (float64, shape (num_players,), sums to 1): the
     chance from each seat's own tensor, normalized.  The exact returns at a terminal state."""
     if state.is_terminal():

@@ -24,7 +24,7 @@ import json
 import os
 import sys
 import time
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -47,7 +47,7 @@ def selfplay_data(game_id: str, games: int, seed: int, players: Sequence[int] = 
         n = players[gi % len(players)]
         rng = Rng(seed * 1_000_003 + gi)
         e = eps * rng.uniform()
-        s = tables[n].new_initial_state(seed=seed + gi)
+        s: Any = tables[n].new_initial_state(seed=seed + gi)
         start = len(ys)
         k = 0
         while not s.is_terminal():
@@ -74,7 +74,7 @@ def _loss(model, x, y):
 
 
 def fit(x, y, *, hidden: int = 32, epochs: int = 8, batch: int = 512, lr: float = 2e-3,
-        l2: float = 1e-5, seed: int = 0, log=None) -> Dict[str, np.ndarray]:
+        l2: float = 1e-5, seed: int = 0, log=None) -> Dict[str, Any]:
     """An MLP ``sigmoid(w2 . relu(x @ w1 + b1) + b2)`` fitted by Adam on binary cross
     entropy (targets in [0, 1]); returns the float32 arrays of :func:`save_value_model`."""
     rs = np.random.default_rng(seed)

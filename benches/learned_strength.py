@@ -5,7 +5,7 @@
 Deal ``seed + i`` is played twice with the seats swapped (duplicate deals: the luck of the deal
 and of the dice stream cancels in a pair); the candidate's score is its return, the row gives
 the win rate with a 95% interval from the per-pair means (normal approximation over pairs),
-and for a search bot the mean iterations per move and iterations per second of search time
+(more players: one game a deal, the candidate's seat rotating), and for a search bot the mean iterations per move and iterations per second of search time
 (``SearchResult.iterations / elapsed``: the machine's load shows there). ``--json`` appends
 the row to a file (one JSON object a line).
 """
@@ -51,7 +51,8 @@ def play(game_id, players, cand, opp, seed, pairs):
     c = _Counting(make_bot(cand, seed=seed * 7 + 1))
     for i in range(pairs):
         pair = []
-        for seat in range(players if players == 2 else 1):
+        # 2 players: both seats on each deal; more: one game a deal, the seat rotating
+        for seat in (range(2) if players == 2 else [i % players]):
             bots = [make_bot(opp, seed=(seed + i) * 31 + k) for k in range(players)]
             bots[seat] = c
             s = g.new_initial_state(seed=seed + i)

@@ -159,3 +159,19 @@ def test_training_command_on_a_tiny_budget(tmp_path):
     train_mod.main(["krazy-kings", "--out", out2, "--games", "40", "--epochs", "1", "--hidden", "8"])
     m2 = load_value_model(os.path.join(out2, "krazy-kings.value.npz"))
     assert all(np.array_equal(m[k], m2[k]) for k in ("w1", "b1", "w2", "b2"))
+
+
+def test_bot_words():
+    from krazy_core.bots import ISMCTSBot, make_bot
+    b = make_bot("value:4", seed=1)
+    assert isinstance(b, ValueBot) and b.samples == 4
+    assert make_bot("value", seed=1).samples == 8
+    with pytest.raises(ConfigError, match="value or value:SAMPLES"):
+        make_bot("value:many")
+    s = make_bot("ismcts:100:value=model:max_rollout=3", seed=2)
+    assert isinstance(s, ISMCTSBot) and s.options["value"] == "model" and s.options["max_rollout"] == 3
+    st = krazy_core.make("krazy-kings", num_players=2).new_initial_state(seed=4)
+    while len(st.legal_actions()) < 2:
+        st.apply_action(st.legal_actions()[0])
+    s.step(st)
+    assert s.last_result.iterations == 100 and 0 < s.last_result.rollout_actions <= 3

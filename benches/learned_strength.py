@@ -7,7 +7,8 @@ and of the dice stream cancels in a pair); the candidate's score is its return, 
 the win rate with a 95% interval from the per-pair means (normal approximation over pairs),
 (more players: one game a deal, the candidate's seat rotating), and for a search bot the mean iterations per move and iterations per second of search time
 (``SearchResult.iterations / elapsed``: the machine's load shows there). ``--json`` appends
-the row to a file (one JSON object a line).
+the row to a file (one JSON object a line; ``pair_scores``: the candidate's mean score on
+each deal, for paired differences between two candidates on the same deals).
 """
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ def play(game_id, players, cand, opp, seed, pairs):
             "pairs": pairs, "games": len(scores), "win": mean, "lo": mean - half, "hi": mean + half,
             "moves": c.moves, "iters_per_move": c.iters / c.moves if c.moves else 0.0,
             "iters_per_s": c.iters / c.secs if c.secs else 0.0,
-            "s_per_move": c.secs / c.moves if c.moves else 0.0}
+            "s_per_move": c.secs / c.moves if c.moves else 0.0,
+            "pair_scores": per_pair}
 
 
 def main():

@@ -16,14 +16,15 @@ MAX_BYTES = 2 * 1024 * 1024
 
 def _missing_data(names):
     """The checkout's stubs, .pxd files and rules texts (git ls-files) absent from the wheel
-    (each game package's core.pxd, *.pyi and rules.md must ship; issue 12 item 1)."""
+    (each game package's core.pxd, *.pyi and rules.md must ship, issue 12 item 1; the value models
+    krazy_core/models/*.value.npz, issue 18)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         tracked = subprocess.run(["git", "ls-files", "krazy_core"], cwd=root, check=True,
                                  capture_output=True, text=True).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         return []                                # not a checkout: nothing to compare with
-    want = [f for f in tracked if f.endswith((".pxd", ".pyi", "py.typed"))
+    want = [f for f in tracked if f.endswith((".pxd", ".pyi", "py.typed", ".value.npz"))
             or (f.endswith(".md") and (f.startswith("krazy_core/rules/") or f.endswith("/rules.md")))]
     return sorted(set(want) - set(names))
 

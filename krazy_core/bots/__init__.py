@@ -8,6 +8,9 @@ written against the same view.
 - :class:`ISMCTSBot`: information-set Monte Carlo tree search (``krazy_core.search``), a
   class (``isinstance(bot, ISMCTSBot)`` works), defined in ``krazy_core.bots.ismcts``.
 
+- ``value`` / ``value:SAMPLES``: :class:`krazy_core.learn.model.ValueBot`, the learned value
+  model alone, greedy over one move (no search; games with a shipped model).
+
 ``make_bot("heuristic")``, ``make_bot("random")``, ``make_bot("ismcts:2000")``
 (iterations) or ``make_bot("ismcts:0.5s")`` (seconds per move) build one from a CLI word.
 """
@@ -91,5 +94,12 @@ def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
             raise ConfigError(f"bad bot {spec!r}: the bot's seed is not a search option here "
                               f"(krazy takes --seed)")
         return ISMCTSBot(seed=seed, **kw)
+    if word.lower() == "value" or word.lower().startswith("value:"):
+        from krazy_core.learn.model import ValueBot     # the learned value alone (issue 18)
+        samples = word[6:]
+        try:
+            return ValueBot(seed=seed, samples=int(samples)) if samples else ValueBot(seed=seed)
+        except ValueError:
+            raise ConfigError(f"bad bot {spec!r}: write value or value:SAMPLES") from None
     raise ConfigError(f"unknown bot {spec!r}; choose from random, heuristic, "
                       f"ismcts[:ITERATIONS|:SECONDSs][:NAME=VALUE...]")

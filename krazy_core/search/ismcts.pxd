@@ -74,3 +74,15 @@ ctypedef struct kz_worker:
                             # (ties shared); the paired policy
     kz_rng round_rng        # draws each round's determinization and its rollout seed
     kz_rng det_rng          # the round's rollout PRNG, restored before each root action
+    # learned value at a rollout cutoff (value="model", issue 18): an MLP over each seat's
+    # observation tensor, v = sigmoid(w2 . relu(x @ w1 + b1) + b2), normalized over the seats
+    int32_t value_model     # 1: back up the model's values where a rollout stops unfinished
+    int32_t v_inputs        # T: ops.tensor_size floats in; w1 is (T, v_hidden), input-major
+    int32_t v_hidden        # H: hidden units
+    int32_t _pad3
+    const float *v_w1       # T * H (read only; the arrays belong to the Python model)
+    const float *v_b1       # H
+    const float *v_w2       # H
+    float v_b2
+    float *v_obs            # T floats: scratch observation tensor
+    float *v_h              # H floats: scratch hidden layer

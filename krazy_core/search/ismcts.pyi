@@ -1,5 +1,5 @@
 """Type stubs of krazy_core.search.ismcts (SO-ISMCTS over the GameOps table)."""
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from krazy_core._state import State
 
@@ -10,6 +10,7 @@ DEFAULT_MAX_NODES: int
 ROLLOUTS: Tuple[str, ...]
 OPPONENTS: Tuple[str, ...]
 HORIZONS: Tuple[str, ...]
+VALUES: Tuple[str, ...]
 OPTIONS: Tuple[str, ...]
 
 class SearchTree:
@@ -47,6 +48,9 @@ def search(state: State, *, previous: Union[SearchResult, SearchTree, None] = ..
            paired: bool = ..., opponents: str = ..., omniscient: bool = ..., rollout: str = ...,
            max_rollout: Optional[int] = ..., horizon: str = ..., tree_depth: Optional[int] = ...,
            threads: int = ...,
-           max_nodes: int = ..., reuse: bool = ...) -> SearchResult: ...
+           max_nodes: int = ..., reuse: bool = ..., value: str = ...,
+           model: Optional[str] = ...) -> SearchResult: ...
+
+def model_values(state: State, model: Optional[str] = ...) -> List[float]: ...
 
 def game_defaults(state: State) -> Dict[str, Any]: ...

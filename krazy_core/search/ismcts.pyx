@@ -31,7 +31,7 @@ The Python face is :func:`search`; the bot is ``krazy_core.bots.ISMCTSBot``.
 
 cimport cython
 from cpython.exc cimport PyErr_CheckSignals
-from libc.math cimport log, sqrt, INFINITY
+from libc.math cimport exp, log, sqrt, INFINITY
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
@@ -56,8 +56,9 @@ DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget make
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
            "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes",
-           "reuse")
+           "reuse", "value", "model")
 OPPONENTS = ("tree", "heuristic")
+VALUES = ("rollout", "model")
 HORIZONS = ("round", "game")
 
 
@@ -177,6 +178,43 @@ cdef int _copy_subtree(const kz_tree *src, int32_t x, kz_tree *dst) noexcept nog
             c = src.links[c].next_sibling
     free(old_of)
     return 0
+
+
+# ------------------------------------------------------------------------- learned value
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
+    """``R[p]`` = seat p's modelled return at the unfinished state ``st``: the MLP's chance to
+    win from p's own observation tensor, normalized so the seats' values sum to 1.  The input
+    is mostly zeros (one-hot cards and dice), so the first layer adds the rows of ``w1`` of
+    the nonzero inputs only (the same sums, in input order, as ``x @ w1``)."""
+    cdef const kz_ops *ops = w.ops
+    cdef int np_ = ops.num_players(st), p, i, j, H = w.v_hidden, T = w.v_inputs
+    cdef float *h = w.v_h
+    cdef float *x = w.v_obs
+    cdef const float *row
+    cdef float xi, z
+    cdef double total = 0.0
+    for p in range(np_):
+        ops.observation_tensor(st, p, x)
+        for j in range(H):
+            h[j] = w.v_b1[j]
+        for i in range(T):
+            xi = x[i]
+            if xi != 0.0:
+                row = w.v_w1 + <size_t>i * H
+                for j in range(H):
+                    h[j] += xi * row[j]
+        z = w.v_b2
+        for j in range(H):
+            if h[j] > 0.0:
+                z += h[j] * w.v_w2[j]
+        R[p] = 1.0 / (1.0 + exp(-<double>z))
+        total += R[p]
+    if total > 0.0:
+        for p in range(np_):
+            R[p] /= total
 
 
 # ------------------------------------------------------------------------- one iteration
@@ -339,7 +377,9 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     # ---- backup: each node scores the return of the player who acted into it
     for i in range(KZ_MAX_PLAYERS):
         R[i] = 0.0
-    if ops.evaluate != NULL:
+    if w.value_model and not ops.is_terminal(st):
+        _model_values(w, st, R)         # value="model": the learned value of the cut rollout
+    elif ops.evaluate != NULL:
         ops.evaluate(st, R)             # returns() when terminal, an estimate otherwise
     else:
         ops.returns(st, R)
@@ -383,6 +423,7 @@ cdef class _Worker:
     """One tree and its scratch buffers; ``run()`` iterates without the GIL."""
     cdef kz_worker w
     cdef State root_state           # keeps the root struct alive while workers read it
+    cdef object model_ref           # keeps the value model's arrays alive (value="model")
 
     def __dealloc__(self):
         free(self.w.scratch)
@@ -395,6 +436,8 @@ cdef class _Worker:
         free(self.w.round_actions)
         free(self.w.round_ret)
         free(self.w.best_share)
+        free(self.w.v_obs)
+        free(self.w.v_h)
 
     def run(self, bint interruptible=False):
         """Iterate to the budget without the GIL.  ``interruptible`` (the caller's own
@@ -496,6 +539,64 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
         wk.w.round_rng = wk.w.rng
         kz_next(&wk.w.rng)
     return wk
+
+
+cdef int _attach_model(_Worker wk, dict model) except -1:
+    """Point the worker at the value model's float32 arrays (checked by ``_model_arrays``)."""
+    cdef const float[:, ::1] w1 = model["w1"]
+    cdef const float[::1] b1 = model["b1"]
+    cdef const float[::1] w2 = model["w2"]
+    cdef const float[::1] b2 = model["b2"]
+    wk.model_ref = model
+    wk.w.value_model = 1
+    wk.w.v_inputs = <int32_t>w1.shape[0]
+    wk.w.v_hidden = <int32_t>w1.shape[1]
+    wk.w.v_w1 = &w1[0, 0]
+    wk.w.v_b1 = &b1[0]
+    wk.w.v_w2 = &w2[0]
+    wk.w.v_b2 = b2[0]
+    wk.w.v_obs = <float *>malloc(<size_t>(wk.w.v_inputs + 1) * sizeof(float))
+    wk.w.v_h = <float *>malloc(<size_t>(wk.w.v_hidden + 1) * sizeof(float))
+    if wk.w.v_obs == NULL or wk.w.v_h == NULL:
+        raise MemoryError()
+    return 0
+
+
+def _model_arrays(State state, model):
+    """The value model for ``state``'s game (``model``: ``None`` for the shipped one, or a
+    ``.npz`` path), checked against the game's observation tensor.  Raises ``ConfigError``."""
+    from krazy_core.learn.model import load_value_model
+    cdef const kz_ops *ops = state.ops
+    gid = ops.game_id.decode()
+    if ops.observation_tensor == NULL or ops.tensor_size <= 0:
+        raise ConfigError(f"value='model': {gid} has no observation tensor in its GameOps table")
+    m = load_value_model(gid if model is None else model)
+    if m["w1"].shape[0] != ops.tensor_size:
+        raise ConfigError(f"value model {model or gid!r} takes {m['w1'].shape[0]} inputs; "
+                          f"{gid}'s observation tensor has {ops.tensor_size}")
+    return m
+
+
+def model_values(state, model=None):
+    """Each seat's return at ``state`` as ``search(..., value="model")`` backs it up, computed
+    by the search's own C forward pass (list of float, length ``num_players``, sums to 1; the
+    exact returns at a terminal state).  ``model``: ``None`` (the game's shipped model) or a
+    ``.npz`` path.  Raises ``ConfigError`` when the game has no model or tensor."""
+    if not isinstance(state, State):
+        raise TypeError(f"model_values() needs a krazy_core State, got {type(state).__name__}")
+    if (<State>state).data == NULL:
+        (<State>state)._not_ready()
+    cdef State st = <State>state
+    m = _model_arrays(st, model)
+    cdef _Worker wk = _make_worker(st, 0, 0.7, 0.0, True, 0, 1, 0.0, 1, False, False, False, False, -1)
+    _attach_model(wk, m)
+    cdef double R[KZ_MAX_PLAYERS]
+    cdef int i, n = st.ops.num_players(st.data)
+    if st.ops.is_terminal(st.data):
+        return st.returns()
+    with nogil:
+        _model_values(&wk.w, st.data, R)
+    return [R[i] for i in range(n)]
 
 
 class SearchTree:
@@ -616,7 +717,8 @@ def check_options(options, *, defaults=None):
             "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
             "opponents": "tree", "omniscient": False, "rollout": "heuristic",
             "max_rollout": None, "horizon": "round", "tree_depth": None,
-            "threads": 1, "max_nodes": DEFAULT_MAX_NODES, "reuse": False}
+            "threads": 1, "max_nodes": DEFAULT_MAX_NODES, "reuse": False,
+            "value": "rollout", "model": None}
     if defaults:
         opts.update(defaults)
     for k, v in options.items():
@@ -664,6 +766,16 @@ def check_options(options, *, defaults=None):
     mn = opts["max_nodes"]
     if isinstance(mn, bool) or not isinstance(mn, int) or not 1 <= mn < 2**31:
         raise ConfigError(f"max_nodes must be an int in 1..2**31-1, got {mn!r}")
+    if opts["value"] not in VALUES:
+        raise ConfigError(f"value must be one of {', '.join(map(repr, VALUES))}, got {opts['value']!r}")
+    if opts["model"] is not None:
+        if not isinstance(opts["model"], str) or not opts["model"].endswith(".npz"):
+            raise ConfigError(f"model must be None (the game's shipped model) or a path to a .npz file, "
+                              f"got {opts['model']!r}")
+        if opts["value"] != "model":
+            raise ConfigError("model= is only read with value='model'")
+    if opts["value"] == "model" and opts["max_rollout"] is None:
+        opts["max_rollout"] = 0         # the model values the leaf itself (AlphaZero-style)
     opts["seed"] = check_seed(opts["seed"])
     return opts
 
@@ -715,6 +827,14 @@ def search(state, *, previous=None, **options):
       the root, every later move by the rollout policy): for a game whose heuristic rollouts
       judge a move better than a shallow tree whose new nodes try moves uniformly at random
       (Crazy Rummy, 4 players).  Opponents played by ``opponents="heuristic"`` take no depth.
+    - ``value``: ``"rollout"`` (default: back up what the rollout reached, as above) or
+      ``"model"`` (issue 18): rollouts stop after ``max_rollout`` actions (default 0 with the
+      model: the new leaf itself is valued) and back up the learned value model's returns
+      (each seat's chance to win from its own observation tensor, a small MLP evaluated in C
+      without the GIL, normalized over the seats; :func:`model_values`).  Needs a game with
+      an observation tensor and a model (shipped: Krazy Kings; else ``ConfigError``).
+    - ``model`` (``None`` or a ``.npz`` path, only with ``value="model"``): the weights
+      (``krazy_core.learn.model``; default the game's file in ``krazy_core/models/``).
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
     - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
     - ``reuse`` (bool, default False): keep the trees in ``result.tree`` so that the next
@@ -775,6 +895,7 @@ def _search(State state, dict opts, previous=None):
     max_rollout = -1 if opts["max_rollout"] is None else opts["max_rollout"]
     if iters >= 0 and threads > iters:
         threads = <int>iters
+    vmodel = _model_arrays(state, opts["model"]) if opts["value"] == "model" else None
     workers = []
     for k in range(threads):
         if iters >= 0:
@@ -787,6 +908,8 @@ def _search(State state, dict opts, previous=None):
                                     opts["opponents"] == "heuristic", opts["omniscient"],
                                     opts["horizon"] == "round",
                                     -1 if opts["tree_depth"] is None else opts["tree_depth"]))
+        if vmodel is not None:
+            _attach_model(<_Worker>workers[k], vmodel)
     reused = carried = 0
     if previous is not None:
         found = _reuse_nodes(previous, state, workers, opts)

@@ -35,7 +35,7 @@ LIMITED_API = os.environ.get("KRAZY_LIMITED_API", "")        # e.g. "0x030B0000"
 
 # the slowest compiles first (C lines, and krazy_kings inlines its whole playout twice), so two
 # parallel jobs end together rather than one long module starting last
-COST_ORDER = ["krazy_core.games.krazy_kings", "krazy_core.games.krass_kariert",
+COST_ORDER = ["krazy_core.games.krazy_kings", "krazy_core.games.krass_kariert.core",
               "krazy_core.games.contract_rummy", "krazy_core.games.kings_rummy.core", "krazy_core._state",
               "krazy_core.search.ismcts", "krazy_core.games.melds"]
 

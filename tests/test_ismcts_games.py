@@ -1,6 +1,6 @@
 """ISMCTS on the real games: determinism, no peeking at hidden cards, obvious winning moves,
 bad budgets.  Scripted Krazy Kings and KrassKariert positions reuse ``scripted`` from
-test_krazy_kings.py and test_krass_kariert.py."""
+test_krazy_kings.py and games/krass_kariert/test_krass_kariert.py."""
 import importlib.util
 import os
 import random
@@ -17,14 +17,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _rules_tests(name):
-    spec = importlib.util.spec_from_file_location(f"_{name}_rules", os.path.join(HERE, f"{name}.py"))
+    spec = importlib.util.spec_from_file_location(f"_{os.path.basename(name)}_rules", os.path.join(HERE, f"{name}.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
 kk = _rules_tests("test_krazy_kings")
-ka = _rules_tests("test_krass_kariert")
+ka = _rules_tests("games/krass_kariert/test_krass_kariert")
 
 
 def midgame(game_id, players, seed, steps=None):

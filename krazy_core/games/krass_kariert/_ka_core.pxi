@@ -1,6 +1,6 @@
-# KrassKariert rules core: plain C over ``ka_state`` (included by krass_kariert.pyx).
+# KrassKariert rules core: plain C over ``ka_state`` (included by core.pyx).
 # Every function here is ``noexcept nogil``; rule numbers are those of
-# krazy_core/rules/krass_kariert.md.
+# krazy_core/games/krass_kariert/rules.md.
 
 cdef enum:
     EV_HAND_START = 1       # (leader, hand_no, dealer of the first hand)

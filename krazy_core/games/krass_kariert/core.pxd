@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""KrassKariert: the state struct (layout contract; implementation in krass_kariert.pyx).
+"""KrassKariert: the state struct (layout contract; implementation in core.pyx).
 
 Card codes are those of ``krazy_core/_cards.pxd``: numbers 1..12 are ``0x61..0x6C``, X is
 ``0x70``, Draw ``0x71``, Stop ``0x72``, an empty slot ``0xFF``.  A card *kind* (used for

@@ -1,4 +1,4 @@
-# KrassKariert: reading a state back from JSON (included by krass_kariert.pyx).  Every
+# KrassKariert: reading a state back from JSON (included by core.pyx).  Every
 # field is checked so that no JSON can drive the unchecked C code out of its arrays.
 
 _FIELDS = {"rng", "phase", "current_player", "loser", "dealer", "leader", "best_player",

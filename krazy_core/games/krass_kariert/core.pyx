@@ -1,6 +1,6 @@
 # cython: language_level=3
 """KrassKariert (``krass-kariert``): fixed-order hands, combinations of 1-3 adjacent cards,
-chips; rules KA-1 .. KA-15 (``krazy_core/rules/krass_kariert.md``).
+chips; rules KA-1 .. KA-15 (``krazy_core/games/krass_kariert/rules.md``).
 
 A hand can never be re-ordered: a *combination* (KA-5, KA-6) is 1-3 cards lying next to
 each other in the hand right now.  Positions count from 0 (the first card dealt, KA-3).
@@ -32,7 +32,7 @@ Action table (``num_distinct_actions = 1116``; a hand holds at most 18 cards: 10
 1098 .. 1115    insert the drawn card at position ``p`` (``1098 + p``, KA-12)
 ==============  ============================================================================
 
-Decisions the rules leave open, settled here (tested in tests/test_krass_kariert.py):
+Decisions the rules leave open, settled here (tested in tests/games/krass_kariert/test_krass_kariert.py):
 
 - The dealer of the first hand is option ``dealer`` (default seat 0); the seat to its left
   leads (KA-4).  Hands are dealt one card at a time round the table from seat 0.
@@ -480,7 +480,7 @@ cdef class KrassKariertState(State):
         """What ``string_to_action`` reads beyond the exact names: an ``action_to_string``
         text without its ``(X=..)`` part, or a short form (``"p3"``, ``"3-4"``, ``"3-4 pair"``,
         ``"pair 5"``, ``"stop"``, ``"draw"``, ``"reserve 8 at 2"``, ``"insert 4"``: see
-        ``krazy_core.games.krass_kariert_input``; ``UnclearActionError`` for one that fits
+        ``krazy_core.games.krass_kariert.notation``; ``UnclearActionError`` for one that fits
         several legal actions or no cards)."""
         if self.data == NULL: self._not_ready()
         hits = [a for a in self.legal_actions() if self.action_to_string(a).lower().split(" (x=")[0] == want]
@@ -490,7 +490,7 @@ cdef class KrassKariertState(State):
             hits = State._actions_named(self, want)
             if hits:
                 return hits
-        from krazy_core.games.krass_kariert_input import read_short_form
+        from krazy_core.games.krass_kariert.notation import read_short_form
         a = read_short_form(self, want)
         if a is not None:
             return [a]
@@ -897,7 +897,7 @@ SPEC = GameSpec(
     state_from_bytes=_state_from_bytes,
     tensor_shape=lambda n: (TENSOR_SIZE,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
-    rules_file="krass_kariert.md",
+    rules_file="games/krass_kariert/rules.md",
     check_options=check_options,
     summary="Climbing game with fixed-order hands: beat with 1-3 adjacent cards, keep your chips.",
 )

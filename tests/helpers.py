@@ -1,4 +1,8 @@
 """Helpers shared by the tests."""
+import glob
+import importlib.util
+import os
+
 import krazy_core
 
 GAMES = krazy_core.available_games()
@@ -36,3 +40,20 @@ def kk_tables():
         "jokers": st.sampled_from(["rolloff", "none"]),
         "last_card_call": st.booleans(),
     })
+
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_test_file(name):
+    """A test file of this suite loaded as a module by its name (``"test_krazy_kings"``),
+    wherever it lives: ``tests/games/<game>/`` (one folder per game, issue 12 item 8) or
+    ``tests/`` itself, for the tests that reuse another file's scripted positions.  A fresh
+    module each call (pytest's own copy is not shared)."""
+    found = sorted(glob.glob(os.path.join(TESTS, "**", name + ".py"), recursive=True))
+    if len(found) != 1:
+        raise LookupError(f"{name}.py: {len(found)} files under {TESTS}")
+    spec = importlib.util.spec_from_file_location(f"_{name}_reused", found[0])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -1,30 +1,18 @@
 """ISMCTS on the real games: determinism, no peeking at hidden cards, obvious winning moves,
 bad budgets.  Scripted Krazy Kings and KrassKariert positions reuse ``scripted`` from
-test_krazy_kings.py and games/krass_kariert/test_krass_kariert.py."""
-import importlib.util
-import os
+test_krazy_kings.py and test_krass_kariert.py."""
 import random
 
 import pytest
 
 import krazy_core
-from helpers import random_playout
+from helpers import load_test_file, random_playout
 from krazy_core.errors import ConfigError, IllegalActionError
 from krazy_core.search.bot import ISMCTSBot
 from krazy_core.search.ismcts import search
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def _rules_tests(name):
-    spec = importlib.util.spec_from_file_location(f"_{os.path.basename(name)}_rules", os.path.join(HERE, f"{name}.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-kk = _rules_tests("test_krazy_kings")
-ka = _rules_tests("games/krass_kariert/test_krass_kariert")
+kk = load_test_file("test_krazy_kings")      # tests/games/<game>/ or tests/
+ka = load_test_file("test_krass_kariert")
 
 
 def midgame(game_id, players, seed, steps=None):

@@ -33,15 +33,19 @@ CHECKED = _flag("KRAZY_CHECKED")
 DEBUG = _flag("KRAZY_DEBUG")
 LIMITED_API = os.environ.get("KRAZY_LIMITED_API", "")        # e.g. "0x030B0000", empty: off
 
-# the slowest compiles first (C lines, and krazy_kings inlines its whole playout twice), so two
+# the slowest compiles first (C lines, and krazy_kings.core inlines its whole playout twice), so two
 # parallel jobs end together rather than one long module starting last
-COST_ORDER = ["krazy_core.games.krazy_kings", "krazy_core.games.krass_kariert.core",
-              "krazy_core.games.contract_rummy", "krazy_core.games.kings_rummy.core", "krazy_core._state",
-              "krazy_core.search.ismcts", "krazy_core.games.melds"]
+COST_ORDER = ["krazy_core.games.krazy_kings.core", "krazy_core.games.krass_kariert.core",
+              "krazy_core.games.contract_rummy.core", "krazy_core.games.kings_rummy.core", "krazy_core._state",
+              "krazy_core.search.ismcts", "krazy_core.games.melds", "krazy_core.games.krazy_kings.state",
+              "krazy_core.games.contract_rummy.state", "krazy_core.games.kings_rummy.state"]
 
 # modules whose C runs in the hot path (rules, playouts, search, the State's verbs): -O3.
-# Everything else (cards.pyx, rng.pyx) is parsing and formatting at the edge: -O2.
-COLD = {"krazy_core.cards", "krazy_core.rng"}
+# Everything else is parsing and formatting at the edge: -O2 (cards.pyx, rng.pyx, and each game
+# package's state.pyx, its face: observation, JSON, texts; the search and the playouts never
+# call it, they run the GameOps table of core.pyx).  -O2 keeps the wheel within 2 MiB.
+COLD = {"krazy_core.cards", "krazy_core.rng", "krazy_core.games.krazy_kings.state",
+        "krazy_core.games.kings_rummy.state", "krazy_core.games.contract_rummy.state"}
 
 directives = {
     "language_level": 3,

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Issue 19: build krazy_core under AddressSanitizer in a scratch copy of this tree (the
 # in-place .so files here are left alone) and run the fuzz harness and the hostile sweep on
-# it.  Usage: .ci/asan_fuzz.sh [EXAMPLES_PER_TEST]   (default 2000; not every CI run needs it)
+# it.  Usage: .ci/asan_fuzz.sh [EXAMPLES_PER_TEST [PYTEST_ARGS...]]   (default 2000; not every
+# CI run needs it; e.g. --hypothesis-show-statistics counts the inputs each test tried)
 # Needs gcc with libasan (Debian: apt-get install gcc) and the test extra installed; PYTHON=
 # names the interpreter (default python3: its setuptools must be >= 77, e.g. a venv's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXAMPLES=${1:-2000}
+shift || true
 PY=${PYTHON:-python3}
 WORK=$(mktemp -d /tmp/krazy-asan.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -19,4 +21,4 @@ $PY setup.py build_ext --inplace -j 2 >/dev/null
 # Python itself is not built with ASan: preload the runtime, ignore CPython's own leaks
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1"
-KRAZY_FUZZ_EXAMPLES=$EXAMPLES $PY -m pytest -q -p no:cacheprovider tests/test_fuzz.py tests/test_hostile.py -k "fuzz or sweep"
+KRAZY_FUZZ_EXAMPLES=$EXAMPLES $PY -m pytest -q -p no:cacheprovider tests/test_fuzz.py tests/test_hostile.py -k "fuzz or sweep" "$@"

@@ -16,16 +16,7 @@ versions=("$@")
 work=${KRAZY_PYTHONS_DIR:-/tmp/krazy-pythons}
 mkdir -p "$work"
 
-find_python() {
-    local v=$1 p
-    if p=$(command -v "python$v") && "$p" -c pass 2>/dev/null; then echo "$p"; return; fi
-    local root
-    root=$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")
-    for p in $(ls -d "$root"/versions/"$v".* 2>/dev/null | sort -V -r); do
-        if [ -x "$p/bin/python$v" ]; then echo "$p/bin/python$v"; return; fi
-    done
-    return 1
-}
+. .ci/lib.sh                  # find_python, cpu_seconds
 
 rows=()
 status=0
@@ -38,26 +29,26 @@ for v in "${versions[@]}"; do
     echo "== Python $full ($py): build, then pytest ${PYTEST_ARGS:-} (log: $log)"
     venv="$work/venv-$v"
     rm -rf "$venv"
-    t0=$SECONDS
+    t0=$SECONDS; cpu_seconds; c0=$CPU_S
     if ! { "$py" -m venv "$venv" && "$venv/bin/python" -m pip install --quiet --upgrade pip \
             && "$venv/bin/python" -m pip install --quiet '.[test]'; } >"$log" 2>&1; then
         tail -20 "$log"
         rows+=("| $full | **build failed** | $((SECONDS - t0)) s | — | — |"); status=1; continue
     fi
-    build=$((SECONDS - t0))
-    t0=$SECONDS
+    cpu_seconds; build="$((SECONDS - t0)) s ($((CPU_S - c0)) s CPU)"
+    t0=$SECONDS; c0=$CPU_S
     # the venv's pytest (console script): the installed package, not the checkout's sources
     eval "\"$venv/bin/pytest\" -q ${PYTEST_ARGS:-}" >>"$log" 2>&1
     rc=$?
-    tests=$((SECONDS - t0))
+    cpu_seconds; tests="$((SECONDS - t0)) s ($((CPU_S - c0)) s CPU)"
     summary=$(grep -E '^(=+ )?[0-9]+ (passed|failed)' "$log" | tail -1 | sed -e 's/=//g' -e 's/ in [0-9.]*s.*//' -e 's/^ *//;s/ *$//')
     [ $rc -eq 0 ] && result="passed" || { result="**FAILED**"; status=1; tail -30 "$log"; }
-    echo "   $result: $summary (build $build s, tests $tests s)"
-    rows+=("| $full | $result | $build s | $summary | $tests s |")
+    echo "   $result: $summary (build $build, tests $tests; load $(cut -d' ' -f1 /proc/loadavg))"
+    rows+=("| $full | $result | $build | $summary | $tests |")
 done
 
 echo
-echo "| Python | result | build (\`pip install '.[test]'\`) | tests | test time |"
+echo "| Python | result | build (\`pip install '.[test]'\`), wall (CPU) | tests | test time, wall (CPU) |"
 echo "|---|---|---:|---|---:|"
 printf '%s\n' "${rows[@]}"
 exit $status

@@ -9,7 +9,10 @@ Each TREE is a checkout with its in-place build (``python setup.py build_ext --i
 Hands: all-wild 2s for ``melds.crazy_best_arrangement`` (the 2s' natural / wild split was the
 exponential part), two long suits with wilds for ``contract_rummy.best_arrangement`` round 7
 (three runs: many lay-downs near the best) and round 6, and the same hands for
-``contract_options`` with and without ``limit``.  Prints a table with the ratio old / new.
+``contract_options`` with and without ``limit``, and the going-down check (CR-10, the shared
+solver's ``kz_contract_feasible``; the mean of 1000 calls, each through the Python face, which
+builds a State) on a 32-card hand where two runs always fit and a third never.  Prints a
+table with the ratio old / new.
 """
 import argparse
 import json
@@ -39,11 +42,27 @@ for n in (16, 20):
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards, limit=100", "cr", "opts7lim", _two_suits(n)))
 
+
+
+def _spaced_four_jokers():
+    """Naturals three positions apart in every suit (A 4 7 10 K; every run needs two wilds),
+    a second copy of the spades and of three hearts, and four Jokers (32 cards): two runs
+    always fit, a third never -- the going-down check must try every pair of runs."""
+    ranks = ["A", "4", "7", "10", "K"]
+    nat = [f"{r}{s}" for s in "SHDC" for r in ranks]
+    return nat + [f"{r}S" for r in ranks] + ["AH", "4H", "7H"] + ["JK"] * 4
+
+
+CASES.append(("contract_rummy going-down check (the shared kz_contract_feasible) round 7, 32 cards, no",
+              "cr", "down7", _spaced_four_jokers()))
+CASES.append(("contract_rummy going-down check round 6, same 32 cards", "cr", "down6", _spaced_four_jokers()))
+
 CHILD = r'''
 import json, sys, time
 from krazy_core.games import melds as M
 from krazy_core.games import contract_rummy as cr
 what, hand = sys.argv[1], json.loads(sys.argv[2])
+REPS = 1000 if what.startswith("down") else 1   # a fast call: the mean of 1000
 t = time.perf_counter()
 if what == "crazy":
     r = M.crazy_best_arrangement(hand)[2]
@@ -53,6 +72,14 @@ elif what == "crazy3":
 elif what == "best7":
     r = cr.best_arrangement(hand, 7)
     r = None if r is None else r[2]
+elif what in ("down7", "down6"):
+    f = getattr(cr, "_can_go_down_hand", None)
+    if f is None:                                   # the package layout: the face is cr.state
+        from krazy_core.games.contract_rummy import state as _crs
+        f = _crs._can_go_down_hand
+    t = time.perf_counter()
+    for _ in range(REPS):
+        r = f(hand, int(what[-1]))
 elif what == "opts7":
     r = len(cr.contract_options(hand, 7))
 else:
@@ -60,7 +87,7 @@ else:
         r = len(cr.contract_options(hand, 7, limit=100))
     except TypeError:
         r = "no limit"
-print(json.dumps([time.perf_counter() - t, r]))
+print(json.dumps([(time.perf_counter() - t) / REPS, r]))
 '''
 
 

@@ -6,8 +6,11 @@ and adds what needs its struct's fields: ``observation``, ``observation_tensor``
 ``action_to_string``, ``string_to_action``, ``_to_dict`` (JSON body), ``_event_dict``,
 ``_explain_illegal`` and ``__str__``.  Everything here is game-blind.
 
-The event log and the action history are shared between a state and its clones and copied
-only when two of them diverge (copy-on-write), so ``clone()`` is one ``memcpy`` of the struct.
+The event log and the action history are shared between a state and its clones, so
+``clone()`` is one ``memcpy`` of the struct; when two of them diverge, the one that did not
+append first starts a new log node that refers to the shared prefix (``EventLog``: a node
+holds a base node, the length of the base it shares and its own tail), so a diverging clone
+costs its own events, not a copy of the whole log.  Readers flatten on read.
 """
 
 cimport cython
@@ -41,7 +44,7 @@ SLICE_SECONDS = 0.05     # in-core loops (simulate_random) look for Ctrl-C at le
 
 
 from krazy_core.rng import check_seed     # the PRNG sits below the state (issue 12 item 4)
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, c_count as _c_count
 
 DEF HDR = 40
 cdef packed struct kz_bytes_header:       # the 40-byte header of State.to_bytes()
@@ -227,14 +230,70 @@ def state_from_bytes(game, data):
     return s
 
 
+DEF LOG_MAX_DEPTH = 32      # log nodes below a new one before it is flattened instead
+DEF TAIL_EV = 64            # int32 values a new tail node allocates first (16 events)
+DEF TAIL_HIST = 16          # (8 actions); it grows by doubling (kz_ev_reserve)
+
+
 @cython.final
 cdef class EventLog:
-    """An append-only array of int32 event records (see ``src/krazy/events.h``), and the
-    action history beside it: ``(player, action)`` int32 pairs."""
+    """One node of a state's event log and action history: the shared prefix (the first
+    ``base_ev`` event values and ``base_hist`` history values of the ``base`` node's log,
+    flattened; none when ``base`` is None), then this node's own append-only int32 event
+    records (``src/krazy/events.h``: the game C code pushes into ``ev``) and ``(player,
+    action)`` pairs.  At most ``LOG_MAX_DEPTH`` nodes deep."""
 
     def __dealloc__(self):
         kz_ev_free(&self.ev)
         kz_ev_free(&self.hist)
+
+
+def _log_layout(State state not None):
+    """FOR TESTS: the nodes of ``state``'s event log, last first: a list of ``(shared_ev,
+    own_ev, shared_hist, own_hist)`` int32 value counts (what the node takes from its base,
+    and what it holds itself), and the node's ``id`` beside it: ``[(id, (a, b, c, d)), ...]``."""
+    if state.data == NULL: state._not_ready()
+    out = []
+    cdef EventLog node = state.log
+    while node is not None:
+        out.append((id(node), (node.base_ev, node.ev.n, node.base_hist, node.hist.n)))
+        node = node.base
+    return out
+
+
+cdef int _reserve_exact(kz_events *e, Py_ssize_t cap) except -1:
+    """A first allocation of ``cap`` int32 values for an empty ``e`` (kz_ev_reserve would
+    start at 256)."""
+    if cap > 0 and e.cap == 0:
+        e.data = <int32_t *>malloc(<size_t>cap * sizeof(int32_t))
+        if e.data == NULL:
+            raise MemoryError()
+        e.cap = <int32_t>cap
+    return 0
+
+
+cdef inline kz_events *_part(EventLog node, bint hist) noexcept:
+    return &node.hist if hist else &node.ev
+
+
+cdef inline Py_ssize_t _base_n(EventLog node, bint hist) noexcept:
+    return node.base_hist if hist else node.base_ev
+
+
+cdef void _log_copy(EventLog node, Py_ssize_t n, bint hist, Py_ssize_t start, int32_t *out) noexcept:
+    """Copy the values ``[start, n)`` of ``node``'s flattened log (the events, or the history
+    when ``hist``) to ``out``: each node's own values from its shared length on, walking
+    down to the root.  ``n`` is at most the node's flattened length."""
+    cdef Py_ssize_t b, lo
+    cdef kz_events *e
+    while node is not None and n > start:
+        b = _base_n(node, hist)
+        if n > b:
+            lo = b if b > start else start
+            e = _part(node, hist)
+            memcpy(out + (lo - start), e.data + (lo - b), <size_t>(n - lo) * sizeof(int32_t))
+            n = lo
+        node = node.base
 
 
 cdef class State:
@@ -300,31 +359,97 @@ cdef class State:
         return p
 
     cdef kz_events *_writable_log(self) except NULL:
-        """The log to append to: ours if no clone has appended past our end (to the events
-        or the history), else a copy of our part."""
-        cdef EventLog fresh
-        if self.log.ev.n != self.n_ev or self.log.hist.n != self.n_hist:
-            fresh = EventLog.__new__(EventLog)
-            if (kz_ev_reserve(&fresh.ev, <int32_t>self.n_ev + 64 * KZ_EV_WIDTH) != 0
-                    or kz_ev_reserve(&fresh.hist, <int32_t>self.n_hist + 128) != 0):
+        """The log node to append to (its ``ev``; ``hist`` beside it): ours if no state
+        sharing it has appended past our end (to the events or the history), else a new tail
+        node whose base is the shared prefix (nothing copied; past ``LOG_MAX_DEPTH`` nodes,
+        one flat copy of our part instead)."""
+        cdef EventLog head = self.log, fresh
+        if (head.base_ev + head.ev.n == self.n_ev and head.base_hist + head.hist.n == self.n_hist):
+            return &head.ev
+        # skip nodes whose own values we do not use
+        while (head.base is not None and head.base_ev == self.n_ev
+               and head.base_hist == self.n_hist):
+            head = head.base
+        fresh = EventLog.__new__(EventLog)
+        if head.depth + 1 >= LOG_MAX_DEPTH:
+            self._flat_log(fresh, True, True)
+        else:
+            fresh.base = head
+            fresh.base_ev = self.n_ev
+            fresh.base_hist = self.n_hist
+            fresh.depth = head.depth + 1
+            _reserve_exact(&fresh.ev, TAIL_EV)
+            _reserve_exact(&fresh.hist, TAIL_HIST)
+        self.log = fresh
+        return &fresh.ev
+
+    cdef int _flat_log(self, EventLog fresh, bint events, bint history) except -1:
+        """Fill the empty root node ``fresh`` with a flat copy of this state's events (when
+        ``events``) and history (when ``history``), with room to grow."""
+        if events:
+            if kz_ev_reserve(&fresh.ev, <int32_t>self.n_ev + 64 * KZ_EV_WIDTH) != 0:
                 raise MemoryError()
-            if self.n_ev:
-                memcpy(fresh.ev.data, self.log.ev.data, self.n_ev * sizeof(int32_t))
-            if self.n_hist:
-                memcpy(fresh.hist.data, self.log.hist.data, self.n_hist * sizeof(int32_t))
+            _log_copy(self.log, self.n_ev, False, 0, fresh.ev.data)
             fresh.ev.n = <int32_t>self.n_ev
+        if history:
+            if kz_ev_reserve(&fresh.hist, <int32_t>self.n_hist + 128) != 0:
+                raise MemoryError()
+            _log_copy(self.log, self.n_hist, True, 0, fresh.hist.data)
             fresh.hist.n = <int32_t>self.n_hist
-            self.log = fresh
-        return &self.log.ev
+        return 0
 
     cdef int _legal(self, int32_t *out) noexcept:
         return self.ops.legal_actions(self.data, out)
 
-    cdef const int32_t *_event_data(self) noexcept:
-        """The ``n_ev`` int32 values of this state's events, contiguous (``KZ_EV_WIDTH``
-        per event): the one place the serializers (``to_json``, ``to_bytes``) read the log's
-        storage, so a change of that storage changes this method only."""
-        return self.log.ev.data
+    cdef const int32_t *_log_span(self, bint hist, Py_ssize_t start, int32_t **tmp) except? NULL:
+        """This state's event values (or history values when ``hist``) from ``start`` to its
+        end, contiguous: a pointer into the last log node when they all lie there (the usual
+        case: nothing copied, ``*tmp`` set to NULL), else a flat copy in ``*tmp``, which the
+        caller frees.  The one place the readers (``raw_events``, ``history``, ``to_json``,
+        ``__eq__``, the search's ``previous`` check) reach the log's storage."""
+        cdef Py_ssize_t n = self.n_hist if hist else self.n_ev
+        cdef Py_ssize_t b = _base_n(self.log, hist)
+        tmp[0] = NULL
+        if start >= b:
+            return _part(self.log, hist).data + (start - b)
+        tmp[0] = <int32_t *>malloc(<size_t>(n - start) * sizeof(int32_t))
+        if tmp[0] == NULL:
+            raise MemoryError()
+        _log_copy(self.log, n, hist, start, tmp[0])
+        return tmp[0]
+
+    cdef int _log_read(self, bint hist, Py_ssize_t start, int32_t *out) except -1:
+        """Copy this state's event values (or history values) from ``start`` to its end to
+        ``out`` (``to_bytes`` writes them straight into its output)."""
+        _log_copy(self.log, self.n_hist if hist else self.n_ev, hist, start, out)
+        return 0
+
+    cdef int _log_starts_with(self, State old) except -1:
+        """1 when ``old``'s events and history are the start of this state's, else 0."""
+        cdef int32_t *ta = NULL
+        cdef int32_t *tb = NULL
+        cdef const int32_t *a
+        cdef const int32_t *b
+        cdef bint h
+        cdef Py_ssize_t n
+        if self.n_ev < old.n_ev or self.n_hist < old.n_hist:
+            return 0
+        if self.log is old.log:          # one node, which only grows: old's part is ours
+            return 1
+        for h in (False, True):
+            n = old.n_hist if h else old.n_ev
+            if n == 0:
+                continue
+            try:
+                a = self._log_span(h, 0, &ta)
+                b = old._log_span(h, 0, &tb)
+                if memcmp(a, b, <size_t>n * sizeof(int32_t)) != 0:
+                    return 0
+            finally:
+                free(ta)
+                free(tb)
+                ta = tb = NULL
+        return 1
 
     cdef int _validate_loaded(self) except -1:
         """The game's one validator (``ops.validate``), as both loaders call it: raises
@@ -414,14 +539,15 @@ cdef class State:
         if not ok:
             raise IllegalActionError(self._illegal_message(a, action), action=a, state=self.clone())
         ev = self._writable_log()
-        if kz_ev_reserve(&self.log.hist, self.log.hist.n + 2) != 0:
+        cdef EventLog log = self.log
+        if kz_ev_reserve(&log.hist, log.hist.n + 2) != 0:
             raise MemoryError()
-        self.log.hist.data[self.log.hist.n] = self.ops.current_player(self.data)
-        self.log.hist.data[self.log.hist.n + 1] = a
+        log.hist.data[log.hist.n] = self.ops.current_player(self.data)
+        log.hist.data[log.hist.n + 1] = a
         self.ops.apply_action(self.data, a, ev)
-        self.log.hist.n += 2
-        self.n_hist = self.log.hist.n
-        self.n_ev = self.log.ev.n
+        log.hist.n += 2
+        self.n_hist = log.base_hist + log.hist.n
+        self.n_ev = log.base_ev + log.ev.n
 
     def history(self) -> list:
         """The actions applied since the deal, oldest first: a ``list[int]`` (OpenSpiel's
@@ -429,16 +555,24 @@ cdef class State:
         outcomes in it).  Saved in the JSON (key ``"history"``)."""
         if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i
-        cdef int32_t *d = self.log.hist.data
-        return [d[i + 1] for i in range(0, self.n_hist, 2)]
+        cdef int32_t *tmp = NULL
+        cdef const int32_t *d = self._log_span(True, 0, &tmp)
+        try:
+            return [d[i + 1] for i in range(0, self.n_hist, 2)]
+        finally:
+            free(tmp)
 
     def full_history(self) -> list:
         """The history with the seat of each action: ``list[tuple[int, int]]`` of
         ``(player, action)``, oldest first."""
         if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i
-        cdef int32_t *d = self.log.hist.data
-        return [(d[i], d[i + 1]) for i in range(0, self.n_hist, 2)]
+        cdef int32_t *tmp = NULL
+        cdef const int32_t *d = self._log_span(True, 0, &tmp)
+        try:
+            return [(d[i], d[i + 1]) for i in range(0, self.n_hist, 2)]
+        finally:
+            free(tmp)
 
     def returns(self) -> list:
         """Per-player returns, ``list[float]`` of length ``num_players``: each game's
@@ -552,7 +686,7 @@ cdef class State:
         actions applied."""
         if self.data == NULL: self._not_ready()
         cdef kz_rng rng
-        cdef int32_t steps = 0, cap = max_steps, a
+        cdef int32_t steps = 0, cap = _c_int(max_steps, "max_steps"), a
         cdef int n
         kz_rng_seed(&rng, <uint64_t>check_seed(seed))
         if use_op and self.ops.random_playout != NULL:
@@ -576,9 +710,13 @@ cdef class State:
         documented per game."""
         if self.data == NULL: self._not_ready()
         cdef Py_ssize_t i
-        cdef int32_t *d = self.log.ev.data
         cdef Py_ssize_t start = min(_event_number(since), self.n_ev // KZ_EV_WIDTH) * KZ_EV_WIDTH
-        return [(d[i], d[i + 1], d[i + 2], d[i + 3]) for i in range(start, self.n_ev, KZ_EV_WIDTH)]
+        cdef int32_t *tmp = NULL
+        cdef const int32_t *d = self._log_span(False, start, &tmp)
+        try:
+            return [(d[i], d[i + 1], d[i + 2], d[i + 3]) for i in range(0, self.n_ev - start, KZ_EV_WIDTH)]
+        finally:
+            free(tmp)
 
     @property
     def num_events(self) -> int:
@@ -647,8 +785,15 @@ cdef class State:
             doc["history"] = [list(h) for h in self.full_history()]
             return json.dumps(doc, **json_kwargs)
         head = json.dumps(doc)
-        return "".join((head[:len(head) - 1], ', "events": ', _int_rows(self._event_data(), self.n_ev, KZ_EV_WIDTH),
-                        ', "history": ', _int_rows(self.log.hist.data, self.n_hist, 2), "}"))
+        cdef int32_t *te = NULL
+        cdef int32_t *th = NULL
+        try:
+            ev = _int_rows(self._log_span(False, 0, &te), self.n_ev, KZ_EV_WIDTH)
+            hist = _int_rows(self._log_span(True, 0, &th), self.n_hist, 2)
+        finally:
+            free(te)
+            free(th)
+        return "".join((head[:len(head) - 1], ', "events": ', ev, ', "history": ', hist, "}"))
 
     def to_bytes(self) -> bytes:
         """The whole state as compact bytes; read them back with ``game.state_from_bytes``
@@ -687,23 +832,22 @@ cdef class State:
         h.n_ev = <uint32_t>self.n_ev
         h.n_hist = <uint32_t>self.n_hist
         memcpy(b + HDR, self.data, ss)
-        if self.n_ev:
-            memcpy(b + HDR + ss, self._event_data(), 4 * self.n_ev)
-        if self.n_hist:
-            memcpy(b + HDR + ss + 4 * self.n_ev, self.log.hist.data, 4 * self.n_hist)
+        self._log_read(False, 0, <int32_t *>(b + HDR + ss))
+        self._log_read(True, 0, <int32_t *>(b + HDR + ss + 4 * self.n_ev))
         h.checksum = _checksum(b + HDR, total - HDR)
         return out
 
     def _to_dict(self):
         self._not_ready()                    # every game overrides it: only a bare State gets here
 
-    def _load_events(self, events, int max_kind=2**30):
+    def _load_events(self, events, max_kind=2**30):
         """Load a JSON event list (validated: a list of 4-int lists in int32 range, kinds in
         ``1..max_kind`` (the game's ``ops.max_event_kind`` when it sets one), players -1 (the
         table) or a seat -- the check ``state_from_bytes`` makes too).  The card fields are
         display data: ``events_for`` renders an event whose fields name no card as its raw
         numbers (``"unreadable": True``)."""
         if self.data == NULL: self._not_ready()
+        max_kind = _c_int(max_kind, "max_kind")      # ValueError beyond a C int
         cdef Py_ssize_t i = 0, bad
         cdef EventLog log = EventLog.__new__(EventLog)
         cdef int n_players = self.game.num_players
@@ -733,6 +877,7 @@ cdef class State:
             raise InvalidStateError(f"event {e!r}: player {e[1]} is not a seat of this "
                                     f"{n_players}-player game (or -1 for the table)")
         log.ev.n = <int32_t>i
+        self._flat_log(log, False, True)         # the history stays as it was
         self.log = log
         self.n_ev = i
 
@@ -754,8 +899,9 @@ cdef class State:
             raise InvalidStateError("'history' must be a list")
         if len(history) > 10_000_000:
             raise InvalidStateError("'history' is too long")
-        self._writable_log()                     # our own copy: we are about to rewrite it
-        if kz_ev_reserve(&self.log.hist, <int32_t>(2 * len(history) + 2)) != 0:
+        cdef EventLog log = EventLog.__new__(EventLog)   # our own flat node: the history is rewritten
+        self._flat_log(log, True, False)
+        if kz_ev_reserve(&log.hist, <int32_t>(2 * len(history) + 2)) != 0:
             raise MemoryError()
         for h in history:
             if (not isinstance(h, list) or len(h) != 2 or type(h[0]) is not int
@@ -767,10 +913,11 @@ cdef class State:
             if not 0 <= h[1] < n_actions:
                 raise InvalidStateError(f"history entry {h!r}: action {h[1]} is out of range "
                                         f"[0, {n_actions})")
-            self.log.hist.data[i] = h[0]
-            self.log.hist.data[i + 1] = h[1]
+            log.hist.data[i] = h[0]
+            log.hist.data[i + 1] = h[1]
             i += 2
-        self.log.hist.n = <int32_t>i
+        log.hist.n = <int32_t>i
+        self.log = log
         self.n_hist = i
 
     def __reduce__(self):
@@ -791,9 +938,16 @@ cdef class State:
             return False
         if memcmp(o.data, self.data, self.ops.state_size) != 0:
             return False
-        if self.n_ev and o.log is not self.log:
-            if memcmp(o.log.ev.data, self.log.ev.data, self.n_ev * sizeof(int32_t)) != 0:
-                return False
+        cdef int32_t *ta = NULL
+        cdef int32_t *tb = NULL
+        if self.n_ev and o.log is not self.log:      # one node: the same events
+            try:
+                if memcmp(o._log_span(False, 0, &ta), self._log_span(False, 0, &tb),
+                          self.n_ev * sizeof(int32_t)) != 0:
+                    return False
+            finally:
+                free(ta)
+                free(tb)
         return True
 
     def __ne__(self, other):
@@ -1028,13 +1182,22 @@ cdef long long _random_playouts(const kz_ops *ops, void *st, long long g0, long 
     return decisions
 
 
-def _games_in_slices(long long n_games):
-    """Yield ``(g0, g1)`` ranges covering games ``0..n_games-1`` for a loop that runs each
-    range without the GIL and looks for signals between two (``PyErr_CheckSignals``: Ctrl-C
-    raises ``KeyboardInterrupt`` within about ``SLICE_SECONDS``).  Ranges start at one game
-    and double while a range takes less than a tenth of that, so the checks cost nothing
-    measurable; the games and their draws are those of one uninterrupted loop."""
+def _games_in_slices(n_games):
+    """An iterator of ``(g0, g1)`` ranges covering games ``0..n_games-1`` (none for
+    ``n_games <= 0``) for a loop that runs each range without the GIL and looks for signals
+    between two (``PyErr_CheckSignals``: Ctrl-C raises ``KeyboardInterrupt`` within about
+    ``SLICE_SECONDS``).  Ranges start at one game and double while a range takes less than a
+    tenth of that, so the checks cost nothing measurable; the games and their draws are those
+    of one uninterrupted loop.  Raises ``ConfigError`` (when called) for an ``n_games`` that
+    is not an int or is beyond ``2**63 - 1``."""
+    return _slices(_c_count(n_games, "n_games", -2**63, 2**63 - 1))
+
+
+def _slices(n):
+    """The generator of ``_games_in_slices`` (``n`` checked again: a ``ConfigError`` at the
+    first step for a count beyond a C ``long long``)."""
     import time
+    cdef long long n_games = _c_count(n, "n_games", -2**63, 2**63 - 1)
     cdef long long g = 0, k = 1
     while g < n_games:
         k = min(k, n_games - g)
@@ -1046,7 +1209,7 @@ def _games_in_slices(long long n_games):
             k *= 2
 
 
-def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
+def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
     """Play ``n_games`` games of ``game`` with uniformly random moves entirely in the core,
     without the GIL (no Python per move).  Game ``i`` is dealt from ``seed + i``.
     ``policy="heuristic"``: every seat plays the game's C heuristic instead.  Every
@@ -1055,7 +1218,8 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
 
     Returns ``{"games": int, "decisions": int, "seconds": float, "decisions_per_second":
     float}``: decisions are player actions (dice and shuffles are not actions).  Raises
-    ``ConfigError`` for ``n_games < 1`` or an unknown policy; ``KeyboardInterrupt`` on
+    ``ConfigError`` for an ``n_games`` that is not an int in ``1..2**63-1`` or an unknown
+    policy; ``KeyboardInterrupt`` on
     Ctrl-C (the games run in slices of at most about ``SLICE_SECONDS`` between two looks for
     signals).
     """
@@ -1064,8 +1228,7 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
     cdef long long decisions = 0, done = 0, g0, g1
     cdef uint64_t sd
     cdef kz_rng rng
-    if n_games < 1:
-        raise ConfigError(f"n_games must be >= 1, got {n_games}")
+    n_games = _c_count(n_games, "n_games")
     if policy not in ("random", "heuristic"):
         raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
     cdef bint heur = policy == "heuristic"

@@ -39,3 +39,27 @@ def c_int(x, what="argument"):
     if not -2**31 <= v < 2**31:
         raise ValueError(f"{what} {v!r} is out of range")
     return v
+
+
+def c_count(x, what, lo=1, hi=2**63 - 1):
+    """``x`` as an int count in ``lo..hi``: the check of a size or work-budget argument
+    (``num_envs``, ``threads``, ``n_games``).  ``x`` is an ``int`` or has ``__index__`` (a
+    numpy integer), never a ``bool``.  Raises ``ConfigError`` for anything else: a float, a
+    string, a count out of range however large (issue 19: not the ``OverflowError`` a
+    ``def f(long long n)`` signature raises)."""
+    from krazy_core.errors import ConfigError
+    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+        raise ConfigError(f"{what} must be an int in {lo}..{hi}, got {x!r}")
+    v = x.__index__()
+    if not lo <= v <= hi:
+        raise ConfigError(f"{what} must be an int in {lo}..{hi}, got {v!r}")
+    return v
+
+
+def action_int(action):
+    """``int(action)`` for a game's ``action_to_string``: a ``ValueError`` for an infinite
+    float too (``int(inf)`` raises ``OverflowError``), as for any id outside the table."""
+    try:
+        return int(action)
+    except OverflowError:
+        raise ValueError(f"action {action!r} is not an action id") from None

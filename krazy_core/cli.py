@@ -35,7 +35,7 @@ from rich.text import Text
 import krazy_core
 from krazy_core.bots import make_bot
 from krazy_core.errors import KrazyError, ConfigError, IllegalActionError, UnclearActionError
-from krazy_core.ui import load_ui
+from krazy_core.ui import load_ui, plural
 
 
 def _parse_value(text: str):
@@ -50,18 +50,54 @@ def _parse_value(text: str):
         return text
 
 
+SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat
+
+
 def _options(pairs: Optional[List[str]]) -> dict:
+    """``-o name=value`` pairs as the game's options.  A seat option (``SEAT_OPTIONS``) is
+    typed counting seats from 1, as the table shows them (``-o dealer=1``: seat 1), and
+    given to the game in its count from 0."""
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
             raise ConfigError(f"option {pair!r} must be written name=value (e.g. -o max_turns=300)")
         k, v = pair.split("=", 1)
-        out[k.strip()] = _parse_value(v.strip())
+        k, value = k.strip(), _parse_value(v.strip())
+        if k in SEAT_OPTIONS and type(value) is int:
+            if value < 1:
+                raise ConfigError(f"option {k!r} is a seat, counted from 1 as at the table "
+                                  f"(-o {k}=1 is seat 1), got {value}")
+            value -= 1
+        out[k] = value
     return out
 
 
 def _make_game(args):
-    return krazy_core.make(args.game, num_players=args.players, **_options(args.option))
+    import re
+    try:
+        return krazy_core.make(args.game, num_players=args.players, **_options(args.option))
+    except ConfigError as e:
+        # the game's range for a seat option is in its count from 0: say it in seats from 1
+        m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
+                         rf"( at a table of \d+)?, got (-?\d+)(.*)", str(e), re.S)
+        if m is None:
+            text = str(e)
+            if text.startswith("unknown option "):
+                # its list gave the engine's count: "first_dealer=0 (0..6; KR-4)", and
+                # -o first_dealer=0 is then refused (tester2, issue 16): seats from 1
+                seats = "|".join(SEAT_OPTIONS)
+                text = re.sub(rf"\b({seats})=(\d+) \((\d+)\.\.(\d+);",
+                              lambda x: f"{x.group(1)}={int(x.group(2)) + 1} (seat "
+                                        f"{int(x.group(3)) + 1}..{int(x.group(4)) + 1};", text)
+                raise ConfigError(text) from None
+            if text.startswith("unknown game "):
+                import difflib
+                near = difflib.get_close_matches(str(args.game).lower(), krazy_core.available_games(), n=1)
+                if near:
+                    raise ConfigError(f"{text} (did you mean {near[0]}?)") from None
+            raise
+        raise ConfigError(f"option {m.group(1)!r} is a seat from {int(m.group(2)) + 1} to {int(m.group(3)) + 1}"
+                          f"{m.group(4) or ''} (seats count from 1), got {int(m.group(5)) + 1}{m.group(6)}") from None
 
 
 def _bot_list(text: str, n: int) -> List[str]:
@@ -86,6 +122,7 @@ MAX_NAME = 24                   # characters of a player's name (--names)
 def _check_names(given):
     """``--names``: printable, at most ``MAX_NAME`` characters, no ``[`` ``]`` (the table's
     markup: ``--names '[/]'`` ended in a MarkupError traceback), and no two the same."""
+    given = [x for x in given if x]     # an empty place keeps its seat's default name
     for x in given:
         if "[" in x or "]" in x or not x.isprintable() or len(x) > MAX_NAME:
             raise ConfigError(f"--names: {x[:40]!r} is not a name for the table: at most {MAX_NAME} "
@@ -122,14 +159,14 @@ def cmd_match(args, console: Console) -> int:
     names = [f"seat {i + 1} ({b})" for i, b in enumerate(bots_spec)]
     ui = load_ui(game.game_id)
     state = game.new_initial_state(seed=seed)
+    ui.state = state                    # the play by play may describe from it (a meld's cards)
     console.rule(f"[bold]{game.name}[/]: {escape(', '.join(names))} — seed {seed}")
     shown = 0
     decisions = 0
     while True:
-        for e in state.events_for("all", since=shown):     # only what is new (incremental)
-            line = _describe(ui, e, names)
-            if line:
-                console.print(line)
+        # only what is new (incremental); runs of draws and passes one line (_log_lines)
+        for line in _log_lines(ui, state.events_for("all", since=shown), names):
+            console.print(line)
         shown = state.num_events
         if state.is_terminal():
             break
@@ -183,10 +220,11 @@ def _print_result(console, state, names, decisions=None, ui=None):
         t.add_row(*cells, style="bold green" if r == best and r > worst else None)
     console.print(t)
     stats = state.stats() if hasattr(state, "stats") else {}
-    extra = f" in {plural(decisions, 'decision')}" if decisions is not None else ""
+    # a decision is a move a player chose; a turn may have none (a Krazy Kings pass plays itself)
+    extra = f" after {plural(decisions, 'move')} chosen by the players" if decisions is not None else ""
     if "turns" in stats:
         extra = f" after {plural(stats['turns'], 'turn')}" + \
-            (f" ({plural(decisions, 'decision')})" if decisions is not None else "")
+            (f", {plural(decisions, 'move')} chosen by the players" if decisions is not None else "")
     if stats.get("turn_limit"):
         console.print(f"[yellow]The turn limit (max_turns) cut the play short{extra}; "
                       "the game's rule for that decides the result.[/]")
@@ -213,7 +251,7 @@ def _seat_names(humans, seats, given):
     names = []
     for p, w in enumerate(seats):
         if w == "human":
-            if p < len(given):
+            if p < len(given) and given[p]:
                 names.append(f"{given[p]} (seat {p + 1})")
             else:
                 names.append(f"seat {p + 1} (you)" if humans == 1 else f"seat {p + 1} (player {p + 1})")
@@ -282,7 +320,11 @@ def cmd_play(args, console: Console) -> int:
         raise ConfigError(f"--humans must be 0..{n}, got {humans}")
     _check_delay(args.delay)
     _check_think(args.think)
-    given = [x.strip() for x in (args.names or "").split(",") if x.strip()]
+    # by position: ',Bob' names seat 2 and leaves seat 1 its default (the empty name was
+    # dropped, so Bob sat at seat 1: tester2, issue 16); trailing commas are ignored
+    given = [x.strip() for x in (args.names or "").split(",")]
+    while given and not given[-1]:
+        given.pop()
     _check_names(given)
     if len(given) > humans:
         raise ConfigError(f"--names gives {len(given)} names for {humans} human seat(s)")
@@ -315,6 +357,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
         state = game.state_from_json(args.resume_text)
     else:
         state = game.new_initial_state(seed=seed)
+    ui.state = state                    # the play by play may describe from it (a meld's cards)
     hot_seat = humans > 1
     viewer_for_log = 0 if humans == 1 else None
     shown = 0
@@ -367,13 +410,19 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
             # between rounds the humans pause, with the round's melds and scores, before the next deal
             cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
-            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll, rolled if hot_seat else None):
+            start = shown - len(events)
+
+            def view_of(offset, start=start):
+                return lambda seat, i: state.events_for(seat, since=start + offset + i)
+            if not _print_events(console, ui, events[:cut], names, roll_seats, before_roll,
+                                 rolled if hot_seat else None, view_of(0)):
                 return _bye(console, state, args, replay)
             if humans and ends and not state.is_terminal():
                 word = "hand" if events[ends[-1]]["event"] == "hand_end" else "round"
                 if not _round_pause(console, ui, before, state, viewer_for_log, word):
                     return _bye(console, state, args, replay)
-                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll, rolled if hot_seat else None):
+                if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll,
+                                     rolled if hot_seat else None, view_of(cut)):
                     return _bye(console, state, args, replay)
             if state.is_terminal():
                 break
@@ -492,27 +541,60 @@ def _round_pause(console, ui, before, state, viewer, word="round") -> bool:
     return _ask(console, f"Press Enter for the next {word} (q to quit): ").lower() not in ("q", "quit")
 
 
-ROLLS = ("roll", "open_roll", "deal_roll")
+# a human's own dice (KK-3 deal, KK-6/KK-8 turn rolls, KK-11 a King's challenge, KK-12 the
+# open roll, KK-16 the roll-off die, KK-19 caught): each waits for Enter at a terminal
+ROLLS = ("roll", "open_roll", "deal_roll", "challenge", "rolloff_die", "caught")
+ROLL_KEYS = ("", "r", "roll")
 
 
-def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, rolled=None):
+def _roll_key(console, who, words, dice="the dice") -> bool:
+    """The "press Enter to roll" prompt: Enter, ``r`` or ``roll`` rolls; ``q`` (or the end of
+    input) quits (``False``); anything else is answered with what the prompt takes and asked
+    again (Ctrl-C goes up to the table, which quits as ``q`` does)."""
+    if words:
+        console.print(f"  [dim]{escape(words)}[/]")
+    while True:
+        raw = _ask(console, f"  {escape(who)}: press Enter to roll {dice} (q to quit) ")
+        low = raw.lower()
+        if low in ("q", "quit", "exit"):
+            return False
+        if low in ROLL_KEYS:
+            return True
+        console.print(f"  [yellow]{_shown(raw)}: there is nothing to choose before the dice are rolled. "
+                      "Press Enter (or type r) to roll, or q to quit.[/]")
+
+
+def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, rolled=None, view_of=None):
     """Print the play by play of ``events``; before a roll of a seat in ``roll_seats`` (the
     humans, at a terminal) ask for Enter, so a player rolls their own dice (after
-    ``before_roll(seat, the events before it)``, the hot-seat hand-over).  ``False`` when the
-    player quits there.  ``rolled`` (a list) gets the seat of each roll asked for."""
+    ``before_roll(seat, the events before it)``, the hot-seat hand-over).  The first roll
+    asked for shows the table as it is before that roll (``ui.before_roll``: hand, top card,
+    whose turn; ``view_of(seat, i)``: the seat's view of ``events[i:]``) and what the roll is
+    for.  ``False`` when the player quits there.  ``rolled`` (a list) gets the seat of each
+    roll asked for."""
     start = 0
+    shown_for = None                    # the seat the pre-roll table was last shown to
     for i, e in enumerate(events):
         if e.get("event") in ROLLS and e.get("player") in roll_seats:
+            seat = e["player"]
             for line in _log_lines(ui, events[start:i], names):
                 console.print("  " + line)
+            if any(x.get("player") != seat for x in events[start:i] if _describe(ui, x, names)):
+                shown_for = None        # others moved since: show the table again
             start = i
-            if before_roll is not None and not before_roll(e["player"], events[:i]):
+            if before_roll is not None and not before_roll(seat, events[:i]):
                 return False
-            who = names[e["player"]]
-            if _ask(console, f"  {escape(who)}: press Enter to roll the dice (q to quit) ").lower() in ("q", "quit"):
+            words = None
+            if ui.before_roll is not None and ui.state is not None and view_of is not None:
+                table, words = ui.before_roll(ui.state, seat, view_of(seat, i), events[:i])
+                if shown_for != seat:
+                    console.print(table)
+                    shown_for = seat
+            if not _roll_key(console, names[seat], words,
+                             "your die" if e.get("event") == "rolloff_die" else "the dice"):
                 return False
             if rolled is not None:          # hot-seat: the roller sees the result before a hand-over
-                rolled.append(e["player"])
+                rolled.append(seat)
     for line in _log_lines(ui, events[start:], names):
         console.print("  " + line)
     return True
@@ -520,11 +602,14 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
 
 def _log_lines(ui, events, names):
     """The play by play of ``events``: a run of draws by one seat is one line (``draws 6
-    cards``; after "fails the challenge and draws 6" only the cards, when seen), and a run
-    of passes is one line."""
+    cards``; after "fails the challenge and draws 6" or "meets the challenge ...; seat 2
+    draws 6 cards", which say the count, only the cards, when seen; when the stock is
+    rebuilt in the middle, the rest is "draws the other 3 cards"), and a run of passes is
+    one line."""
     out = []
     i = 0
     prev = None
+    owed = None                         # [seat, cards still due] of a draw a line announced
     while i < len(events):
         e = events[i]
         k = e.get("event")
@@ -536,14 +621,27 @@ def _log_lines(ui, events, names):
                     events[j].get("reason") == e.get("reason") and \
                     (k != "drawn" or events[j].get("card") is None):
                 j += 1
-        if j - i > 1 and k in ("draw", "drawn"):
-            who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
-            seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
-            if prev is not None and prev.get("event") == "challenge_failed" and prev.get("player") == e.get("player"):
-                if seen:
-                    out[-1] += ": " + " ".join(seen)
-            else:
-                out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
+        who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
+        seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
+        if k == "draw" and out and prev is not None and prev.get("event") in ("challenge_met", "challenge_failed") \
+                and e.get("player") == prev.get("challenger" if prev["event"] == "challenge_met" else "player"):
+            # Krazy Kings: the challenge's line says the draws already (KK-11): only the cards
+            due = (prev.get("card") or 0) & 15 if prev["event"] == "challenge_met" else (prev.get("draws") or 0)
+            owed = [e.get("player"), due - (j - i)] if due > j - i else None
+            if seen:
+                out[-1] += ": " + " ".join(seen)
+        elif k == "draw" and owed is not None and owed[0] == e.get("player") and \
+                prev is not None and prev.get("event") in ("stock_rebuilt", "round_one"):
+            # the rest of an announced draw after the stock was rebuilt (KK-17)
+            n = min(owed[1], j - i)
+            out.append(f"{who} draws the other {plural(n, 'card')}" + (": " + " ".join(seen) if seen else ""))
+            owed = None
+        elif j - i > 1 and k in ("draw", "drawn"):
+            out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
+        elif k == "play" and not e.get("announced") and i + 1 < len(events) and \
+                events[i + 1].get("event") == "challenge_met" and \
+                events[i + 1].get("player") == e.get("player") and events[i + 1].get("card") == e.get("card"):
+            pass                        # "meets the challenge with A♠" is the play's line (KK-11)
         elif j - i > 1 and k == "pass":
             lines = [_describe(ui, x, names) for x in events[i:j]]
             lines = [x for x in lines if x]
@@ -553,6 +651,8 @@ def _log_lines(ui, events, names):
             line = _describe(ui, e, names)
             if line:
                 out.append(line)
+        if k not in ("draw", "stock_rebuilt", "round_one"):
+            owed = None
         prev = events[j - 1]
         i = j
     return out
@@ -563,6 +663,9 @@ def _ask(console, prompt):
     try:
         return console.input(prompt).strip()
     except EOFError:
+        # Ctrl-D: end the prompt's line, else "Replay this deal: ..." followed the prompt on
+        # its line (tester2, issue 16)
+        console.print()
         return "q"
 
 
@@ -597,13 +700,14 @@ def _proper_name(state, piece, legal=(), labels=(), typed_card=None):
     for a, lab in zip(legal, labels):
         if want == _norm(lab):
             return lab
+    ui = load_ui(state.game.game_id)
     try:
-        return state.action_to_string(state.string_to_action(piece))
+        return ui.action_label(state, state.string_to_action(ui.typed_text(state, piece)))
     except UnclearActionError:
         pass
     except IllegalActionError as e:     # legal later in the chain, perhaps: its proper name
         if e.action is not None:
-            return state.action_to_string(e.action)
+            return ui.action_label(state, e.action)
     from krazy_core.cards import format_card, parse_card
     out = []
     for tok in str(piece).split():
@@ -633,10 +737,26 @@ def _you(state, text):
     3♠`` -> ``you do not hold 3♠``; other players by their seats from 1."""
     import re
     p = state.current_player()
-    text = re.sub(rf"\bplayer {p} (does|has|is)\b",
+    text = re.sub(rf"\b(?:player {p}|this player) (does|has|is)\b",
                   lambda m: "you " + {"does": "do", "has": "have", "is": "are"}[m.group(1)], text)
     text = re.sub(rf"\bplayer {p}\b", "you", text)
+    # Crazy Rummy's refusals name seats from 0: "seat 0 buys the up-card or passes (CR-8)"
+    # to the buyer at the table (tester2, issue 16)
+    for engine, table in ((r"first takes or declines", "first take or decline"),
+                          (r"buys (.*?) or passes", r"buy \1 or pass"), (r"holds", "hold")):
+        text = re.sub(rf"\bseat {p} {engine}", "you " + table, text)
+    text = re.sub(r"\bseat (\d+) (first takes|buys|holds)\b",
+                  lambda m: f"seat {int(m.group(1)) + 1} {m.group(2)}", text)
     return re.sub(r"\bplayer (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", text)
+
+
+def _plain_ui():
+    """The view hooks ``_resolve_name`` uses, for a state without a game (tests' stand-ins):
+    names as they are."""
+    from types import SimpleNamespace
+    return SimpleNamespace(typed_text=lambda state, text: text, engine_text=lambda state, text: text,
+                           typed_action=lambda state, a, text: a,
+                           action_label=lambda state, a: state.action_to_string(a))
 
 
 def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
@@ -648,22 +768,29 @@ def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
     for a, lab in zip(legal, labels):
         if want == _norm(lab):
             return a, None
+    if ui is None:
+        game = getattr(state, "game", None)
+        ui = load_ui(game.game_id) if game is not None else _plain_ui()
     try:
-        a = state.string_to_action(raw)
-        if ui is not None:
-            a = ui.typed_action(state, a, raw)
+        # the table's way of counting (KrassKariert positions from 1) into the engine's
+        a = state.string_to_action(ui.typed_text(state, raw))
+        a = ui.typed_action(state, a, raw)
     except UnclearActionError as e:
         if e.matches == ():             # it names no move at all
             return None, _refusal(raw, legal, labels, short_forms)
+        if e.matches:                   # several moves: by their names as listed here
+            return None, escape(f"{raw!r} fits {len(e.matches)} moves: "
+                                + ", ".join(repr(ui.action_label(state, x)) for x in e.matches)
+                                + "; say which") + " (or type the move's number from the list)"
         # the game says what is wrong with a short form, or which moves it fits
-        return None, escape(str(e)) + " (or type the move's number from the list)"
+        return None, escape(ui.engine_text(state, str(e))) + " (or type the move's number from the list)"
     except IllegalActionError as e:
         # a name the game knows but that is not legal now: say why
         if e.action is None:
             return None, _refusal(raw, legal, labels, short_forms)
         why = state.explain_illegal(e.action) or "it is not among the legal actions"
-        return None, (f"{escape(state.action_to_string(e.action))} is not allowed now: "
-                      f"{escape(_you(state, why))}.")
+        return None, (f"{escape(ui.action_label(state, e.action))} is not allowed now: "
+                      f"{escape(ui.engine_text(state, _you(state, why)))}.")
     return a, None
 
 
@@ -686,6 +813,8 @@ def _describe(ui, event, names):
     """The table's line for an event; a log loaded from someone's JSON may hold values no
     renderer expects (card fields are display data), so those print as raw fields."""
     try:
+        if getattr(ui, "describe_with_state", False) and getattr(ui, "state", None) is not None:
+            return ui.describe_event(event, names, state=ui.state)
         return ui.describe_event(event, names)
     except Exception:
         return escape(f"event {event}")
@@ -975,6 +1104,13 @@ def _hint_text(policy, labels, legal):
             t.append(f"; next {name[ranked[1][1]]} {second:.0%}")
         t.append(")")
         return t
+    if top_v >= 1.5 * fair and len(ranked) > 1:
+        # one or two moves stand out but are too close to call: "about the same" would be
+        # wrong for 50% / 40% / 10% (a tester's note, issue 16)
+        t = f"No clear hint: the search is split between {name[top_a]} ({top_v:.0%}) and " \
+            f"{name[ranked[1][1]]} ({second:.0%})"
+        rest = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[2:4])
+        return Text(t + (f"; then {rest}." if rest else "."), style="yellow")
     few = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[:3])
     return Text(f"No clear hint: the search rates these moves about the same ({few}).", style="yellow")
 
@@ -996,7 +1132,8 @@ def cmd_simulate(args, console: Console) -> int:
     from krazy_core.arena import run_arena
     game = _make_game(args)
     n = game.num_players
-    entries = _bot_list(args.bots, n)
+    # the levels --bots offers (easy, normal, hard) as the bots they stand for
+    entries = [LEVELS.get(w, w) for w in _bot_list(args.bots, n)]
     base = args.seed or 0
     from krazy_core.arena import make_job
     from krazy_core.cli_runs import backend, open_store_arg
@@ -1017,14 +1154,20 @@ def cmd_simulate(args, console: Console) -> int:
             # inside a game too: a long game of search bots otherwise shows nothing for minutes
             inner = progress.add_task("this game", total=None)
             last = [0.0]
+            played = [0]
 
             def on_decision(state, decisions):
+                # games counted here: the bar advances by batches, so its count named the
+                # wrong game, and a finished run ended on "game 181: turn 17, decisions 17/?"
+                # under 200/200, a game that looked still running (tester2, issue 16)
+                if decisions == 1:
+                    played[0] += 1
                 now = time.monotonic()
-                if now - last[0] >= 0.1 or state.is_terminal():
+                done = state.is_terminal()
+                if now - last[0] >= 0.1 or done:
                     last[0] = now
-                    progress.update(inner, completed=decisions,
-                                    description=f"game {int(progress.tasks[bar].completed) + 1}: "
-                                                f"{_game_progress(state)}")
+                    progress.update(inner, completed=decisions, total=decisions if done else None,
+                                    description=f"game {played[0]}: {_game_progress(state)}")
 
         try:
             res = run_arena(game, entries, args.games, seed=base, rotate=args.rotate, runner=runner,
@@ -1072,7 +1215,6 @@ def _game_progress(state) -> str:
 
 
 # ---------------------------------------------------------------------------- rules, bench
-SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat (from 0)
 
 
 def rules_renderables(spec):
@@ -1087,11 +1229,18 @@ def rules_renderables(spec):
         rng = f"{o.lo}..{o.hi}" if o.kind is int else ("true/false" if o.kind is bool else " / ".join(o.choices))
         default = str(o.default).lower() if o.kind is bool else str(o.default)
         out.append(Text(o.name, style="bold cyan"))
-        # the option counts seats from 0; the table (and the player) from 1
-        seat = "; 0 is seat 1 at the table" if o.name in SEAT_OPTIONS else ""
+        seat = ""
+        if o.name in SEAT_OPTIONS:          # typed as the table counts seats, from 1 (_options)
+            rng, default = f"seat {o.lo + 1}..{o.hi + 1}", f"seat {o.default + 1}"
+            seat = "; seats count from 1, as at the table"
         body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
         out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
+    out.append(Text("Seats count from 1 everywhere you type or read them: at the table (seat 1 is you "
+                    f"in krazy play) and in the options that name a seat ({', '.join(SEAT_OPTIONS)})."))
+    note = load_ui(spec.game_id).rules_note
+    if note:
+        out.append(Text(note))
     return out
 
 
@@ -1136,8 +1285,9 @@ def cmd_bench(args, console: Console) -> int:
         interrupted = True
     rate = decisions / seconds if seconds > 0 else 0.0
     head = f"interrupted after {plural(done, 'random game')}" if interrupted else plural(done, "random game")
+    # a decision: one move chosen (at random) by the player to act
     console.print(f"{game.name}, {game.num_players} players: {head} in the core, "
-                  f"{plural(decisions, 'decision')} in {seconds:.3f} s = "
+                  f"{plural(decisions, 'decision')} (moves chosen) in {seconds:.3f} s = "
                   f"[bold]{rate:,.0f}[/] decisions/s")
     return 130 if interrupted else 0
 
@@ -1169,7 +1319,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
         p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:2000), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
 
-    p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat")
+    p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
+                       description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "
+                                   "(you are seat 1; -o dealer=1 is seat 1 too), and so do KrassKariert's hand "
+                                   "positions: the first card of your hand is position 1, typed 'p1'.")
     common(p)
     p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")
@@ -1253,7 +1406,16 @@ def cmd_serve(args, console: Console) -> int:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    if not [w for w in words if w != "--joker-text"]:
+        # a bare `krazy` said only "error: the following arguments are required: cmd"
+        # (tester2, issue 16): the commands, and where to start
+        parser.print_help()
+        print("\nStart with: krazy play krazy-kings   (krazy games lists the games; "
+              "krazy rules GAME explains one)")
+        return 2
+    args = parser.parse_args(argv)
     file: typing.Any = JokerText(sys.stdout) if _joker_as_text(args) else None
     console = Console(emoji=False, file=file)   # ":100:" in a bot word is not an emoji
     try:

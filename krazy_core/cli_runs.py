@@ -29,7 +29,8 @@ def add_backend_flags(p, store_default=None):
     p.add_argument("--workers", type=int, default=1, help="worker processes (Ray: workers of a new local cluster)")
     p.add_argument("--ray", action="store_true", help="run on Ray (also when RAY_ADDRESS is set): "
                    "the cluster at RAY_ADDRESS, else a local one")
-    p.add_argument("--batch", type=int, default=None, help="games per batch (default: chosen from --games)")
+    p.add_argument("--batch", type=int, default=None, help="games per batch, the unit stored and resumed "
+                   "(default: chosen from the number of games)")
     p.add_argument("--store", default=store_default, metavar="FILE",
                    help="SQLite file the results stream to; the same command resumes from it"
                         + (f" (default {store_default})" if store_default else " (default: none)"))
@@ -69,6 +70,29 @@ def open_store_arg(args):
     return open_store(getattr(args, "store", None))
 
 
+def _levels(words):
+    """Bot words with the levels people type (easy, normal, hard) as the bots they stand for
+    (``krazy_core.cli.LEVELS``): ``--bots`` says they are accepted."""
+    from krazy_core.cli import LEVELS
+    return [LEVELS.get(w.strip(), w.strip()) for w in words]
+
+
+def _stored_games(store, kind, job):
+    """How many games of this job an earlier run left in ``store`` (0 without a store)."""
+    if store is None:
+        return 0
+    from krazy_core.store import job_id_of
+    return store.count_games(job_id_of(kind, job))
+
+
+def _from_store_note(store, before, total):
+    """Says that results came from the store, so a rerun that took 0.0 s is not a mystery."""
+    if not before:
+        return ""
+    return (f"; {before:,} of the {total:,} games were read back from {store.path} (an earlier run of "
+            "this command; --no-store plays them again)")
+
+
 def _progress(console, total, what):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -91,8 +115,9 @@ def cmd_tournament(args, console) -> int:
     from krazy_core.errors import ConfigError
     from krazy_core.tournament import (check_bots, plot_ratings, run_tournament, text_plot,
                                        tournament_job, _model)
+    from krazy_core.ui import plural
     game = _make_game(args)
-    bots = check_bots(args.bots.split(","))
+    bots = check_bots(_levels(args.bots.split(",")))
     _model(True)
     if args.plot:
         low = args.plot.lower()
@@ -102,8 +127,9 @@ def cmd_tournament(args, console) -> int:
     job = tournament_job(game, bots, args.games, seed)
     total = job["games"]
     store = open_store_arg(args)
+    before = _stored_games(store, "tournament", job)
     with backend(args, console, total) as runner:
-        prog, bar = _progress(console, total, "tournament")
+        prog, bar = _progress(console, total, "games")
         try:
             with prog:
                 t = run_tournament(game, bots, args.games, seed=seed, runner=runner, store=store,
@@ -113,30 +139,38 @@ def cmd_tournament(args, console) -> int:
         finally:
             if store is not None:
                 store.close()
-    note = f" (--games {args.games} rounded up to whole deals)" if total != args.games else ""
-    console.print(f"[bold]{game.name}[/], {game.num_players} players: {t.games} games{note}, "
-                  f"{len(job['tables'])} table(s), duplicate deals, seed {seed}; {escape(t.backend)}, "
-                  f"{t.seconds:.1f} s" + (f"; store {escape(args.store)} (job {t.job_id})" if args.store else ""))
+    note = (f" (--games {args.games} rounded up to whole sets of seatings: every deal is played once "
+            f"per seating)") if total != args.games else ""
+    seatings = plural(len(job["tables"]), "line-up")
+    console.print(f"[bold]{game.name}[/], {game.num_players} players: {plural(t.games, 'game')}{note}; "
+                  f"{seatings} of bots, each deal played with the bots in every seat (duplicate deals), "
+                  f"seed {seed}; {t.seconds:.1f} s ({escape(t.backend)})"
+                  + escape(_from_store_note(store, before, t.games))
+                  + (f"; results in {escape(args.store)}" if args.store else ""))
     rows = t.ratings()
     pic = text_plot(rows, max(10, min(36, console.width - 66)))
     model = "Bradley–Terry" if game.num_players == 2 or len(bots) == 2 else "Plackett–Luce"
-    tab = Table(title=f"Ratings (openskill {model}, mu ± 1.96 sigma)")
-    for col in ("bot", "rating", "95% interval", "", "mean score", "games"):
-        tab.add_column(col, justify="left" if col in ("bot", "") else "right",
+    tab = Table(title="Ratings, best first")
+    for col in ("bot", "rating", "95% interval", "interval", "score", "games"):
+        tab.add_column(col, justify="left" if col in ("bot", "interval") else "right",
                        overflow="fold", no_wrap=col != "bot")
     for (w, mu, lo, hi), line in zip(rows, pic):
         b = bots.index(w)
         tab.add_row(escape(w), f"{mu:.1f}", f"{lo:.1f} – {hi:.1f}", line,
-                    f"{t.mean_score(b):.3f}", str(t.played[b]))
+                    f"{t.mean_score(b):.1%}", f"{t.played[b]:,}")
     console.print(tab)
+    console.print(f"[dim]rating: higher is stronger (openskill {model}); the true rating is inside the "
+                  "interval 95% of the time; score: the bot's mean result per seat (1 = won, 0 = lost).[/]")
     pw = t.pairwise()
-    ptab = Table(title="Pairwise: how often the row bot scored above the column bot (ties ½)")
+    ptab = Table(title="Head to head")
     ptab.add_column("")
     for j, w in enumerate(bots):
         ptab.add_column(f"{j + 1}", justify="right")
     for i, w in enumerate(bots):
         ptab.add_row(f"{i + 1}: {escape(w)}", *["—" if v is None else f"{v:.0%}" for v in pw[i]])
     console.print(ptab)
+    console.print("[dim]How often the row's bot finished above the column's in the games they shared "
+                  "(ties count half).[/]")
     if args.plot:
         try:
             plot_ratings(t, args.plot)
@@ -150,17 +184,21 @@ def cmd_tournament(args, console) -> int:
 # ---------------------------------------------------------------------------- sprt
 def cmd_sprt(args, console) -> int:
     from krazy_core.cli import _make_game
+    from krazy_core.ui import plural
     from krazy_core.sprt import SPRT, run_sprt, sprt_job
     from krazy_core.bots import make_bot
     game = _make_game(args)
+    args.a, args.b = _levels([args.a, args.b])
     for w in (args.a, args.b):
         make_bot(w, seed=0)
     test = SPRT(args.elo0, args.elo1, args.alpha, args.beta)     # bad flags fail before any game
     seed = args.seed or 0
     job = sprt_job(game, args.a, args.b, args.max_games, seed)
     store = open_store_arg(args)
+    before = _stored_games(store, "sprt", job)
     with backend(args, console, None) as runner:
-        prog, bar = _progress(console, job["games"], "sprt (at most)")
+        # the total is --max-games; the test usually stops far sooner
+        prog, bar = _progress(console, job["games"], "games (stops when sure)")
         try:
             with prog:
                 r = run_sprt(game, args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta,
@@ -175,20 +213,28 @@ def cmd_sprt(args, console) -> int:
     t = r.test
     elo, lo, hi = t.elo_interval()
     a, b = escape(args.a), escape(args.b)
-    console.print(f"[bold]SPRT[/] {game.name}, {game.num_players} players: B = {b} against A = {a}; "
-                  f"H0: B is {t.elo0:g} Elo better, H1: B is {t.elo1:g} Elo better; "
-                  f"alpha {t.alpha:g}, beta {t.beta:g}; {escape(r.backend)}, {r.seconds:.1f} s")
-    console.print(f"LLR {t.llr():.2f} (bounds {t.lower:.2f}, {t.upper:.2f}); B's score {t.mean:.3f} "
-                  f"per pair, Elo {elo:+.0f} (95% {lo:+.0f} … {hi:+.0f})")
-    games = f"{r.games} games ({r.pairs} pairs of {r.pair_size} games, duplicate deals)"
+    games = (f"{plural(r.games, 'game')} ({plural(r.pairs, 'pair')} of {r.pair_size} games on the same "
+             "deals, the bots' seats swapped)")
+    sure = f"{1 - t.alpha:.0%}" if r.decision == "H1" else f"{1 - t.beta:.0%}"
     if r.decision == "H1":
-        console.print(f"[bold green]H1 accepted: {b} is at least {t.elo1:g} Elo better than {a}[/] after {games}.")
+        console.print(f"[bold green]Yes: {b} is stronger than {a}[/], by at least {t.elo1:g} Elo "
+                      f"({sure} sure), after {games}.")
     elif r.decision == "H0":
-        console.print(f"[bold yellow]H0 accepted: {b} is not {t.elo1:g} Elo better than {a}[/] "
-                      f"(at most {t.elo0:g}) after {games}.")
+        console.print(f"[bold yellow]No: {b} is not {t.elo1:g} Elo stronger than {a}[/] (at most "
+                      f"{t.elo0:g} Elo, {sure} sure), after {games}.")
     else:
-        console.print(f"[bold]Undecided[/] after {games}: --max-games reached; raise it, or widen "
-                      "--elo0/--elo1.")
+        console.print(f"[bold]Not decided[/] after {games}: the games ran out (--max-games "
+                      f"{args.max_games:,}) before the test was sure. Raise --max-games, or test a bigger "
+                      "gap (--elo1 further from --elo0).")
+    def e(x):                           # an interval not closed yet (all wins) has an infinite end
+        return f"{x:+.0f}" if math.isfinite(x) else ("no upper limit yet" if x > 0 else "no lower limit yet")
+    console.print(f"Estimated gap: {b} {e(elo)} Elo against {a} (95% interval {e(lo)} … {e(hi)}); "
+                  f"{b}'s mean result per pair {t.mean:.3f} (0.5 = even).")
+    console.print(f"[dim]{game.name}, {game.num_players} players; A = {a} (baseline), B = {b} (candidate); "
+                  f"H0: B is {t.elo0:g} Elo better, H1: B is {t.elo1:g} Elo better; false-yes rate "
+                  f"{t.alpha:g}, false-no rate {t.beta:g}; log-likelihood ratio {t.llr():.2f} (stops at "
+                  f"{t.lower:.2f} or {t.upper:.2f}); {r.seconds:.1f} s ({escape(r.backend)})"
+                  f"{escape(_from_store_note(store, before, r.games))}[/]")
     return 0
 
 
@@ -198,12 +244,14 @@ def cmd_selfplay(args, console) -> int:
     from krazy_core.selfplay import run_selfplay, _pa
     from krazy_core.bots import make_bot
     from krazy_core.arena import make_job
+    from krazy_core.ui import plural
     game = _make_game(args)
     _pa()
+    args.bot = _levels([args.bot])[0]
     make_bot(args.bot, seed=0)
     make_job(game, {}, args.games, 0)                 # --games checked before any folder is made
     with backend(args, console, args.games) as runner:
-        prog, bar = _progress(console, args.games, "self-play")
+        prog, bar = _progress(console, args.games, "games")
         try:
             with prog:
                 s = run_selfplay(game, args.bot, args.games, args.out, seed=args.seed or 0, runner=runner,
@@ -212,10 +260,17 @@ def cmd_selfplay(args, console) -> int:
             console.print(f"\n[yellow]interrupted: the shards written are whole in {escape(args.out)}; "
                           "run the same command again to resume.[/]")
             return 130
-    skipped = f" ({s['skipped']} shards were already there)" if s["skipped"] else ""
-    console.print(f"{s['games']} games, {s['decisions']:,} decisions in {s['shards']} shards to "
-                  f"{escape(args.out)}{skipped}; {s['seconds']:.1f} s = "
-                  f"[bold]{s['decisions_per_second']:,.0f}[/] decisions/s ({escape(s['backend'])})")
+    if not s["games"] and s["skipped"]:
+        console.print(f"Nothing to play: all {plural(args.games, 'game')} are already in {escape(args.out)} "
+                      f"({plural(s['skipped'], 'file')}, from an earlier run of this command). For more games, "
+                      "write to a new --out folder (a folder holds one job: this game, bot and --games).")
+        return 0
+    skipped = (f"; {plural(s['skipped'], 'file')} from an earlier run were already there and kept"
+               if s["skipped"] else "")
+    console.print(f"Wrote {plural(s['games'], 'game')}, {plural(s['decisions'], 'position')} (one per "
+                  f"move, with the move played) in {plural(s['shards'], 'Parquet file')} to "
+                  f"{escape(args.out)}{skipped}; {s['seconds']:.1f} s, "
+                  f"[bold]{s['decisions_per_second']:,.0f}[/] positions/s ({escape(s['backend'])}).")
     return 0
 
 
@@ -223,38 +278,60 @@ def add_run_commands(sub, common):
     """Register ``tournament``, ``sprt`` and ``selfplay`` on ``sub`` (``common`` adds the
     game, players, seed and option flags)."""
     p = sub.add_parser("tournament", help="every bot against every other over duplicate deals; "
-                       "ratings with intervals, a pairwise table, a plot")
+                       "ratings with intervals, a pairwise table, a plot",
+                       description="Every bot plays every other. Each deal is played once with the bots "
+                                   "in every seat (duplicate deals), so the luck of the cards evens out. "
+                                   "Prints a rating per bot (higher is stronger) with a 95%% interval, "
+                                   "how often each bot beat each other, and draws the ratings with --plot. "
+                                   "Results are kept in --store as they come: run the same command again "
+                                   "to resume or to print them again. Example: krazy tournament "
+                                   "krazy-kings --bots random,heuristic,ismcts:200 --games 400")
     common(p, "random,heuristic")
-    p.add_argument("--games", type=int, default=400, help="games in all (rounded up to whole deals)")
+    p.add_argument("--games", type=int, default=400, help="games in all (default 400; rounded up so "
+                   "every deal is played in every seating)")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw the ratings to FILE.png or FILE.svg")
     add_backend_flags(p, DEFAULT_STORE)
     p.set_defaults(func=cmd_tournament)
 
-    p = sub.add_parser("sprt", help="a sequential test: is bot B at least X Elo better than A?")
+    p = sub.add_parser("sprt", help="a sequential test: is bot B at least X Elo better than A?",
+                       description="Is bot B stronger than bot A? Plays pairs of games on the same deals "
+                                   "with the bots' seats swapped, and stops as soon as the answer is sure "
+                                   "enough (a sequential probability ratio test): yes, B is at least "
+                                   "--elo1 Elo stronger, or no, at most --elo0. 20 Elo is about a 53%% "
+                                   "score. Bots as in --bots: easy, normal, hard, random, heuristic, "
+                                   "ismcts:N. Example: krazy sprt krazy-kings heuristic ismcts:200")
     p.add_argument("game", help="game id (krazy games lists them)")
-    p.add_argument("a", help="bot A (the baseline)")
-    p.add_argument("b", help="bot B (the candidate)")
+    p.add_argument("a", help="bot A, the baseline (e.g. heuristic)")
+    p.add_argument("b", help="bot B, the candidate (e.g. ismcts:200)")
     p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
     p.add_argument("--seed", type=int, default=None, help="seed of the first deal")
     p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
-    p.add_argument("--elo0", type=float, default=0.0, help="H0: B is this many Elo better (default 0)")
-    p.add_argument("--elo1", type=float, default=20.0, help="H1: B is this many Elo better (default 20)")
-    p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (accept H1 when H0 holds)")
-    p.add_argument("--beta", type=float, default=0.05, help="false negative rate (accept H0 when H1 holds)")
-    p.add_argument("--max-games", type=int, default=20000, help="stop undecided after this many games")
+    p.add_argument("--elo0", type=float, default=0.0, help="the 'no' answer: B is at most this many Elo "
+                   "stronger (H0; default 0)")
+    p.add_argument("--elo1", type=float, default=20.0, help="the 'yes' answer: B is at least this many Elo "
+                   "stronger (H1; default 20)")
+    p.add_argument("--alpha", type=float, default=0.05, help="how often a 'yes' may be wrong (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05, help="how often a 'no' may be wrong (default 0.05)")
+    p.add_argument("--max-games", type=int, default=20000, help="stop undecided after this many games "
+                   "(default 20000)")
     add_backend_flags(p, DEFAULT_STORE)
     p.set_defaults(func=cmd_sprt)
 
-    p = sub.add_parser("selfplay", help="self-play games written as Parquet shards for training")
+    p = sub.add_parser("selfplay", help="self-play games written as Parquet shards for training",
+                       description="One bot plays every seat; every move of every game is written, with "
+                                   "what the player saw and (for ismcts bots) how the search rated each "
+                                   "move, to Parquet files in --out, for training a model. Needs pyarrow "
+                                   "(pip install 'krazy_core[selfplay]'). Run the same command again to resume. Example: krazy "
+                                   "selfplay krazy-kings --bot ismcts:200 --games 100 --out data/kk")
     p.add_argument("game", help="game id (krazy games lists them)")
     p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
     p.add_argument("--seed", type=int, default=None, help="seed of the first deal")
     p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
-    p.add_argument("--bot", default="ismcts:200", help="the bot at every seat (ismcts:N gives visit "
-                   "distributions; default ismcts:200)")
-    p.add_argument("--games", type=int, default=100, help="games to play")
+    p.add_argument("--bot", default="ismcts:200", help="the bot at every seat (default ismcts:200; an "
+                   "ismcts bot also records how often its search tried each move)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the shards (made if absent)")
     p.add_argument("--workers", type=int, default=1, help="worker processes")
     p.add_argument("--ray", action="store_true", help="run on Ray (also when RAY_ADDRESS is set)")
-    p.add_argument("--batch", type=int, default=None, help="games per shard")
+    p.add_argument("--batch", type=int, default=None, help="games per Parquet file (default: chosen from --games)")
     p.set_defaults(func=cmd_selfplay)

@@ -58,13 +58,38 @@ def _columns(entries, first_number, width) -> Tuple[List[str], int, int]:
     return cells, col, ncols
 
 
+def _fold(cell: str, width: int, indent: int) -> List[str]:
+    """A cell wider than the screen folded at spaces into lines of at most ``width``, the
+    lines after the first indented by ``indent`` under the label (never cut: "take reserve 7
+    (left) (then choose where)" at 40 columns lost its end)."""
+    import textwrap
+    lead = len(cell) - len(cell.lstrip())
+    lines = textwrap.wrap(cell.lstrip(), width=max(1, width - lead),
+                          subsequent_indent=" " * max(0, min(indent - lead, width // 2)))
+    return [" " * lead + x for x in lines] if lines else [cell]
+
+
 def _grid_lines(entries, first_number, width) -> List[Text]:
-    """The entries numbered from ``first_number`` in columns, row by row."""
+    """The entries numbered from ``first_number`` in columns, row by row; in one column a
+    label wider than the screen folds onto the next lines."""
     cells, col, ncols = _columns(entries, first_number, width)
     lines = []
     for r in range(0, len(cells), ncols):
-        t = Text()
         row = cells[r:r + ncols]
+        if ncols == 1 and len(row[0]) > width:
+            c = row[0]
+            num = c.lstrip().partition(" ")[0]
+            lead = len(c) - len(c.lstrip())
+            for k, piece in enumerate(_fold(c, width, lead + len(num) + 1)):
+                t = Text()
+                if k == 0:
+                    t.append(piece[:lead + len(num)], style="bold cyan")
+                    t.append(piece[lead + len(num):])
+                else:
+                    t.append(piece)
+                lines.append(t)
+            continue
+        t = Text()
         for j, c in enumerate(row):
             num, _, rest = c.lstrip().partition(" ")
             t.append(c[:len(c) - len(c.lstrip())] + num, style="bold cyan")
@@ -74,6 +99,29 @@ def _grid_lines(entries, first_number, width) -> List[Text]:
         t.truncate(width, overflow="ellipsis")
         lines.append(t)
     return lines
+
+
+def _pages(entries, width, rows) -> List[Tuple[int, int]]:
+    """``[(first, count)]``: the entries split into pages of at most ``rows`` screen lines
+    (a folded label takes several)."""
+    per_row = _columns(entries, 1, width)[2]
+    if per_row > 1:
+        per_page = max(1, rows * per_row)
+        return [(f, min(per_page, len(entries) - f)) for f in range(0, len(entries), per_page)]
+    out = []
+    first = 0
+    while first < len(entries):
+        count = 0
+        used = 0
+        while first + count < len(entries):
+            h = len(_grid_lines(entries[first + count:first + count + 1], first + count + 1, width))
+            if count and used + h > rows:
+                break
+            used += h
+            count += 1
+        out.append((first, count))
+        first += count
+    return out
 
 
 def _rows_needed(entries, width):
@@ -88,7 +136,8 @@ def prompt_text(name: Optional[str], n: int, pages: int) -> str:
     """The short prompt: ``Your move (1-7, or a name; h hint, q quit): ``."""
     more = ", m more" if pages > 1 else ""
     who = f"{name}, your move" if name else "Your move"
-    return f"{who} (1-{n}{more}, or a name; h hint, q quit): "
+    span = "1" if n == 1 else f"1-{n}"      # "(1-1, ...)" read as a typo (tester2, issue 16)
+    return f"{who} ({span}{more}, or a name; h hint, q quit): "
 
 
 def fit_table(console: Console, ui, state, viewer, reserve: int, width: int, height: int):
@@ -126,13 +175,11 @@ def screen_lines(console: Console, ui, state, viewer, entries: List[Entry], page
         first, count, pages, page = 0, n, 1, 0
         grid = _grid_lines(entries, 1, width)
     else:
-        per_row = _columns(entries, 1, width)[2]
         rows = max(1, room - 1)                    # one line says there is more
-        per_page = max(1, rows * per_row)
-        pages = -(-n // per_page)
+        splits = _pages(entries, width, rows)
+        pages = len(splits)
         page %= pages
-        first = page * per_page
-        count = min(per_page, n - first)
+        first, count = splits[page]
         grid = _grid_lines(entries[first:first + count], first + 1, width)[:rows]
         grid.append(Text(f"   … choices {first + 1}-{first + count} of {n}: m for more", style="dim"))
     parts = [table] + grid

@@ -237,7 +237,8 @@ cdef class VectorEnv:
     - ``threads``: envs are split into that many slices, stepped in parallel without the GIL;
     - ``options``: the game's options (``krazy rules GAME``), as ``krazy_core.make``.
 
-    Raises ``ConfigError`` for a bad option.
+    Raises ``ConfigError`` for a bad option, and for a ``num_envs`` or ``threads`` that is
+    not an int in ``1..2**31-1``.
     """
 
     cdef kz_vec v
@@ -261,15 +262,14 @@ cdef class VectorEnv:
     def __cinit__(self):
         memset(&self.v, 0, sizeof(kz_vec))
 
-    def __init__(self, game_id, int num_envs, *, num_players=None, seat=0, opponents="random",
-                 seed=None, int threads=1, **options):
+    def __init__(self, game_id, num_envs, *, num_players=None, seat=0, opponents="random",
+                 seed=None, threads=1, **options):
         import krazy_core
+        from krazy_core._validate import c_count
         cdef int32_t i, P
         cdef const kz_ops *ops
-        if num_envs < 1:
-            raise ConfigError(f"num_envs must be >= 1, got {num_envs}")
-        if threads < 1:
-            raise ConfigError(f"threads must be >= 1, got {threads}")
+        num_envs = c_count(num_envs, "num_envs", 1, 2**31 - 1)    # ConfigError, never OverflowError
+        threads = c_count(threads, "threads", 1, 2**31 - 1)
         game = game_id if isinstance(game_id, krazy_core.Game) else krazy_core.make(
             game_id, num_players=num_players, **options)
         self.game = game

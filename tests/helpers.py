@@ -57,3 +57,57 @@ def load_test_file(name):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def max_accepted(game, doc, set_value, lo):
+    """The state the JSON loader reads from ``doc`` with one field at the largest value it
+    accepts (``set_value(doc, v)`` writes it), by bisection from ``lo`` (accepted) up to
+    2**64; None when only ``lo`` is and it is refused too."""
+    import json
+    from krazy_core.errors import InvalidStateError
+
+    def ok(v):
+        d = json.loads(json.dumps(doc))
+        set_value(d, v)
+        try:
+            return game.state_from_json(json.dumps(d))
+        except InvalidStateError:
+            return None
+    hi = 2**64
+    if ok(hi) is not None:
+        return ok(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid) is not None:
+            lo = mid
+        else:
+            hi = mid
+    return ok(lo)
+
+
+def boundary_states(game_id, deals=((1, 3), (2, 60))):
+    """Yield ``(key, state)``: real states of ``game_id`` (``state_after_random_steps`` of each
+    ``(seed, steps)`` in ``deals``) with one int counter of the JSON body, or one list of at
+    most 8 per-seat ints (every entry raised to it), at the largest value the loader accepts
+    (``max_accepted``), in key order; a field whose every value is refused is skipped.
+    Issue 19 item 8: such a state must stay serializable by every path as it plays on."""
+    import json
+    game = krazy_core.make(game_id)
+    for seed, steps in deals:
+        s = state_after_random_steps(game_id, seed, steps)
+        doc = json.loads(s.to_json())
+        body = doc["state"]
+        for key, v in sorted(body.items()):
+            if type(v) is int:
+                def put(d, x, key=key):
+                    d["state"][key] = x
+                lo = v
+            elif isinstance(v, list) and v and all(type(x) is int for x in v) and len(v) <= 8:
+                def put(d, x, key=key):
+                    d["state"][key] = [max(y, x) for y in body[key]] if x >= 0 else body[key]
+                lo = max(v)
+            else:
+                continue
+            t = max_accepted(game, doc, put, lo)
+            if t is not None:
+                yield key, t

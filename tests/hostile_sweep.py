@@ -25,9 +25,10 @@ import sys
 import krazy_core
 
 #: exception types no call may raise: a break of the engine's contract, not bad input (an
-#: OverflowError for an int beyond a C argument's range is a refusal: Cython's, left as it is)
+#: int beyond a C argument's range is refused with the documented ValueError/ConfigError,
+#: never Cython's OverflowError)
 SUSPICIOUS = (SystemError, ZeroDivisionError, AssertionError, RecursionError,
-              UnboundLocalError, NotImplementedError)
+              UnboundLocalError, NotImplementedError, OverflowError)
 
 INTS = [-2**64, -2**63 - 1, -2**63, -2**32, -2**31 - 1, -2**31, -10**8, -65536, -256, -129,
         -128, -2, -1, 0, 1, 2, 3, 4, 5, 7, 12, 13, 14, 52, 53, 54, 55, 63, 64, 100, 108, 109,

@@ -15,7 +15,7 @@ import pytest
 import krazy_core
 from krazy_core.errors import InvalidStateError
 from krazy_core.game import get_spec
-from helpers import GAMES, state_after_random_steps
+from helpers import GAMES, boundary_states, state_after_random_steps
 
 HDR = 40
 TABLES = [(g, n) for g in GAMES for n in range(get_spec(g).min_players, get_spec(g).max_players + 1)]
@@ -259,31 +259,6 @@ def test_hostile_events_and_history_in_bytes_raise(game_id):
 
 
 # ------------------------------------------------------------------ issue 19 item 8
-def _boundary_docs(game_id):
-    """JSON docs of real states with one counter (or per-seat int list) at the largest
-    value the JSON loader accepts (bisection, as tests/test_hostile.py does)."""
-    from test_hostile import _max_accepted
-    game = krazy_core.make(game_id)
-    for seed, steps in ((1, 3), (2, 60)):
-        s = state_after_random_steps(game_id, seed, steps)
-        doc = json.loads(s.to_json())
-        body = doc["state"]
-        for key, v in sorted(body.items()):
-            if type(v) is int:
-                def put(d, x, key=key):
-                    d["state"][key] = x
-                lo = v
-            elif isinstance(v, list) and v and all(type(x) is int for x in v) and len(v) <= 8:
-                def put(d, x, key=key):
-                    d["state"][key] = [max(y, x) for y in body[key]] if x >= 0 else body[key]
-                lo = max(v)
-            else:
-                continue
-            t = _max_accepted(game, doc, put, lo)
-            if t is not None:
-                yield key, t
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_boundary_states_stay_serializable_by_every_path(game_id):
@@ -292,7 +267,7 @@ def test_boundary_states_stay_serializable_by_every_path(game_id):
     trick_no/turn/leader, ...) is read back by bytes, JSON and pickle after every action
     while it plays to the end (or 150 actions)."""
     checked = 0
-    for key, t in _boundary_docs(game_id):
+    for key, t in boundary_states(game_id):
         for x in _paths(t):
             assert x.to_json() == t.to_json()
         play = random.Random(7)

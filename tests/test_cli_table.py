@@ -91,7 +91,7 @@ def test_every_screen_fits_with_the_trick_the_hand_and_the_prompt(game_id, size)
         flat = " ".join(text.split())
         for word in top + hand:
             assert word in flat, (word, text)
-        assert len(prompt) <= 60 and "(1-" in prompt
+        assert len(prompt) <= 60 and ("(1-" in prompt or "(1," in prompt)
         # the choices shown are numbered in order and a page says there are more
         assert f"{first + 1} " in text
         if pages > 1:
@@ -111,7 +111,8 @@ def test_krass_kariert_seed_4_shows_the_table_and_folds_the_reserve_takes():
     text, prompt, entries, _ = render_screen("krass-kariert", st, p, 80, 24)
     groups = [e for e in entries if e[0] == "group"]
     assert len(entries) == 28 - 22 + len(groups) and len(groups) == 2       # one per reserve card
-    assert all(len(g[3]) == 11 for g in groups) and sorted(groups[0][3]) == sorted(str(i) for i in range(11))
+    # positions counted from 1 at the table (the engine's 0..10)
+    assert all(len(g[3]) == 11 for g in groups) and sorted(groups[0][3]) == sorted(str(i) for i in range(1, 12))
     assert "take reserve 7 (left) (then choose where)" in text or "take reserve 7 (then choose where)" in text
     assert "into position" not in text
     assert "Your hand" in text and "To beat" in text
@@ -122,7 +123,7 @@ def test_krass_kariert_seed_4_shows_the_table_and_folds_the_reserve_takes():
     console.input = lambda prompt="": next(answers)
     assert cli._group_choice(console, g) is None                    # Enter goes back
     a = cli._group_choice(console, g)
-    assert st.action_to_string(a).startswith("reserve slot") and st.action_to_string(a).endswith("at 5")
+    assert st.action_to_string(a).startswith("reserve slot") and st.action_to_string(a).endswith("at 4")
 
 
 def test_choices_page_when_they_do_not_fit():
@@ -396,7 +397,8 @@ def test_gap_the_joker_as_text_and_suits_readable_on_light_backgrounds():
     assert out.getvalue() == "lay JK and 5♠"
     code, text = krazy("--joker-text", "match", "contract-rummy", "--seed", "2", "-o", "rounds=1")
     assert code == 0 and "🃏" not in text and "JK" in text
-    from krazy_core.ui import contract_rummy, krazy_kings
+    from krazy_core.games.krazy_kings import view as krazy_kings
+    from krazy_core.games.contract_rummy import view as contract_rummy
     from krazy_core.games.kings_rummy import view as kings_rummy
     for mod in (contract_rummy, kings_rummy, krazy_kings):
         assert not any("white" in style for style in mod.SUIT_STYLE.values())
@@ -552,3 +554,30 @@ def test_gap_bots_pause_once_per_turn_not_per_decision(monkeypatch):
         st.apply_action(bots[p].step(st))
         decisions += 1
     assert len(sleeps) == turns < decisions and set(sleeps) == {0.5}
+
+
+def test_long_choice_labels_fold_at_40_columns_instead_of_being_cut():
+    # at 40 columns "2 play 9♣  (without calling last card: you will be caught, KK-19)" ended
+    # in "…": the warning the label exists for was lost
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0",
+                      input="3d\nqs\n2s\n\n\nq\n", env={"COLUMNS": "40", "LINES": "15"})
+    assert code == 0
+    lines = out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("2 play 9♣"))
+    assert lines[at] == "2 play 9♣  (without calling last card:"
+    assert lines[at + 1] == "  you will be caught, KK-19)"
+    assert len(lines[at - 1]) <= 40 and not any(x.startswith(("1 ", "2 ")) and "…" in x for x in lines)
+    # a page of folded labels holds only what fits: every choice is on some page, whole
+    st = first_human_decision("krazy-kings", 7)
+    ui = load_ui("krazy-kings")
+    entries = [("move", a, "play 9♣ " + "and a very long explanation " * 3) for a in range(12)]
+    console = Console(width=40, height=15, file=io.StringIO(), color_system=None)
+    seen = []
+    for page in range(12):
+        parts, prompt, pg, pages, first, count = cli_table.screen_lines(console, ui, st, 0, entries, page)
+        seen += list(range(first, first + count))
+        grid = [x for x in parts[1:] if isinstance(x, cli_table.Text)]
+        assert len(grid) <= 15 and all(len(x.plain) <= 40 for x in grid)
+        if pg == pages - 1:
+            break
+    assert sorted(seen) == list(range(12))

@@ -1,6 +1,7 @@
 """Issue 19 (helper task D): public functions and the CLI-reached methods that take an int
 refuse one beyond a C int with their documented ``ValueError`` (``IllegalActionError`` and
-``ConfigError`` are ``ValueError``s), never Cython's ``OverflowError``."""
+``ConfigError`` are ``ValueError``s), never Cython's ``OverflowError``: VectorEnv sizes,
+simulate_random game counts and Krazy Kings card masks included."""
 import pytest
 
 import krazy_core
@@ -52,3 +53,133 @@ def test_in_range_ints_unchanged():
     assert cards.format_card(0x1C, True) == "QH"
     with pytest.raises(TypeError):
         cards.rank_of(1.5)
+
+
+# ------------------------------------------------------------------ the rest (issue 19, item 2 of the last round)
+from krazy_core.errors import ConfigError
+from krazy_core import _state
+from krazy_core.games import kings_rummy as kr
+
+SIMULATORS = [("_state", _state.simulate_random, "krazy-kings"),
+              ("kings_rummy", kr.simulate_random, "kings-rummy"),
+              ("krass_kariert", ka.simulate_random, "krass-kariert")]
+
+
+@pytest.mark.parametrize("n", [2**63, 2**64, 2**70, 10**400, 0, -1, -2**70])
+@pytest.mark.parametrize("name,sim,game_id", SIMULATORS, ids=[s[0] for s in SIMULATORS])
+def test_simulate_random_huge_or_bad_game_counts_are_config_errors(name, sim, game_id, n):
+    with pytest.raises(ConfigError, match="n_games"):
+        sim(krazy_core.make(game_id), n)
+
+
+@pytest.mark.parametrize("n", [1.5, True, "3", None])
+def test_simulate_random_non_int_game_counts_are_config_errors(n):
+    with pytest.raises(ConfigError, match="n_games"):
+        _state.simulate_random(krazy_core.make("krazy-kings"), n)
+
+
+def test_simulate_random_counts_unchanged():
+    import numpy as np
+    g = krazy_core.make("krazy-kings")
+    a = _state.simulate_random(g, 7, seed=2)
+    b = _state.simulate_random(g, np.int64(7), seed=2)
+    assert a["games"] == b["games"] == 7 and a["decisions"] == b["decisions"] > 7
+    assert ka.simulate_random(krazy_core.make("krass-kariert"), 3, seed=1)["games"] == 3
+    assert kr.simulate_random(krazy_core.make("kings-rummy", rounds=1), 3, seed=1)["games"] == 3
+
+
+def test_games_in_slices_refuses_huge_counts_when_called():
+    for n in (2**63, 2**70, -2**63 - 1, 1.5, "x"):
+        with pytest.raises(ConfigError):
+            _state._games_in_slices(n)          # at the call, not at the first iteration
+    assert list(_state._games_in_slices(0)) == [] and list(_state._games_in_slices(-5)) == []
+    slices = list(_state._games_in_slices(1000))
+    assert slices[0] == (0, 1) and slices[-1][1] == 1000
+    assert all(a[1] == b[0] for a, b in zip(slices, slices[1:]))
+
+
+@pytest.mark.parametrize("kw", [{"num_envs": 2**70}, {"num_envs": 2**31}, {"num_envs": 0},
+                                {"num_envs": -2**70}, {"num_envs": 1.5}, {"num_envs": True},
+                                {"num_envs": 2, "threads": 2**70}, {"num_envs": 2, "threads": 0}])
+def test_vector_env_huge_sizes_are_config_errors(kw):
+    from krazy_core.vector import VectorEnv
+    with pytest.raises(ConfigError):
+        VectorEnv("krazy-kings", **kw)
+
+
+def test_vector_env_sizes_unchanged():
+    import numpy as np
+    from krazy_core.vector import VectorEnv
+    env = VectorEnv("krazy-kings", np.int64(3), threads=2, seed=1)
+    assert env.num_envs == 3 and env.threads == 2
+    obs, info = env.reset(seed=1)
+    assert obs["observation"].shape == (3, 219) and obs["action_mask"].shape == (3, 109)
+
+
+@pytest.mark.parametrize("mask", [2**64, 2**64 + 1, 2**70, 10**400, -1, -2**63, -2**64, 2**54, 2**63])
+@pytest.mark.parametrize("fn", ["_cards_of", "_mask_cards"])
+def test_krazy_kings_mask_helpers_refuse_masks_beyond_the_deck(fn, mask):
+    with pytest.raises(ValueError, match="not a set of the 54 cards"):
+        getattr(kk, fn)(mask)
+
+
+def test_krazy_kings_mask_helpers_unchanged():
+    import numpy as np
+    from krazy_core.cards import make_card
+    assert kk._cards_of(0) == [] and kk._mask_cards(0) == []
+    assert kk._cards_of(1) == kk._mask_cards(1) == [make_card(0, 1)]      # bit 0: the first card
+    both_jokers = (1 << 52) | (1 << 53)
+    assert len(kk._cards_of(both_jokers)) == 2 and len(kk._mask_cards(both_jokers)) == 1
+    assert kk._cards_of(np.uint64(3)) == kk._cards_of(3)
+    with pytest.raises(TypeError):
+        kk._cards_of(1.5)
+
+
+# found by the sweep once it stopped accepting OverflowError (tests/hostile_sweep.py)
+@pytest.mark.parametrize("game_id", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_sweep_findings_are_value_errors(game_id):
+    game = krazy_core.make(game_id)
+    s = game.new_initial_state(seed=2)
+    for x in (2**31, 2**63, -2**63 - 1, 10**400):
+        with pytest.raises(ValueError, match="max_steps"):
+            s._random_playout(1, x)
+        with pytest.raises(ValueError, match="max_kind"):
+            s._load_events([], x)
+    for x in (float("inf"), float("-inf"), float("nan"), 2**70):
+        with pytest.raises(ValueError):
+            s.action_to_string(x)
+    assert s.action_to_string(s.legal_actions()[0]) == s.action_to_string(float(s.legal_actions()[0]))
+    assert s._random_playout(1, 5) == 5 and len(s.history()) == 0       # events off, as before
+    events = [list(e) for e in s.raw_events()]
+    s._load_events(events)
+    assert [list(e) for e in s.raw_events()] == events
+
+
+def test_check_options_take_any_table_size():
+    """``_check_options(num_players, options)`` (GameSpec.check_options) compares Python ints:
+    a huge table size passes the seat checks instead of raising OverflowError."""
+    from krazy_core.game import get_spec
+    for gid in ("krazy-kings", "kings-rummy", "contract-rummy"):
+        opts = krazy_core.make(gid).options
+        check = get_spec(gid).check_options
+        for n in (2**63, 2**70):
+            assert check(n, opts) is None
+        if gid != "contract-rummy":
+            with pytest.raises(ConfigError):
+                check(-2**63, opts)         # the first dealer is no seat of it
+
+
+def test_krass_kariert_probe_huge_arguments_are_value_errors():
+    for kw in ({"best_combo": 2**63}, {"reserves": -2**63 - 1}, {"best_combo": 10**400}):
+        with pytest.raises(ValueError):
+            ka._probe_actions([5], **kw)
+    any_action, legal = ka._probe_actions([5, 5])
+    assert any_action and len(legal) >= 2            # a solo 5 and the pair of 5s at least
+
+
+def test_state_helpers_refuse_none_and_huge_counts():
+    with pytest.raises(TypeError):
+        _state._log_layout(None)
+    gen = _state._slices(2**70)
+    with pytest.raises(ConfigError):
+        next(gen)

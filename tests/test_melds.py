@@ -415,3 +415,70 @@ def test_KR_12_bounded_deadwood_search(w, n, seed, slack):
     limit = max(0, pts + slack)
     assert M._deadwood_below(hand, w, limit) == (pts if pts < limit else limit)
     assert M._deadwood_below(hand, w, 1 << 30) == pts
+
+
+# --------------------------------------------------------------------------- contracts in steps
+# issue 12 item 3: Crazy Rummy's going-down and lay-down checks are the shared solver's
+# kz_contract_feasible; its fresh-contract face against the independent reference
+# (tests/contract_rummy_reference.py: sub-multisets of every 3-card book and 4-card run).
+
+def _cr_kinds(codes):
+    from contract_rummy_reference import kind
+    return [kind(c) for c in codes]
+
+
+def test_CR_10_contract_feasible_examples():
+    assert M.crazy_contract_feasible("5S 6S 7S 8S 9H 9C 9D", 1, 1)
+    assert not M.crazy_contract_feasible("5S 6S 7S 8S 9H 9C 9D", 2, 1)
+    # two same-suit runs that touch join (CR-10): not two runs ...
+    assert not M.crazy_contract_feasible("AS 2S 3S 4S 5S 6S 7S 8S", 0, 2)
+    # ... unless one card apart, or overlapping with the option
+    assert M.crazy_contract_feasible("AS 2S 3S 4S 6S 7S 8S 9S", 0, 2)
+    assert not M.crazy_contract_feasible("AS 2S 3S 4S 3S 4S 5S 6S", 0, 2)
+    assert M.crazy_contract_feasible("AS 2S 3S 4S 3S 4S 5S 6S", 0, 2, overlapping_runs=True)
+    # a book of 2s takes a Joker as its wild, never another 2 (CR-2)
+    assert M.crazy_contract_feasible("2S 2H JK", 1, 0)
+    assert M.crazy_contract_feasible("2S 2H 2D", 1, 0)
+    # wrap only with ace_wrap (CR-3)
+    assert M.crazy_contract_feasible("QH KH AH 2H", 0, 1)          # the 2 a wild J, Ace high
+    assert M.crazy_contract_feasible("KH AH 2H 3H", 0, 1, ace_wrap=True)
+    assert not M.crazy_contract_feasible("KH AH 3H 4H", 0, 1)
+    with pytest.raises(ValueError):
+        M.crazy_contract_feasible("5S", 2, 2)
+    with pytest.raises(ValueError):
+        M.crazy_contract_feasible("5S", -1, 0)
+
+
+@pytest.mark.parametrize("wrap,overlap", [(False, False), (True, False), (False, True)])
+def test_CR_10_contract_feasible_agrees_with_the_reference(wrap, overlap):
+    """800 seeded hands of 6..12 cards from two suits with wilds, every contract shape."""
+    import random
+    from collections import Counter
+    from contract_rummy_reference import Rules, fresh_ok, CONTRACTS
+    rules = Rules(wrap, overlap)
+    rng = random.Random(1234 + 2 * wrap + overlap)
+    deck = [(s << 4) | r for s in (0, 1) for r in range(1, 14)] * 2 + [0x20 | 2, 0x30 | 2, 0x50, 0x50]
+    agree = yes = 0
+    for i in range(800):
+        hand = rng.sample(deck, rng.randint(6, 12))
+        nb, nr = CONTRACTS[1 + i % 7]
+        want = fresh_ok(rules, Counter(_cr_kinds(hand)), nb, nr, 1, -1, [])
+        got = M.crazy_contract_feasible(hand, nb, nr, ace_wrap=wrap, overlapping_runs=overlap)
+        assert got == want, (hand, nb, nr)
+        agree += 1
+        yes += want
+    assert agree == 800 and 40 <= yes <= 760       # both answers occur often
+
+
+def test_CR_10_contract_rummy_going_down_is_the_shared_check():
+    """contract_rummy's going-down check (CR-10) answers as the shared solver on random hands."""
+    import random
+    from krazy_core.games.contract_rummy import state as crs
+    from contract_rummy_reference import CONTRACTS
+    rng = random.Random(7)
+    deck = [(s << 4) | r for s in range(4) for r in range(1, 14)] * 2 + [0x50] * 4
+    for i in range(300):
+        hand = rng.sample(deck, rng.randint(7, 14))
+        rnd = 1 + i % 7
+        nb, nr = CONTRACTS[rnd]
+        assert crs._can_go_down_hand(hand, rnd) == M.crazy_contract_feasible(hand, nb, nr)

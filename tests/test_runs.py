@@ -292,12 +292,12 @@ def test_cli_tournament_sprt_selfplay(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out = _cli(capsys, "tournament", "krazy-kings", "--bots", ",".join(BOTS4), "--games", "16",
                      "--plot", "r.png", "--seed", "2")
-    assert code == 0 and "Ratings" in out and "Pairwise" in out and "16 games" in out
+    assert code == 0 and "Ratings" in out and "Head to head" in out and "16 games" in out
     assert (tmp_path / "r.png").stat().st_size > 1000 and (tmp_path / "krazy-results.sqlite").exists()
     code, out = _cli(capsys, "sprt", "krazy-kings", "random", "heuristic", "--players", "2", "--no-store")
-    assert code == 0 and "H1 accepted" in out and "games" in out
+    assert code == 0 and "Yes: heuristic is stronger than random" in out and "games" in out
     code, out = _cli(capsys, "selfplay", "krazy-kings", "--bot", "ismcts:5", "--games", "2", "--out", "sp")
-    assert code == 0 and "decisions/s" in out and (tmp_path / "sp" / "shard-000000.parquet").exists()
+    assert code == 0 and "positions/s" in out and (tmp_path / "sp" / "shard-000000.parquet").exists()
     code, out = _cli(capsys, "simulate", "krazy-kings", "--games", "20", "--workers", "2", "--store", "s.sqlite")
     assert code == 0 and "20 games" in out
 

@@ -32,7 +32,9 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_HAND,
                                      KZ_MELD_MAX_MELDS, KZ_MELD_NONE, KZ_MELD_BOOK,
-                                     KZ_MELD_RUN, KZ_WILD_ANY, KZ_MELD_MAX_POS)
+                                     KZ_MELD_RUN, KZ_WILD_ANY, KZ_MELD_MAX_POS,
+                                     kz_contract_query, KZ_CQ_KINDS, KZ_CQ_JOKER, KZ_CQ_MAX_FIXED,
+                                     KZ_CQ_NO_NAT, KZ_CQ_NONE)
 
 from krazy_core.cards import parse_card, format_card
 from krazy_core._validate import c_int as _c_int
@@ -1282,6 +1284,300 @@ cdef int32_t kz_meld_contract(const kz_meld_rules *r, const uint8_t *hand, int n
     return _solve(r, hand, n, 0, books, runs, out)
 
 
+# --------------------------------------------------------------------------- contracts in steps
+# kz_contract_feasible (melds.pxd): lay the contract's melds in their fixed order from the
+# counts, exactly.  The partly built meld is completed first (its next natural or a wild),
+# then the fresh runs by their first four positions' natural/wild choice (a longer run is
+# never needed for the contract to exist), then the fresh books by counts (suits no longer
+# matter).  Wilds are lazy: a meld promises a wild (wneed, jres for a Joker) and any wild
+# left may keep it, so a 2 used as a natural must leave enough wilds for the promises.
+# Crazy Rummy's meld rules only (kz_rules_crazy: books 3+ with <= 1 wild, runs 4+ with <= 2,
+# 2s wild and natural in their place, Ace low or high, wrap from the rules); their sizes are
+# constants here (the C compiler unrolls the 4-position windows).  Cost: at most 52 windows x
+# 16 natural/wild choices per fresh run and 13 x 2 choices per fresh book, so at most
+# (52 * 16)^3 steps for a contract of 3 runs (CR-4: at most 3 melds), whatever the hand size.
+
+cdef inline int _cq_is_two(int k) noexcept nogil:
+    return k < 52 and k % 13 == 1
+
+
+cdef inline int _cq_kind_rank(int k) noexcept nogil:
+    return k % 13 + 1
+
+
+cdef inline int _cq_nat_kind(int suit, int q) noexcept nogil:
+    return suit * 13 + (q - 1) % 13
+
+
+cdef inline int _cq_pos_hi(int wrap) noexcept nogil:
+    return 26 if wrap else 14
+
+
+cdef inline int _cq_lo_max(int wrap) noexcept nogil:
+    return 13 if wrap else 11
+
+
+cdef inline uint32_t _cq_run_mask(int wrap, int lo, int hi) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int q
+    for q in range(lo, hi + 1):
+        if wrap:
+            m |= 1U << ((q - 1) % 13)
+        else:
+            m |= 1U << q
+    return m
+
+
+cdef inline int _cq_touches(int wrap, int overlap, uint32_t a, uint32_t b) noexcept nogil:
+    cdef uint32_t e
+    if overlap and (a & b):
+        return 0
+    if wrap:
+        e = a | ((a << 1) | (a >> 12)) | ((a >> 1) | (a << 12))
+        e &= 0x1FFF
+    else:
+        e = a | (a << 1) | (a >> 1)
+    return (e & b) != 0
+
+
+cdef uint32_t kz_run_mask(const kz_meld_rules *r, int lo, int hi) noexcept nogil:
+    return _cq_run_mask(r.wrap, lo, hi)
+
+
+cdef int kz_runs_join(const kz_meld_rules *r, int overlap, uint32_t a, uint32_t b) noexcept nogil:
+    return _cq_touches(r.wrap, overlap, a, b)
+
+
+cdef int kz_run_lo_max(const kz_meld_rules *r) noexcept nogil:
+    return _cq_lo_max(r.wrap)
+
+
+cdef inline int _cq_pool(const kz_contract_query *c) noexcept nogil:
+    return c.cnt[KZ_CQ_JOKER] + c.cnt[1] + c.cnt[14] + c.cnt[27] + c.cnt[40]
+
+cdef inline int _cq_take_nat(kz_contract_query *c, int k) noexcept nogil:
+    if c.cnt[k] == 0:
+        return 0
+    c.cnt[k] -= 1
+    if _cq_is_two(k) and _cq_pool(c) < c.wneed + c.jres:
+        c.cnt[k] += 1
+        return 0
+    return 1
+
+cdef inline int _cq_take_wild(kz_contract_query *c) noexcept nogil:
+    if _cq_pool(c) < c.wneed + c.jres + 1:
+        return 0
+    c.wneed += 1
+    return 1
+
+cdef inline int _cq_take_joker(kz_contract_query *c) noexcept nogil:
+    if c.cnt[KZ_CQ_JOKER] < c.jres + 1 or _cq_pool(c) < c.wneed + c.jres + 1:
+        return 0
+    c.jres += 1
+    return 1
+
+cdef int _cq_books(kz_contract_query *c, int klo, int nb) noexcept nogil:
+    """nb fresh books of ranks >= klo from the counts (suits no longer matter)."""
+    cdef kz_contract_query d
+    cdef int k, s, nat, i, got
+    if nb == 0:
+        return 1
+    for k in range(klo, 14):
+        nat = 0
+        for s in range(4):
+            nat += c.cnt[s * 13 + k - 1]
+        if nat < 2:
+            continue
+        # three naturals
+        if nat >= 3:
+            d = c[0]
+            got = 0
+            for s in range(4):
+                while got < 3 and d.cnt[s * 13 + k - 1] > 0:
+                    d.cnt[s * 13 + k - 1] -= 1
+                    got += 1
+            if k != 2 or _cq_pool(&d) >= d.wneed + d.jres:
+                if _cq_books(&d, k, nb - 1):
+                    return 1
+        # two naturals and a wild
+        d = c[0]
+        got = 0
+        for s in range(4):
+            while got < 2 and d.cnt[s * 13 + k - 1] > 0:
+                d.cnt[s * 13 + k - 1] -= 1
+                got += 1
+        if k != 2 or _cq_pool(&d) >= d.wneed + d.jres:
+            if k == 2:
+                i = _cq_take_joker(&d)
+            else:
+                i = _cq_take_wild(&d)
+            if i and _cq_books(&d, k, nb - 1):
+                return 1
+    return 0
+
+cdef int _cq_runs(kz_contract_query *c) noexcept nogil:
+    """c.nr fresh runs, keys above c.run_lb, then the books (exact)."""
+    cdef kz_contract_query d
+    cdef int s, lo, j, q, i, k, r, miss, key, bad, mask, nw, ok
+    cdef uint32_t m
+    cdef int avail = _cq_pool(c) - c.wneed - c.jres
+    for s in range(4):
+        for lo in range(1, _cq_lo_max(c.wrap) + 1):
+            key = s * 32 + lo
+            if key < c.run_lb + 1 - c.overlap:
+                continue
+            miss = 0
+            for q in range(lo, lo + 4):
+                if c.cnt[_cq_nat_kind(s, q)] == 0:
+                    miss += 1
+            if miss > 2 or miss > avail:
+                continue
+            m = _cq_run_mask(c.wrap, lo, lo + 3)
+            bad = 0
+            for j in range(c.nfix):
+                if c.fix_suit[j] == s and _cq_touches(c.wrap, c.overlap, c.fix_mask[j], m):
+                    bad = 1
+            if bad:
+                continue
+            # bit i of mask: a wild at position lo+i (at most 2 wilds)
+            for mask in range(16):
+                nw = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+                if nw > 2 or nw < miss:
+                    continue
+                d = c[0]
+                ok = 1
+                for i in range(4):
+                    k = _cq_nat_kind(s, lo + i)
+                    if (mask >> i) & 1:
+                        if c.cnt[k] > 0:
+                            # a wild instead of an available natural helps only if a later
+                            # meld may need that natural
+                            r = _cq_kind_rank(k)
+                            if not ((c.nb > 0 and r >= c.book_lb) or (c.nr > 1 and (r == 1 or c.wrap or c.overlap))):
+                                ok = 0
+                                break
+                        if not _cq_take_wild(&d):
+                            ok = 0
+                            break
+                    elif not _cq_take_nat(&d, k):
+                        ok = 0
+                        break
+                if not ok:
+                    continue
+                d.nr -= 1
+                d.run_lb = key
+                d.fix_suit[d.nfix] = s
+                d.fix_mask[d.nfix] = m
+                d.nfix += 1
+                if d.nr > 0:
+                    if _cq_runs(&d):
+                        return 1
+                elif _cq_books(&d, d.book_lb, d.nb):
+                    return 1
+    return 0
+
+cdef int _cq_fresh(kz_contract_query *c) noexcept nogil:
+    if c.nr > 0:
+        return _cq_runs(c)
+    return _cq_books(c, c.book_lb, c.nb)
+
+cdef int _cq_complete_book(kz_contract_query *c, int need) noexcept nogil:
+    cdef kz_contract_query d
+    cdef int k, s
+    if need == 0:
+        d = c[0]
+        d.pkind = KZ_CQ_NONE
+        d.book_lb = d.prank
+        return _cq_fresh(&d)
+    if c.plast < KZ_CQ_NO_NAT:
+        for s in range(4):
+            k = s * 13 + c.prank - 1
+            if k >= c.plast and c.cnt[k] > 0:
+                d = c[0]
+                if _cq_take_nat(&d, k):
+                    d.plast = k
+                    d.pn += 1
+                    if _cq_complete_book(&d, need - 1):
+                        return 1
+    if c.pw == 0:
+        d = c[0]
+        if (_cq_take_joker(&d) if c.prank == 2 else _cq_take_wild(&d)):
+            d.pw = 1
+            d.pn += 1
+            if _cq_complete_book(&d, need - 1):
+                return 1
+    return 0
+
+cdef int _cq_complete_run(kz_contract_query *c, int need) noexcept nogil:
+    cdef kz_contract_query d
+    cdef int q, k, j
+    cdef uint32_t m
+    if need == 0:
+        m = _cq_run_mask(c.wrap, c.plo, c.plo + c.pn - 1)
+        for j in range(c.nfix):
+            if c.fix_suit[j] == c.psuit and _cq_touches(c.wrap, c.overlap, c.fix_mask[j], m):
+                return 0
+        d = c[0]
+        d.fix_suit[d.nfix] = c.psuit
+        d.fix_mask[d.nfix] = m
+        d.nfix += 1
+        d.run_lb = c.psuit * 32 + c.plo
+        d.pkind = KZ_CQ_NONE
+        return _cq_fresh(&d)
+    q = c.plo + c.pn
+    if q > _cq_pos_hi(c.wrap) or c.pn >= 13:
+        return 0
+    k = _cq_nat_kind(c.psuit, q)
+    if c.cnt[k] > 0:
+        d = c[0]
+        if _cq_take_nat(&d, k):
+            d.pn += 1
+            if _cq_complete_run(&d, need - 1):
+                return 1
+    if c.pw < 2:
+        d = c[0]
+        if _cq_take_wild(&d):
+            d.pn += 1
+            d.pw += 1
+            if _cq_complete_run(&d, need - 1):
+                return 1
+    return 0
+
+cdef int _cq_feasible(kz_contract_query *c) noexcept nogil:
+    """1 if the lay-down described by c can still be completed (exact)."""
+    cdef int tot = 0, k
+    for k in range(KZ_CQ_KINDS):
+        tot += c.cnt[k]
+    if c.pkind == KZ_MELD_BOOK:
+        if tot < 3 * c.nb + 4 * c.nr + (3 - c.pn if c.pn < 3 else 0):
+            return 0
+        return _cq_complete_book(c, 3 - c.pn if c.pn < 3 else 0)
+    if c.pkind == KZ_MELD_RUN:
+        if tot < 3 * c.nb + 4 * c.nr + (4 - c.pn if c.pn < 4 else 0):
+            return 0
+        return _cq_complete_run(c, 4 - c.pn if c.pn < 4 else 0)
+    if tot < 3 * c.nb + 4 * c.nr:
+        return 0
+    return _cq_fresh(c)
+
+
+cdef int _cq_rules_ok(const kz_meld_rules *r) noexcept nogil:
+    """The rules the contract mode takes: Crazy Rummy's (``kz_rules_crazy``)."""
+    return (r.min_book == 3 and r.min_run == 4 and r.max_wild_book == 1 and r.max_wild_run == 2
+            and r.rank_lo == 1 and r.rank_hi == 13 and r.ace_high == 1 and r.wild_rank == 2
+            and r.wild_rank_natural == 1)
+
+
+cdef int kz_contract_feasible(const kz_meld_rules *r, kz_contract_query *c) noexcept nogil:
+    if not _cq_rules_ok(r):
+        return -1
+    if c.nfix < 0 or c.nr < 0 or c.nb < 0 \
+            or c.nfix + c.nr + (1 if c.pkind == KZ_MELD_RUN else 0) > KZ_CQ_MAX_FIXED:
+        return 0
+    c.wrap = 1 if r.wrap else 0
+    return _cq_feasible(c)
+
+
 # --------------------------------------------------------------------------- Python faces
 
 cdef int _kings_rules(kz_meld_rules *r, wild_rank, wild_points, joker_points) except -1:
@@ -1459,6 +1755,37 @@ def crazy_meld_kind(cards, *, ace_wrap=False):
     codes = _parse_crazy_cards(cards)
     cdef int n = _load(codes, buf)
     return {KZ_MELD_BOOK: "book", KZ_MELD_RUN: "run"}.get(kz_meld_kind(&r, buf, n))
+
+
+def crazy_contract_feasible(hand, books, runs, *, ace_wrap=False, overlapping_runs=False):
+    """Whether ``hand`` (Crazy Rummy cards) holds a contract of ``books`` books and ``runs``
+    runs laid down under CR-10 (books 3+, runs 4+, same-suit runs that do not join; with
+    ``overlapping_runs`` they may overlap but never continue each other): the shared
+    solver's ``kz_contract_feasible``, which Crazy Rummy's going-down and lay-down checks
+    use.  ``books + runs`` is at most 3 (CR-4).  Raises ``ValueError`` for bad cards or
+    counts."""
+    cdef kz_meld_rules r
+    cdef kz_contract_query q
+    for name, v in (("books", books), ("runs", runs)):
+        if type(v) is not int or not 0 <= v <= KZ_CQ_MAX_FIXED:
+            raise ValueError(f"{name} must be an int in 0..{KZ_CQ_MAX_FIXED}, got {v!r}")
+    if books + runs > KZ_CQ_MAX_FIXED:
+        raise ValueError(f"a contract has at most {KZ_CQ_MAX_FIXED} melds (CR-4), got {books} + {runs}")
+    codes = _parse_crazy_cards(hand)
+    memset(&q, 0, sizeof(q))
+    for c in codes:
+        k = KZ_CQ_JOKER if c == 0x50 else (c >> 4) * 13 + (c & 15) - 1
+        if q.cnt[k] == 255:
+            raise ValueError("too many copies of one card")
+        q.cnt[k] += 1
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    q.overlap = 1 if overlapping_runs else 0
+    q.nb = books
+    q.nr = runs
+    q.book_lb = 1
+    q.run_lb = -1
+    q.pkind = KZ_CQ_NONE
+    return kz_contract_feasible(&r, &q) == 1
 
 
 def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=False):

@@ -538,14 +538,9 @@ cdef bint _continues(State new, State old):
     """Whether ``new`` came from ``old`` by applying actions: both logs (events and history)
     of ``old`` are the start of ``new``'s.  (The deal is in the events, so a new game with the
     same history, e.g. none yet, is not taken for the old one.)"""
-    if new.ops != old.ops or new.n_ev < old.n_ev or new.n_hist < old.n_hist:
+    if new.ops != old.ops:
         return False
-    if new.log is old.log:
-        return True
-    if old.n_ev and memcmp(new.log.ev.data, old.log.ev.data, old.n_ev * sizeof(int32_t)) != 0:
-        return False
-    return old.n_hist == 0 or memcmp(new.log.hist.data, old.log.hist.data,
-                                     old.n_hist * sizeof(int32_t)) == 0
+    return new._log_starts_with(old) == 1
 
 
 def _reuse_nodes(tree, State state, list workers, dict opts):
@@ -562,11 +557,15 @@ def _reuse_nodes(tree, State state, list workers, dict opts):
             or not _continues(state, root)):
         return None
     cdef int32_t n = <int32_t>((state.n_hist - root.n_hist) // 2)
-    cdef const int32_t *path = state.log.hist.data + root.n_hist
+    cdef int32_t *tmp = NULL
+    cdef const int32_t *path = state._log_span(True, root.n_hist, &tmp)   # the actions since the root
     found = []
-    for w in tree.workers:
-        old = <_Worker>w
-        found.append(_find_path(&old.w.tree, path, n, old.w.searcher, old.w.opp_heuristic))
+    try:
+        for w in tree.workers:
+            old = <_Worker>w
+            found.append(_find_path(&old.w.tree, path, n, old.w.searcher, old.w.opp_heuristic))
+    finally:
+        free(tmp)
     return found
 
 

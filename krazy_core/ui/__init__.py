@@ -6,7 +6,9 @@ named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
 - ``render(state, viewer) -> rich renderable``: the table as seat ``viewer`` sees it
   (``None``: a spectator who sees no hidden card);
 - ``describe_event(event: dict, names: list[str]) -> str | None``: one line of the play by
-  play for an event of ``state.events_for(viewer)`` (``None`` hides it);
+  play for an event of ``state.events_for(viewer)`` (``None`` hides it); it may take a
+  ``state=`` keyword too (the table's state, at or after the event; Crazy Rummy describes a
+  completed meld by its cards), which the CLI passes through ``ui.state``;
 - optionally ``action_label(state, action) -> str``: the words of a numbered choice, and
   ``action_order(state, legal) -> list``: the order choices are numbered in;
 - optionally ``SHORT_FORMS``: one line naming the short ways to type a move that the game's
@@ -24,7 +26,14 @@ named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
   (Crazy Rummy: ``lay 5♠ 5♥ 5♦``);
 - optionally ``final_points(state) -> (heading, [value per seat])`` for the result table;
 - optionally ``round_summary(before, state, viewer) -> rich renderable``: what the table
-  shows between rounds (``before``: the state before the move that ended the round).
+  shows between rounds (``before``: the state before the move that ended the round);
+- optionally ``RULES_NOTE``: a paragraph ``krazy rules`` adds on how the table differs;
+- optionally ``typed_text(state, text) -> text`` and ``engine_text(state, text) -> text``: a
+  typed move rewritten for ``string_to_action`` and an engine message rewritten for the table,
+  where the table counts differently (KrassKariert: hand positions from 1, the engine from 0);
+- optionally ``before_roll(state, seat, later, earlier) -> (rich renderable, words)``: the
+  table as a human sees it before rolling their own dice (``later``: the seat's events from
+  the roll on, ``earlier``: the events before it in the batch) and what the roll is for.
 
 Games without a module get the generic view below.
 """
@@ -32,6 +41,7 @@ Games without a module get the generic view below.
 from __future__ import annotations
 
 import importlib
+import inspect
 from types import SimpleNamespace
 
 from rich.panel import Panel
@@ -39,8 +49,9 @@ from rich.text import Text
 
 
 def plural(n: int, word: str) -> str:
-    """``"1 card"``, ``"3 cards"``: a count and its noun, for every table."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``"1 card"``, ``"3 cards"``, ``"12,000 decisions"``: a count (thousands separated) and
+    its noun, for every table."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def _generic_render(state, viewer):
@@ -73,7 +84,14 @@ def load_ui(game_id: str):
             break
         except ImportError:
             continue
+    describe = getattr(mod, "describe_event", _generic_event)
+    try:
+        with_state = "state" in inspect.signature(describe).parameters
+    except (TypeError, ValueError):
+        with_state = False
     return SimpleNamespace(
+        state=None,                     # the table's state, set by the CLI (describe_event's state=)
+        describe_with_state=with_state,
         render=getattr(mod, "render", _generic_render),
         describe_event=getattr(mod, "describe_event", _generic_event),
         action_label=getattr(mod, "action_label", lambda state, a: state.action_to_string(a)),
@@ -86,4 +104,8 @@ def load_ui(game_id: str):
         expand_typed=getattr(mod, "expand_typed", lambda state, text: None),
         final_points=getattr(mod, "final_points", None),
         round_summary=getattr(mod, "round_summary", None),
+        before_roll=getattr(mod, "before_roll", None),
+        typed_text=getattr(mod, "typed_text", lambda state, text: text),
+        rules_note=getattr(mod, "RULES_NOTE", None),
+        engine_text=getattr(mod, "engine_text", lambda state, text: text),
     )

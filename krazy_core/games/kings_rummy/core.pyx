@@ -77,6 +77,7 @@ from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kin
                                      kz_meld_going_out, kz_card_points,
                                      kz_is_wild, KZ_MELD_BOOK, KZ_MELD_RUN)
 from krazy_core.errors import ConfigError
+from krazy_core._validate import c_count as _c_count
 
 # the constants, the KRState struct, the tables' declarations and the small inline helpers
 # (hand_add, hand_count, cards_this_round, final_round) are in core.pxd
@@ -541,7 +542,7 @@ cdef long long _playouts(KRState *st, long long g0, long long g1, uint64_t seed,
     return decisions
 
 
-def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
+def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
     """Play ``n_games`` Kings Rummy games (the ``game``'s options: use ``rounds=1`` for
     single rounds) entirely in C without the GIL, every player choosing uniformly among
     the legal actions (``policy="heuristic"``: all playing the C heuristic).  Game ``i`` is dealt from ``seed + i``.  The signature and
@@ -558,8 +559,7 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
     cdef int h = 1 if policy == "heuristic" else 0
     if game.game_id != "kings-rummy":
         raise ConfigError(f"simulate_random here plays kings-rummy, not {game.game_id!r}")
-    if n_games < 1:
-        raise ConfigError(f"n_games must be >= 1, got {n_games}")
+    n_games = _c_count(n_games, "n_games")      # ConfigError, never OverflowError
     s = game.new_initial_state(seed)
     sd = <uint64_t>check_seed(seed)
     kz_rng_seed(&rng, sd ^ 0x5DEECE66DULL)

@@ -14,7 +14,7 @@ from krazy_core._ops cimport KZ_TERMINAL
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core._validate import json_int as _int, json_ints as _ints
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, action_int as _action_int
 from krazy_core.games.melds cimport kz_meld_deadwood
 from krazy_core.games.kings_rummy.core cimport (
     KRState, MAXP, MAXH, NCARDS, NKIND, JOKER, A_STOCK, A_TAKE, A_DISCARD, A_OUT, NUM_ACTIONS,
@@ -84,7 +84,7 @@ cdef class KingsRummyState(State):
         """``"draw"``, ``"take 7♥"`` (the pile's top), ``"discard Q★"``, ``"go out, discard
         Q★"``.  Raises ``ValueError`` outside ``[0, 114)``."""
         cdef KRState *st = S(self)
-        a = int(action)
+        a = _action_int(action)              # ValueError, never OverflowError
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         if a == A_STOCK:
@@ -347,7 +347,7 @@ cdef void _set_options(KRState *st, game):
     st.opt_max_turns = o.max_turns
 
 
-def _check_options(int num_players, o):
+def _check_options(num_players, o):
     """GameSpec.check_options: ``make()`` raises ``ConfigError`` for a first dealer beyond
     the table (KR-4) or rounds running past round 11 (KR-16)."""
     if o.first_dealer >= num_players:

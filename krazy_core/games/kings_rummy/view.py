@@ -21,7 +21,7 @@ PHASE_WORDS = {"draw": "draw from the stock or take the discard", "discard": "di
                "over": "game over"}
 
 SHORT_FORMS = ("'d' draws from the stock, 't' takes the discard pile's top; a card alone "
-               "discards it ('QR'), 'out QR' goes out discarding it")
+               "discards it ('QH'; R is for ★ stars: 'QR'), 'out QR' goes out discarding it")
 
 
 def _rank(r: int) -> str:
@@ -64,8 +64,9 @@ def hand_by_suit(codes, wild_rank: int) -> Table:
     return grid
 
 
-def arrangement_text(codes, wild_rank: int) -> Text:
-    """``[3♥ 4♥ 5♥] [6♠ 6♥ 6♣]  left: 9♦ = 9`` -- the best arrangement (KR-12)."""
+def arrangement_text(codes, wild_rank: int, points_too: bool = True) -> Text:
+    """``[3♥ 4♥ 5♥] [6♠ 6♥ 6♣]  left: 9♦ = 9`` -- the best arrangement (KR-12); without
+    ``points_too`` the `` = 9`` is left to a column of its own."""
     groups, left, points = melds.best_arrangement(codes, wild_rank, as_codes=True)
     t = Text()
     for g in groups:
@@ -75,7 +76,8 @@ def arrangement_text(codes, wild_rank: int) -> Text:
     if left:
         t.append(" left: ", style="dim")
         t.append_text(cards_text(left, wild_rank))
-    t.append(f"  = {points}", style="bold")
+    if points_too:
+        t.append(f"  = {points}", style="bold")
     return t
 
 
@@ -247,11 +249,11 @@ def round_summary(before, state, viewer):
     n = obs["num_players"]
     t = Table(title=f"Round {last['round']} (wild {_rank(last['wild_rank'])}s)", show_edge=False)
     t.add_column("seat")
-    t.add_column("melds and cards left")
+    t.add_column("melds and cards left", overflow="fold")     # wrapped, never cut with "…"
     t.add_column("points", justify="right")
     t.add_column("total", justify="right")
     for p in range(n):
         who = f"{p + 1}" + (" you" if p == viewer else "") + (" out" if last["went_out"] == p else "")
-        t.add_row(who, arrangement_text(last["hands"][p], last["wild_rank"]), str(last["points"][p]),
+        t.add_row(who, arrangement_text(last["hands"][p], last["wild_rank"], points_too=False), str(last["points"][p]),
                   str(obs["scores"][p]))
     return t

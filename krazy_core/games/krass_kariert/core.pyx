@@ -83,7 +83,7 @@ from krazy_core._state import check_seed, _games_in_slices, state_from_bytes as 
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError
 from krazy_core.spec import GameSpec, Option, tensor_layout
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, c_count as _c_count, action_int as _action_int
 
 include "_ka_core.pxi"
 
@@ -458,7 +458,7 @@ cdef class KrassKariertState(State):
         (``"play 2-3 pair 5 (X=5)"``) when the state's hand has them there.  Raises
         ``ValueError`` outside ``[0, 1116)``."""
         cdef ka_state *s = S(self)
-        a = int(action)
+        a = _action_int(action)              # ValueError, never OverflowError
         if not 0 <= a < KA_NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {KA_NUM_ACTIONS})")
         text = _action_text(a)
@@ -807,7 +807,7 @@ def new_state(game, seed=None):
     return st
 
 
-def simulate_random(game, long long n_games, seed=0, str policy="random") -> dict:
+def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
     """Plays ``n_games`` whole games of ``game`` (a ``krass-kariert`` Game) with uniformly
     random legal actions, in C without the GIL and through this module's own functions (no
     GameOps indirection); game ``i`` is dealt from ``seed + i``.  Returns ``{"games",
@@ -824,8 +824,7 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
     cdef uint64_t base
     if getattr(game, "game_id", None) != "krass-kariert":
         raise ConfigError(f"simulate_random needs a krass-kariert game, got {game!r}")
-    if n_games < 1:
-        raise ConfigError(f"n_games must be >= 1, got {n_games}")
+    n_games = _c_count(n_games, "n_games")      # ConfigError, never OverflowError
     if policy not in ("random", "heuristic"):
         raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
     cdef bint heur = policy == "heuristic"
@@ -850,13 +849,14 @@ def simulate_random(game, long long n_games, seed=0, str policy="random") -> dic
             "decisions_per_second": decisions / dt if dt > 0 else float("inf")}
 
 
-def _probe_actions(hand, int best_combo=-1, int reserves=0, bint two_straight=True, bint insert=False):
+def _probe_actions(hand, best_combo=-1, reserves=0, bint two_straight=True, bint insert=False):
     """For tests: ``(ka_any_action, ka_legal)`` of seat 0 holding ``hand`` (card codes) in a
     bare struct: leading when ``best_combo`` is -1, else following it; ``reserves`` (0..2)
     reserve cards; ``insert``: the insert phase.  Raises ``ValueError`` for a bad hand."""
     cdef ka_state s
     cdef int32_t acts[KA_NUM_ACTIONS]
     cdef int n, i
+    best_combo, reserves = _c_int(best_combo, "best_combo"), _c_int(reserves, "reserves")
     if len(hand) > KA_MAX_HAND or not -1 <= best_combo < KA_NUM_COMBOS or not 0 <= reserves <= 2:
         raise ValueError("hand of at most 18 cards, best_combo -1..56, reserves 0..2")
     memset(&s, 0, sizeof(ka_state))

@@ -16,7 +16,7 @@ from krazy_core.cards import format_card
 X, DRAW, STOP = 0x70, 0x71, 0x72
 STYLE = {X: "bold magenta", DRAW: "bold cyan", STOP: "bold red"}
 
-SHORT_FORMS = ("'p3' plays the card at position 3, '3-4' the cards at positions 3-4 (add the kind "
+SHORT_FORMS = ("positions count from 1 (the first card is 1); 'p3' plays the card at position 3, '3-4' the cards at positions 3-4 (add the kind "
                "when X cards make several: '3-4 pair'); 'pair 5'; 'stop'; 'draw'; 'reserve 8 at 2' "
                "takes reserve 8 into position 2; 'insert 4' puts a drawn card at position 4")
 
@@ -63,19 +63,19 @@ def hand_table(obs) -> Table:
         marked.update(range(start, start + length))
     t = Table(show_header=True, box=None, padding=(0, 1), header_style="dim")
     for i in range(len(hand)):
-        t.add_column(str(i), justify="center")
+        t.add_column(str(i + 1), justify="center")       # positions from 1, as seats (typed_text)
     if hand:
         t.add_row(*[card_text(c, "bold green underline" if i in marked else None) for i, c in enumerate(hand)])
     return t
 
 
 def playable_list(state, viewer) -> Text:
-    """The combinations the viewer can play now, by position (``0-1 pair 5``)."""
+    """The combinations the viewer can play now, by position from 1 (``1-2 pair 5``)."""
     seen = []
     for a in state.legal_actions(viewer):
         s = state.action_to_string(a)
         if s.startswith("play "):
-            seen.append(s[5:])
+            seen.append(_renumber_play(s)[5:])
     return Text("; ".join(seen) if seen else "none", style="green" if seen else "dim")
 
 
@@ -201,7 +201,7 @@ def compact(state, viewer, minimal=False):
             marked.update(range(start, start + length))
         hand = Text("Your hand: ")
         for i, c in enumerate(obs["hand"]):
-            hand.append(f"{i}:", style="dim")
+            hand.append(f"{i + 1}:", style="dim")
             hand.append_text(card_text(c, "bold green underline" if i in marked else None))
             hand.append(" ")
         lines.append(hand)
@@ -258,20 +258,119 @@ def action_label(state, a) -> str:
         where = text.split()[1]
         lo, _, hi = where.partition("-")
         lo, hi = int(lo), int(hi or lo)
-        return text + ": " + " ".join(format_card(c) for c in hand[lo:hi + 1])
+        return _renumber_play(text) + ": " + " ".join(format_card(c) for c in hand[lo:hi + 1])
     if text.startswith("reserve slot "):
         slot, pos = int(text.split()[2]), int(text.split()[4])
         res = obs["reserves"][p]
         label = f"take reserve {format_card(res[slot])}"
         if len(res) == 2 and res[0] is not None and res[0] == res[1]:
             label += " (left)" if slot == 0 else " (right)"   # equal cards: name the slot
-        return f"{label} into position {pos}"
+        return f"{label} into position {pos + 1}"
     if text.startswith("insert at ") and obs["drawn_card"] is not None:
-        return f"insert the drawn {format_card(obs['drawn_card'])} at position {text.split()[2]}"
+        return f"insert the drawn {format_card(obs['drawn_card'])} at position {int(text.split()[2]) + 1}"
     if text.startswith("stop "):
-        return f"play the STOP card (position {text.split()[1]}): win the trick now"
+        return f"play the STOP card (position {int(text.split()[1]) + 1}): win the trick now"
     if text.startswith("draw "):
-        return f"play the DRAW card (position {text.split()[1]}): the trick's winner draws 3"
+        return f"play the DRAW card (position {int(text.split()[1]) + 1}): the trick's winner draws 3"
+    return text
+
+
+# ---------------------------------------------------------------- positions from 1 at the table
+# The engine (``string_to_action``, ``action_to_string``, its messages) numbers hand positions
+# from 0 (KA-2: "position 0 is the first card dealt"); the table, like its seats, from 1.  What
+# a player types is renumbered to the engine's count (``typed_text``), what the engine says back
+# to the table's (``engine_text``).  The forms are those of ``krass_kariert_input`` (tested
+# against it move by move in tests/test_cli_tester.py).
+
+RULES_NOTE = ("At the table (krazy play) hand positions count from 1, as seats do: the first "
+              "card of your hand is position 1, and you type them so ('p1', '3-4 pair', "
+              "'reserve 8 at 2', 'insert 1'). The rules above and the Python API "
+              "(string_to_action, action_to_string) count positions from 0.")
+
+
+def _renumber_play(text: str) -> str:
+    """``"play 0-1 pair 5"`` (the engine's) -> ``"play 1-2 pair 5"``."""
+    m = re.match(r"play (\d+)(?:-(\d+))?", text)
+    if not m:
+        return text
+    span = str(int(m.group(1)) + 1) + (f"-{int(m.group(2)) + 1}" if m.group(2) else "")
+    return "play " + span + text[m.end():]
+
+
+_KIND_WORDS = r"solo|single|2-straight|pair|3-straight|triple|straight"
+_T_WINDOW = re.compile(rf"((?:(?:play|p)\s*)?)(\d+)(\s*-\s*)(\d+)((?:\s+(?:{_KIND_WORDS}))?(?:\s+\d+)?)"
+                       rf"|((?:play|p)\s*)(\d+)((?:\s+(?:{_KIND_WORDS}))?(?:\s+\d+)?)")
+_T_SPECIAL = re.compile(r"((?:play\s+)?(?:the\s+)?(?:stop|draw)(?:\s+card)?\s+(?:at\s+)?)(\d+)")
+_T_INSERT = re.compile(r"((?:insert(?:\s+at)?|at)\s+(?:position\s+)?)(\d+)")
+_T_SLOT = re.compile(r"(reserve slot [01] at )(\d+)")
+_T_RESERVE = re.compile(r"((?:take\s+(?:reserve\s+)?|reserve\s+|r\s+)(?:\S+?\s*)??"
+                        r"(?:(?:at|into|in|to)\s+(?:position\s+)?))(\d+)"
+                        r"|((?:take\s+(?:reserve\s+)?|reserve\s+|r\s+)\S+\s+)(\d+)")
+
+
+def _down(word: str) -> str:
+    n = int(word)
+    if n < 1:
+        from krazy_core.errors import UnclearActionError
+        # (no "position N" in these words: engine_text would renumber it)
+        raise UnclearActionError("positions count from 1 at the table, as seats do: the first card "
+                                 "of your hand is p1")
+    return str(n - 1)
+
+
+def typed_text(state, text: str) -> str:
+    """A typed move with its hand positions counted from 1 (the table's count) rewritten in
+    the engine's count from 0: ``"p3"`` -> ``"p2"``, ``"3-4 pair"`` -> ``"2-3 pair"``,
+    ``"reserve 8 at 2"`` -> ``"reserve 8 at 1"``, ``"insert 1"`` -> ``"insert 0"``.  Card
+    ranks and combination values stay.  Raises ``UnclearActionError`` for a position 0."""
+    want = " ".join(str(text).strip().lower().split())
+    m = _T_SLOT.fullmatch(want) or _T_INSERT.fullmatch(want) or _T_SPECIAL.fullmatch(want)
+    if m:
+        return m.group(1) + _down(m.group(2))
+    m = _T_WINDOW.fullmatch(want)
+    if m:
+        if m.group(2) is not None:
+            return m.group(1) + _down(m.group(2)) + m.group(3) + _down(m.group(4)) + m.group(5)
+        return m.group(6) + _down(m.group(7)) + m.group(8)
+    m = _T_RESERVE.fullmatch(want)
+    if m:
+        if m.group(2) is not None:
+            return m.group(1) + _down(m.group(2))
+        return m.group(3) + _down(m.group(4))       # "r 8 2": card 8 into position 2
+    return str(text)
+
+
+def _up(m, *groups):
+    out = m.group(0)
+    # renumber the given groups right to left so earlier offsets stay valid
+    for g in sorted(groups, key=lambda g: -m.start(g)):
+        if m.group(g) is not None:
+            a, b = m.start(g) - m.start(0), m.end(g) - m.start(0)
+            out = out[:a] + str(int(m.group(g)) + 1) + out[b:]
+    return out
+
+
+_E_POSITIONS = re.compile(r"\bpositions? (\d+)((?:(?:-|\.\.| and )\d+)*)")
+_E_RANGE = re.compile(r"\((\d+)\.\.(\d+)\)")
+_E_ENDS = re.compile(r"\b(\d+) \(the (?:front|end)\)")
+_E_QUOTED = re.compile(r"'(p?)(\d+)(?:-(\d+))?(?=[ '])")
+_E_QUOTED_AT = re.compile(r"\b(at|stop|draw) (\d+)'")
+_E_SPAN = re.compile(r"(?<![\w'-])(?<!position )(?<!positions )(\d+)(?:-(\d+))? is (?:past|no combination)")
+
+
+def engine_text(state, text: str) -> str:
+    """A message of the engine about hand positions (an ``UnclearActionError``, an
+    ``explain_illegal`` reason) with its positions counted from 1, as the table counts them:
+    ``"your hand has positions 0-9: 10-11 is past its end"`` -> ``"... 1-10: 11-12 ..."``."""
+    def positions(m):
+        nums = re.sub(r"\d+", lambda x: str(int(x.group(0)) + 1), m.group(2))
+        return m.group(0)[:m.start(1) - m.start(0)] + str(int(m.group(1)) + 1) + nums
+    text = _E_POSITIONS.sub(positions, text)
+    text = _E_RANGE.sub(lambda m: _up(m, 1, 2), text)
+    text = _E_ENDS.sub(lambda m: _up(m, 1), text)
+    text = _E_QUOTED.sub(lambda m: _up(m, 2, 3), text)
+    text = _E_QUOTED_AT.sub(lambda m: _up(m, 2), text)
+    text = _E_SPAN.sub(lambda m: _up(m, 1, 2), text)
     return text
 
 
@@ -295,19 +394,23 @@ def describe_event(e, names):
     if k == "draw_card":
         return f"{who} plays a DRAW card"
     if k == "take_reserve":
-        where = f" at position {e['position']}" if e.get("position") is not None else ""
+        where = f" at position {e['position'] + 1}" if e.get("position") is not None else ""
         return f"{who} takes reserve {e['card_text']} into their hand{where}"
     if k == "trick_end":
         won = "with STOP" if e["stop"] else f"with {combo_text(e['combination'])}"
         return f"{who} wins the trick {won}" + (f" and must draw {e['draws']}" if e["draws"] else "")
     if k == "drawn":
         if e.get("card") is not None:
-            return f"{who} draws {e['card_text']} and inserts it at position {e['position']}"
+            return f"{who} draws {e['card_text']} and inserts it at position {e['position'] + 1}"
         return f"{who} draws a card"
     if k == "out":
         return f"{who} has played their last card"
     if k == "hand_end":
-        return f"{who} loses the hand: {e['reason']}"
+        # "loses the hand: could not act (KA-14b)" did not say why (tester2, issue 16)
+        why = {"could not act (KA-14b)": "could not beat the trick, had no special card to play "
+                                         "and no reserve card left (KA-14b)",
+               "only holder of cards (KA-14a)": "the only one still holding cards (KA-14a)"}
+        return f"{who} loses the hand: {why.get(e['reason'], e['reason'])}"
     if k == "chip":
         return f"{who} gives up a chip ({e['chips']} left)"
     if k == "game_over":

@@ -226,7 +226,7 @@ function drawTable(v, key) {
   // the same line again (a hidden deal, card after card) is one line with a count
   const lines = [];
   for (const e of (app.logs[key] || []).slice(-400)) {
-    const t = describeEvent(e, whoName), last = lines[lines.length - 1];
+    const t = describeEvent(e, whoName, o), last = lines[lines.length - 1];
     if (last && last[0] === t) last[1]++; else lines.push([t, 1]);
   }
   for (const [t, n] of lines.slice(-60)) log.append(el("li", "", n > 1 ? `${t} ×${n}` : t));
@@ -236,8 +236,24 @@ function drawTable(v, key) {
   if (!app.hint) $("hint-text").textContent = "";
 }
 
-function describeEvent(e, whoName) {
+// a Crazy Rummy meld in words, its cards in order (CR-2): "a book of 9s: 9♠ 9♥ 2♣"
+const RANK_WORDS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces"};
+const SUIT_WORDS = ["spades", "hearts", "diamonds", "clubs"];
+function meldWords(m) {
+  const cards = m.cards.map(cardText).join(" ");
+  if (m.kind === "book") return `a book of ${RANK_WORDS[m.rank] || m.rank + "s"}: ${cards}`;
+  const hi = m.lo + m.cards.length - 1, r = (x) => RANKS[x === 14 ? 1 : x] || String(x);
+  return `a run of ${SUIT_WORDS[m.suit] || "one suit"}${m.lo ? `, ${r(m.lo)} to ${r(hi)}` : ""}: ${cards}`;
+}
+
+function describeEvent(e, whoName, o) {
   const who = e.player >= 0 ? whoName(e.player) : "table";
+  // Crazy Rummy: the log read "seat 1 meld meld 0" / "seat 1 lay 9♠ meld 0"
+  if (e.event === "meld") {
+    const m = ((o && o.melds) || []).find(x => x.id === e.meld);
+    return m ? `${who} completes meld ${e.meld}, ${meldWords(m)}` : `${who} completes meld ${e.meld} (${e.cards} cards)`;
+  }
+  if (e.event === "lay" && e.card_text) return `${who} lays ${labelText(e.card_text)} in meld ${e.meld}`;
   const parts = [who, e.event.replace(/_/g, " ")];
   if (e.card_text) parts.push(labelText(e.card_text)); else if (e.cards_text) parts.push(labelText(e.cards_text.join(" ")));
   if (e.dice) parts.push(e.dice.map(d => DIE[d]).join("") + ` (${e.dice.join("+")})`);

@@ -721,7 +721,7 @@ def test_ui_render_shows_own_hand_in_order_and_hides_others():
     con.print(ui.render(s, 1))
     out = con.export_text()
     assert "Your hand" in out and "To beat" in out and "solo 9 by seat 1" in out
-    assert "You can play: 2 solo 11" in out
+    assert "You can play: 3 solo 11" in out         # positions from 1 at the table (issue 16)
     assert "9 = solo 9" in out                     # the current trick
     con = Console(record=True, width=120)
     con.print(ui.render(s, None))
@@ -730,7 +730,7 @@ def test_ui_render_shows_own_hand_in_order_and_hides_others():
     lines = [ui.describe_event(e, names) for e in s.events]
     assert "A plays 9 as solo 9" in lines
     labels = [ui.action_label(s, a) for a in s.legal_actions()]
-    assert labels[0] == "play 2 solo 11: 11" and "take reserve 7 into position 0" in labels
+    assert labels[0] == "play 3 solo 11: 11" and "take reserve 7 into position 1" in labels
 
 
 def _perft(s, depth):
@@ -769,9 +769,9 @@ def test_ui_labels_tell_equal_reserve_cards_apart_and_pile_excludes_drawn_cards(
     labels = [ui.action_label(s, a) for a in s.legal_actions()]
     takes = [x for x in labels if x.startswith("take reserve")]
     assert len(takes) == len(set(takes)) == 8            # 2 slots x 4 positions (KA-9)
-    assert "take reserve 4 (left) into position 0" in takes
-    assert "take reserve 4 (right) into position 3" in takes
-    assert "take reserve 8 into position 0" not in labels  # seat 2's reserve is not seat 1's
+    assert "take reserve 4 (left) into position 1" in takes      # positions from 1 at the table
+    assert "take reserve 4 (right) into position 4" in takes
+    assert "take reserve 8 into position 1" not in labels  # seat 2's reserve is not seat 1's
     # KA-12: while seat 2 inserts its drawn cards they are no longer counted in the pile
     s = scripted([[3, 1, 1], ["DRAW", 2, 2], [4, 9, 9]], leader=0, pile=[10, 11, 12, 7])
     for t in ("play 0 solo 3", "draw 0", "play 0 solo 4"):

@@ -86,13 +86,13 @@ def test_cli_reads_short_forms_and_explains_refusals():
     from test_cli import krazy
     # seed 7: seat 0 (you) holds 3 8 1 X 7 6 3 1 10 5 when its first turn comes
     code, out = krazy("play", "krass-kariert", "--seed", "7", "--delay", "0",
-                      input="3-4\nxyz\n3-4 pair\nq\n")
+                      input="4-5\nxyz\n4-5 pair\nq\n")           # positions from 1 at the table
     text = " ".join(out.split())
     assert code == 0, out
-    assert ("positions 3-4 (X 7) can be played as 2-straight 7, 2-straight 8, pair 7: say which, "
-            "e.g. '3-4 pair 7' (or type the move's number from the list)") in text
+    assert ("positions 4-5 (X 7) can be played as 2-straight 7, 2-straight 8, pair 7: say which, "
+            "e.g. '4-5 pair 7' (or type the move's number from the list)") in text
     assert "'xyz' is not one of your moves. Type a number from the list above" in text
-    assert "Short forms: 'p3' plays the card at position 3" in text
+    assert "Short forms: positions count from 1 (the first card is 1); 'p3' plays the card at position 3" in text
     assert "seat 1 (you) plays X 7 as pair 7 (X=7)" in text          # seats from 1 (issue 16)
 
 

@@ -591,7 +591,7 @@ def test_string_to_action_ascii_examples_and_unknown_names():
 def test_CR_11_lay_off_event_on_a_book_names_no_end():
     """A book has no low/high end: its lay-off event says so (end None, meld_kind "book") and
     the table words it "on meld 3 (book)"; a run keeps its end."""
-    from krazy_core.ui import contract_rummy as ui
+    from krazy_core.games.contract_rummy import view as ui
     s = scripted(rnd=2, hands={0: "9H JK 2D 4S 7D", 1: "QS QD KD KH"},
                  melds={0: ("book", 9, None, "9S 9D 9C"), 1: ("run", 0, 3, "3S 4S 5S 6S"),
                         3: ("book", 7, None, "7C 7S 2S"), 4: ("run", 1, 5, "5H JK 2C 8H")},
@@ -637,7 +637,7 @@ def test_CR_11_CR_12_refused_lay_offs_and_swaps_say_why_at_the_table():
     assert "there is no meld 7 on the table" in why("lay off 4S on meld 7")
     assert "never swapped out of a book (CR-12)" in why("swap KS into meld 3")
     assert "holds no wild standing for 9♠" in why("swap 9S into meld 4")
-    assert "seat 0 holds no 7♥" in why("lay off 7H on meld 4 low")
+    assert "you hold no 7♥" in why("lay off 7H on meld 4 low")         # the table says "you" to the seat to act
     assert _resolve_name(s, "lay off 4S on meld 4", legal, labels)[0] == s.string_to_action("lay off 4S on meld 4 low")
 
 
@@ -654,3 +654,28 @@ def test_CR_10_going_down_refusal_says_the_laying_order():
     with pytest.raises(IllegalActionError, match="suit order ♠ ♥ ♦ ♣ and the wilds last, so a "
                                                  "book that has taken a ♥ can no longer take a ♠"):
         s.apply_action("lay J♠")
+
+
+def test_action_ids_are_named_constants_of_the_package():
+    """Issue 12 item 1: the action ids importable by name, each the first id of its range
+    (CR-7 .. CR-13), equal to what the compiled state names and numbers."""
+    import krazy_core
+    from krazy_core.games import contract_rummy as crp
+    s = krazy_core.make("contract-rummy").new_initial_state(seed=1)
+    assert crp.NUM_ACTIONS == s.game.num_distinct_actions == 3009
+    assert s.action_to_string(crp.DISCARD + 12) == "discard K♠"
+    assert s.action_to_string(crp.DISCARD + 52) == "discard 🃏"
+    assert [s.action_to_string(a) for a in (crp.TAKE, crp.DECLINE, crp.BUY, crp.PASS, crp.GO_DOWN)] == \
+        ["take up-card", "decline up-card", "buy", "pass", "go down"]
+    assert s.action_to_string(crp.LAY + 13) == "lay A♥"
+    assert s.action_to_string(crp.START_RUN + 13 + 4) == "start run H from 5♥"
+    assert s.action_to_string(crp.FINISH) == "finish meld"
+    assert s.action_to_string(crp.LAY_OFF + (0 * crp.MELD_SLOTS + 4) * 2 + 1) == "lay off A♠ on meld 4 high"
+    assert s.action_to_string(crp.SWAP + 2 * crp.MELD_SLOTS + 5) == "swap 3♠ into meld 5"
+    assert s.action_to_string(crp.KEEP) == "keep last card"
+    assert crp.KINDS == crp.TAKE and crp.LAY + crp.KINDS == crp.START_RUN
+    assert crp.START_RUN + 4 * 13 == crp.FINISH and crp.LAY_OFF + crp.KINDS * crp.MELD_SLOTS * 2 == crp.SWAP
+    assert crp.SWAP + (crp.KINDS - 1) * crp.MELD_SLOTS == crp.KEEP == crp.NUM_ACTIONS - 1   # naturals only
+    # no meld on the table yet: the state names every action as notation's text does
+    assert [crp._action_text(a) for a in range(crp.NUM_ACTIONS)] == \
+        [s.action_to_string(a) for a in range(crp.NUM_ACTIONS)]

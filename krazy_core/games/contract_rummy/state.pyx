@@ -1,12 +1,61 @@
-# Included by contract_rummy.pyx: the Python face (state class, JSON, SPEC, public faces).
-from krazy_core._validate import c_int as _c_int
+# cython: language_level=3
+"""Crazy Rummy's Python face (``krazy_core.games.contract_rummy.state``): the State class
+(observation, observation tensor, JSON and bytes load/dump, event texts, action names), the
+loaders, ``SPEC``, and the meld helpers (:func:`is_book`, :func:`is_run` through the shared
+meld solver, ``melds.pxd``; :func:`contract_options`, :func:`best_arrangement`).  The rules
+are ``core.pyx`` (cimported through ``core.pxd``)."""
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memset, memcpy
+
+import numpy as np
+
+from krazy_core._ops cimport kz_ops, kz_events, KZ_TERMINAL
+from krazy_core._state cimport State
+from krazy_core._state import check_seed
+from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind,
+                                     KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND, kz_meld_contract)
+from krazy_core.games.contract_rummy.core cimport *
+from krazy_core.games.contract_rummy.core import CONTRACTS
+from krazy_core.cards import format_card, parse_card
+from krazy_core.errors import InvalidStateError, ConfigError
+from krazy_core.spec import GameSpec, Option, tensor_layout
+from krazy_core.games.contract_rummy.notation import (SUIT_LETTERS, _action_text, _canon_action_text,
+                                                     _canon_table, _layoff_ends)
+
+# observation_tensor, part by part (offsets in core.pyx's cr_observation_tensor follow it; TENSOR = 1154)
+TENSOR_LAYOUT = tensor_layout(("hand", 53), ("up_card", 53), ("discard_pile", 53), ("melds", 18 * 53),
+                              ("seats", 6 * 4), ("round", 7), ("phase", 6), ("stock_size", 1),
+                              ("turn", 1), ("to_act", 1), ("building_meld", 1))
+
+EVENT_NAMES = {1: "round_start", 2: "shuffle", 3: "deal", 4: "up_card", 5: "turn", 6: "take",
+               7: "decline", 8: "buy", 9: "pass", 10: "draw", 11: "go_down", 12: "run_start",
+               13: "lay", 14: "meld", 15: "down", 16: "lay_off", 17: "swap", 18: "discard",
+               19: "keep", 20: "go_out", 21: "stock_rebuilt", 22: "turn_limit",
+               23: "round_end", 24: "score", 25: "game_over"}
+PHASE_NAMES = {0: "over", 1: "first_up_card", 2: "take_or_decline", 3: "buy_or_pass",
+               4: "play", 5: "going_down"}
+ROUND_END_REASONS = {0: "went out", 1: "turn limit (CR-17)", 2: "no cards left (CR-14)"}
+
+# the faces' tables agree with the core (checked once, at import)
+import krazy_core.games.contract_rummy.notation as _notation
+if (_notation.TAKE, _notation.DECLINE, _notation.BUY, _notation.PASS, _notation.GO_DOWN, _notation.LAY,
+        _notation.START_RUN, _notation.FINISH, _notation.LAY_OFF, _notation.SWAP, _notation.KEEP,
+        _notation.NUM_ACTIONS, _notation.KINDS, _notation.MELD_SLOTS) != (
+        A_TAKE, A_DECLINE, A_BUY, A_PASS, A_GO_DOWN, A_ADD, A_RUN, A_FINISH, A_LAYOFF, A_SWAP, A_KEEP,
+        NUM_ACTIONS, NK, MAXM):
+    raise ImportError("contract_rummy: notation's action ids differ from core.pxd's")
+if sum(seg.size for seg in TENSOR_LAYOUT) != TENSOR:
+    raise ImportError("contract_rummy: TENSOR_LAYOUT does not sum to the core's TENSOR")
+if max(EVENT_NAMES) != EV_GAME_OVER:
+    raise ImportError("contract_rummy: EVENT_NAMES does not end at the core's last event kind")
+
+from krazy_core._validate import c_int as _c_int, action_int as _action_int
 
 cdef inline CRState *S(State s) except NULL:
     if s.data == NULL:                 # made without its factory: raise, never dereference
         s._not_ready()
     return <CRState *>s.data
 
-SUIT_LETTERS = "SHDC"
 
 
 cdef list _codes(const uint8_t *cnt):
@@ -33,78 +82,6 @@ def _meld_text(d):
     return " ".join(format_card(c) for c in d["cards"])
 
 
-def _action_text(a):
-    a = _c_int(a, "action")
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action {a!r} is outside [0, {NUM_ACTIONS})")
-    if a < NK:
-        return "discard " + format_card(KIND_CODE[a])
-    if a == A_TAKE:
-        return "take up-card"
-    if a == A_DECLINE:
-        return "decline up-card"
-    if a == A_BUY:
-        return "buy"
-    if a == A_PASS:
-        return "pass"
-    if a == A_GO_DOWN:
-        return "go down"
-    if a < A_RUN:
-        return "lay " + format_card(KIND_CODE[a - A_ADD])
-    if a < A_FINISH:
-        s = (a - A_RUN) // 13
-        lo = (a - A_RUN) % 13 + 1
-        return f"start run {SUIT_LETTERS[s]} from {format_card((s << 4) | pos_rank(lo))}"
-    if a == A_FINISH:
-        return "finish meld"
-    if a < A_SWAP:
-        i = a - A_LAYOFF
-        k = (i >> 1) // MAXM
-        m = (i >> 1) % MAXM
-        return f"lay off {format_card(KIND_CODE[k])} on meld {m}" + (" high" if i & 1 else " low")
-    if a < A_KEEP:
-        k = (a - A_SWAP) // MAXM
-        m = (a - A_SWAP) % MAXM
-        return f"swap {format_card(KIND_CODE[k])} into meld {m}"
-    return "keep last card"
-
-
-def _canon_action_text(text):
-    """``text`` lower-cased with every word that ``parse_card`` reads as a Crazy Rummy card
-    (``"8S"``, ``"10h"``, ``"as"``, ``"Q♠"``, ``"JK"``, ``"🃏"``) rewritten as ``format_card``
-    writes it, so an ASCII or lower-case card name matches ``action_to_string``."""
-    out = []
-    for tok in str(text).strip().split():
-        try:
-            code = parse_card(tok)
-        except ValueError:
-            out.append(tok.lower())
-            continue
-        if type(code) is int and 0 <= code < 256 and CODE_KIND[code] >= 0:
-            out.append(format_card(code).lower())
-        else:
-            out.append(tok.lower())
-    return " ".join(out)
-
-
-_CANON = []      # _canon_action_text(_action_text(a)) of every action (state-blind), made on first use
-
-
-def _canon_table():
-    if not _CANON:
-        _CANON.extend(_canon_action_text(_action_text(a)) for a in range(NUM_ACTIONS))
-    return _CANON
-
-
-def _layoff_ends(want):
-    """For a canonical lay-off text named without its end (a book has none; the table's
-    label ends ``(book)``): the two texts it may stand for, low end first; else ``()``."""
-    if not want.startswith("lay off ") or want.endswith((" low", " high")):
-        return ()
-    core = want[:-len(" (book)")] if want.endswith(" (book)") else want
-    return (core + " low", core + " high")
-
-
 def _safe_card(code):
     """format_card for event payloads (which a hostile JSON may fill with anything)."""
     try:
@@ -126,7 +103,7 @@ cdef class ContractRummyState(State):
         CR-11): ``"lay off 6♥ on meld 0"``; ``string_to_action`` still reads the ``low``
         form.  Raises ``ValueError`` outside ``[0, 3009)``."""
         cdef CRState *st = S(self)
-        a = int(action)
+        a = _action_int(action)              # ValueError, never OverflowError
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
         text = _action_text(a)
@@ -484,7 +461,7 @@ def new_state(game, seed=None):
     """A new game dealt from ``seed`` (CR-1, CR-4, CR-6); rounds ``first_round`` ..
     ``min(7, first_round + rounds - 1)`` (CR-16)."""
     cdef ContractRummyState s = ContractRummyState.__new__(ContractRummyState)
-    s._init(&CR_OPS, game)
+    s._init(cr_ops(), game)
     cdef CRState *st = S(s)
     _set_options(st, game)
     cr_start(st, <uint64_t>check_seed(seed), s._writable_log())
@@ -557,7 +534,7 @@ def state_from_dict(game, body, events):
     melds' validity (CR-5) and that the deck is exactly conserved (CR-1).  Raises
     ``InvalidStateError``."""
     cdef ContractRummyState s = ContractRummyState.__new__(ContractRummyState)
-    s._init(&CR_OPS, game)
+    s._init(cr_ops(), game)
     cdef CRState *st = S(s)
     cdef int32_t buf[NUM_ACTIONS]
     cdef Meld *md
@@ -778,266 +755,8 @@ cdef _check_laydown(CRState *st, int p):
 # ------------------------------------------------------------------ the one validator
 from krazy_core._state import state_from_bytes as _state_from_bytes
 
-cdef const char *_cr_meld_check(const CRState *st, const Meld *md, int complete, int *deck) noexcept nogil:
-    """One meld on the table (CR-5): its fields in range, its cards fitting it; adds its
-    cards to deck.  NULL or what is wrong."""
-    cdef int i, w = 0, x, q
-    if md.n > MLEN:
-        return "a meld holds more than 14 cards"
-    for i in range(md.n):
-        if md.cards[i] >= NK:
-            return "a meld holds a code that is no card kind"
-        deck[md.cards[i]] += 1
-    for i in range(md.n, MLEN):
-        if md.cards[i]:
-            return "a meld's slots past its cards are 0"
-    if md.kind == MK_BOOK:
-        if not 1 <= md.rank <= 13 or md.suit or md.lo:
-            return "a book has a rank 1..13 and no suit or lo"
-        for i in range(md.n):
-            x = md.cards[i]
-            if book_natural(md.rank, x):
-                continue
-            if book_wild(md.rank, x):
-                w += 1
-                continue
-            return "a card does not belong in its book"
-        if w > 1:
-            return "a book holds at most 1 wild (CR-5)"
-        if md.n < (3 if complete else 1) or not book_natural(md.rank, md.cards[0]):
-            return "a book is 3+ cards led by a natural (CR-5)"
-    elif md.kind == MK_RUN:
-        if md.suit > 3 or md.rank or not 1 <= md.lo <= (13 if st.opt_wrap else 14):
-            return "a run has a suit 0..3, a position lo and no rank"
-        if md.lo + md.n - 1 > pos_hi(st.opt_wrap) or (complete and md.n < 4) or (not complete and md.lo > lo_max(st.opt_wrap)):
-            return "a run's length does not fit its start (CR-3, CR-5)"
-        for i in range(md.n):
-            x = md.cards[i]
-            if run_natural(md.suit, md.lo + i, x):
-                continue
-            if wildcard(x):
-                w += 1
-                continue
-            return "a card cannot stand at its position in its run"
-        if w > 2:
-            return "a run holds at most 2 wilds (CR-5)"
-    else:
-        return "a meld's kind is book or run"
-    if md.wilds != w:
-        return "a meld's wild count differs from its cards"
-    return NULL
 
-
-cdef const char *cr_validate(void *vst, const void *vref) noexcept nogil:
-    """``ops.validate``: every field of a loaded CRState (both loaders call it: the JSON
-    loader after filling the struct, ``state_from_bytes`` after copying it in).  Returns
-    NULL, or what is wrong: options, counters (bounded by the rounds behind the state,
-    issue 19 item 8), seats, the phase, the melds (CR-4, CR-5, CR-10) and the deck (CR-1)."""
-    cdef CRState *st = <CRState *>vst
-    cdef const CRState *ref = <const CRState *>vref
-    cdef int n = ref.num_players, p, i, k, m, r, first, last, done, nm, building, expect, complete, want, played
-    cdef int32_t buf[NUM_ACTIONS]
-    cdef int deck[NK]
-    cdef const char *msg
-    cdef const Meld *md
-    cdef const Meld *o
-    cdef int last_rank, last_key, prev, seen_wild, key, j, x, tot
-    if (st.num_players != ref.num_players or st.opt_jokers != ref.opt_jokers or st.opt_wrap != ref.opt_wrap
-            or st.opt_overlap != ref.opt_overlap or st.opt_buy_limit != ref.opt_buy_limit
-            or st.opt_penalty != ref.opt_penalty or st.opt_layoff_own != ref.opt_layoff_own
-            or st.opt_swap_down != ref.opt_swap_down or st.opt_final_nd != ref.opt_final_nd
-            or st.opt_rounds != ref.opt_rounds or st.opt_first_round != ref.opt_first_round
-            or st.opt_max_turns != ref.opt_max_turns):
-        return "the state's options differ from this game's"
-    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
-        return "'rng' must be four unsigned 64-bit ints, not all zero"
-    first = st.opt_first_round
-    last = st.opt_first_round + st.opt_rounds - 1
-    if last > 7:
-        last = 7
-    if not first <= st.round <= last:
-        return "'round' is not a round of this game (CR-16)"
-    if st.dealer != (st.round - first) % n:
-        return "'dealer' is not this round's dealer (CR-6)"
-    if not PH_OVER <= st.phase <= PH_BUILD:
-        return "'phase' is not one of the phases"
-    if not 0 <= st.turn_player < n or not 0 <= st.up_live <= 1 or not -1 <= st.discarder < n:
-        return "'turn_player', 'up_live' or 'discarder' is out of range"
-    if not 0 <= st.turns <= st.opt_max_turns:
-        return "'turns' is 0..max_turns (CR-17)"
-    done = st.round - first + (1 if st.phase == PH_OVER else 0)
-    if not st.turns <= st.total_turns <= done * st.opt_max_turns + st.turns:
-        return "'total_turns' does not fit the rounds played"
-    if not 0 <= st.limit_rounds <= done:
-        return "'limit_rounds' exceeds the rounds played"
-    if not 0 <= st.gd_k <= 2 or not 0 <= st.gd_open <= 1 or not 0 <= st.gd_last <= NO_NAT:
-        return "'building' must be [meld 0..2, open, last kind 0..53]"
-    if not 0 <= st.n_stock <= NCARDS or not 0 <= st.n_discard <= NCARDS:
-        return "stock and discard pile hold 0..108 cards"
-    for k in range(NK):
-        deck[k] = 0
-    for p in range(MAXP):
-        tot = 0
-        for k in range(NK):
-            if p >= n and (st.hand[p][k] or st.known[p][k]):
-                return "a seat beyond the table holds something"
-            if st.hand[p][k] > 8:
-                return "a hand holds too many of one card"
-            if st.known[p][k] > st.hand[p][k]:
-                return "known cards of a seat are not in their hand"
-            tot += st.hand[p][k]
-            deck[k] += st.hand[p][k]
-        if st.nhand[p] != tot:
-            return "a hand's size differs from its cards"
-        if p >= n and (st.down[p] or st.buys[p]):
-            return "a seat beyond the table holds something"
-        if p < n and (st.down[p] > 1 or (st.opt_buy_limit and st.buys[p] > st.opt_buy_limit)):
-            return "'down' holds booleans; no seat bought more than buy_limit (CR-8)"
-    for i in range(st.n_stock + st.n_discard):
-        k = st.stock[i] if i < st.n_stock else st.discard[i - st.n_stock]
-        if k >= NK:
-            return "stock or discard pile holds a code that is no card kind"
-        deck[k] += 1
-    nm = nmelds(st.round)
-    building = st.phase == PH_BUILD
-    for m in range(MAXM):
-        md = &st.melds[m]
-        p = m // 3
-        k = m % 3
-        if p >= n:
-            expect = 0
-            complete = 1
-        elif building and p == st.turn_player:
-            expect = k < st.gd_k or (k == st.gd_k and st.gd_open)
-            complete = k < st.gd_k
-        else:
-            expect = st.down[p] and k < nm
-            complete = 1
-        if md.kind == MK_NONE:
-            if expect:
-                return "a meld is missing"
-            if md.suit or md.rank or md.lo or md.n or md.wilds:
-                return "an empty meld slot is all 0"
-            for i in range(MLEN):
-                if md.cards[i]:
-                    return "an empty meld slot is all 0"
-            continue
-        if not expect:
-            return "a meld should not be on the table (CR-10)"
-        msg = _cr_meld_check(st, md, complete, deck)
-        if msg != NULL:
-            return msg
-        want = MK_BOOK if k < CBOOKS[st.round] else MK_RUN
-        if md.kind != want:
-            return "a meld is not the kind the contract names (CR-4)"
-    for k in range(52):
-        if deck[k] != 2:
-            return "hands, stock, discard pile and melds are not exactly the deck (CR-1)"
-    if deck[JK] != st.opt_jokers:
-        return "hands, stock, discard pile and melds are not exactly the deck (CR-1)"
-    for r in range(7):
-        if not -2 <= st.round_result[r] < n:
-            return "a round's result is -2..n-1"
-        played = (first <= r + 1 < st.round) or (r + 1 == st.round and st.phase == PH_OVER)
-        if played == (st.round_result[r] == -2):
-            return "a round's result and scores do not fit the game's progress"
-        for p in range(MAXP):
-            if p >= n:
-                if st.scores[r][p]:
-                    return "a seat beyond the table holds something"
-                continue
-            if not 0 <= st.scores[r][p] <= 100000:
-                return "a round's scores are 0..100000"
-            if not played and st.scores[r][p]:
-                return "a round's result and scores do not fit the game's progress"
-        if st.round_result[r] >= 0 and st.scores[r][st.round_result[r]] != 0:
-            return "a round's result and scores do not fit the game's progress"
-    if st.phase == PH_OVER:
-        if st.cur != KZ_TERMINAL:
-            return "a finished game has current_player -4"
-        if st.round != last:
-            return "the game ends after its last round"
-        return NULL
-    if not 0 <= st.cur < n:
-        return "'current_player' must be a seat"
-    for p in range(n):
-        if st.nhand[p] == 0 and not (building and p == st.cur):
-            return "a seat holds no cards but the round is running"
-    if st.up_live and st.n_discard == 0:
-        return "an up-card needs a discard pile"
-    if (not building or not st.gd_open) and st.gd_last != 0:
-        return "'building' last kind is set outside a book being built"
-    if not building and (st.gd_k or st.gd_open):
-        return "'building' is set outside going down"
-    if st.phase == PH_FIRST:
-        if st.cur != st.dealer or st.turn_player != st.dealer or not st.up_live or st.turns \
-                or st.discarder != -1 or st.n_discard != 1:
-            return "the first up-card decision is the dealer's, before any turn (CR-7)"
-        for p in range(n):
-            if st.down[p] or st.buys[p]:
-                return "the first up-card decision is the dealer's, before any turn (CR-7)"
-    elif st.phase == PH_BUY:
-        if st.cur == st.turn_player or st.cur == st.discarder or not st.up_live:
-            return "a buyer is another player than the turn player and the discarder (CR-8)"
-        if st.opt_buy_limit and st.buys[st.cur] >= st.opt_buy_limit:
-            return "the buyer reached buy_limit (CR-8)"
-    else:
-        if st.cur != st.turn_player:
-            return "only the turn player acts in this phase"
-        if st.phase == PH_TAKE and not st.up_live:
-            return "take_or_decline needs an up-card"
-        if (st.phase == PH_MAIN or st.phase == PH_BUILD) and st.up_live:
-            return "the up-card was dealt with before the turn's play"
-        if st.turns == 0:
-            return "a turn is under way but no turn was counted"
-    if building:
-        if st.down[st.cur] or st.gd_k >= nm:
-            return "going down: the player is not down yet and builds one of the contract's melds"
-        # the melds laid so far follow the canonical order (as _check_laydown)
-        last_rank = 0
-        last_key = -1
-        p = st.cur
-        for k in range(st.gd_k + (1 if st.gd_open else 0)):
-            md = &st.melds[p * 3 + k]
-            if md.kind == MK_BOOK:
-                if md.rank < last_rank:
-                    return "books of a lay-down are laid by rank"
-                last_rank = md.rank
-                prev = -1
-                seen_wild = 0
-                for i in range(md.n):
-                    x = md.cards[i]
-                    if book_natural(md.rank, x):
-                        if seen_wild or x < prev:
-                            return "a book's naturals are laid in kind order, its wild last"
-                        prev = x
-                    else:
-                        seen_wild = 1
-                if k == st.gd_k and st.gd_open:
-                    if st.gd_last != (NO_NAT if seen_wild else prev):
-                        return "'building' last kind does not match the book being built"
-            else:
-                key = md.suit * 32 + md.lo
-                if key < last_key + 1 - st.opt_overlap or md.lo > lo_max(st.opt_wrap):
-                    return "runs of a lay-down are laid by suit and position"
-                last_key = key
-                if k == st.gd_k and st.gd_open and st.gd_last != 0:
-                    return "'building' last kind is for books"
-                for j in range(k):
-                    o = &st.melds[p * 3 + j]
-                    if o.kind == MK_RUN and o.suit == md.suit and touches(
-                            st.opt_wrap, st.opt_overlap, run_mask(st.opt_wrap, o.lo, o.lo + o.n - 1),
-                            run_mask(st.opt_wrap, md.lo, md.lo + md.n - 1)):
-                        return "two runs of one suit in a contract may not join (CR-10)"
-    if cr_legal_actions(st, buf) == 0:
-        return "the player to act has no legal action"
-    return NULL
-
-CR_OPS.validate = cr_validate
-CR_OPS.max_event_kind = max(EVENT_NAMES)
-
-
-def _check_options(int num_players, o):
+def _check_options(num_players, o):
     """GameSpec.check_options: ``make()`` raises ``ConfigError`` when ``first_round`` and
     ``rounds`` would run past round 7 (CR-16, as KR-16 does past round 11)."""
     if o.first_round + o.rounds - 1 > 7:
@@ -1079,7 +798,7 @@ SPEC = GameSpec(
     # lay-downs for all four seats) and loses to the heuristic it rolls out with
     # (benches/README.md, Crazy Rummy notes)
     search_defaults={"tree_depth": 1},
-    rules_file="contract_rummy.md",
+    rules_file="games/contract_rummy/rules.md",
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )
 

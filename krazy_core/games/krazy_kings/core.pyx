@@ -1,6 +1,12 @@
 # cython: language_level=3
-"""Krazy Kings (``krazy-kings``): the dice-and-Kings shedding game, rules KK-1 .. KK-20
-(``krazy_core/rules/krazy_kings.md``).
+"""Krazy Kings (``krazy-kings``), the rules core: new game, legal actions, apply, determinize,
+heuristic policy, validate, random action and playout, the observation tensor's writer and the
+GameOps table ``KK_OPS`` (no ``evaluate``: see tests/test_evaluate.py), one C unit (compiled as
+``krazy_core.games.krazy_kings.core``).  The struct, enums and constants
+are in ``core.pxd``; the Python face (``KrazyKingsState``, JSON, observation, event texts) is
+``state.pyx``; the rules text is ``rules.md`` (KK-1 .. KK-20).
+
+The game: the dice-and-Kings shedding game.
 
 Dice are rolled by the engine from the state's own PRNG, inside ``apply_action``, and each
 roll is an event; a player is asked to act only when they have a choice (at least one
@@ -22,7 +28,7 @@ Decisions (``phase``): a Round One turn after the roll (KK-6); a Round Two turn 
 Round Two player's pick after a forced roll (KK-8); a challenged player's answer (KK-11); a
 player facing an open roll (KK-12); the roll-off winner's direction (KK-16) and turn.
 
-Decisions the rules leave open, settled here (tested in tests/test_krazy_kings.py):
+Decisions the rules leave open, settled here (tested in tests/games/krazy_kings/test_krazy_kings.py):
 
 - The dealer is seat 0 (option ``dealer``); seat 1 starts (KK-4).
 - Each double shown by a roll that counts (KK-14) toggles a pending reversal, applied when
@@ -75,16 +81,13 @@ their inference fields alone (a tenth of an ISMCTS iteration); every State, incl
 ``KrazyKingsState.determinize`` returns, keeps tracking.
 """
 
-cimport cython
+
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
-
-import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_bounded_nb, kz_d6,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL,
                               kz_popcount64, kz_single_bit)
-from krazy_core._state cimport State
 
 cdef extern from *:
     """
@@ -94,23 +97,23 @@ cdef extern from *:
      * events off), which saves the calls' register saves and the event-log tests per action.
      * Two copies on x86 with GCC or clang: one for any x86-64, one using POPCNT and BMI2's
      * PDEP to count and pick the random legal card (kk_playout_for picks one at import, from
-     * the CPU); elsewhere the first only.  The name is Cython's for kk_playout; a wrong one
-     * fails at import (used but never defined). */
+     * the CPU); elsewhere the first only.  kk_playout_c is kk_playout's own C name (given
+     * below with Cython's cname syntax, so no generated name is spelt here). */
     #if defined(__GNUC__) || defined(__clang__)
     #define KK_FLATTEN __attribute__((flatten))
     #else
     #define KK_FLATTEN
     #endif
-    static int32_t __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(void *, kz_rng *, int32_t, int);
+    static int32_t kk_playout_c(void *, kz_rng *, int32_t, int);
     KK_FLATTEN static int32_t kk_playout_base(void *st, kz_rng *rng, int32_t max_steps) {
-        return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 0);
+        return kk_playout_c(st, rng, max_steps, 0);
     }
     typedef int32_t (*kk_playout_fn)(void *, kz_rng *, int32_t);
     #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
     #include <immintrin.h>
     __attribute__((flatten, target("popcnt,bmi,bmi2")))
     static int32_t kk_playout_bmi2(void *st, kz_rng *rng, int32_t max_steps) {
-        return __pyx_f_10krazy_core_5games_11krazy_kings_kk_playout(st, rng, max_steps, 1);
+        return kk_playout_c(st, rng, max_steps, 1);
     }
     static kk_playout_fn kk_playout_for(int bmi2) { return bmi2 ? kk_playout_bmi2 : kk_playout_base; }
     /* PDEP is fast on Intel (Haswell on) and AMD Zen 3 on; Zen 1/2 microcode it (slow) */
@@ -143,122 +146,22 @@ cdef extern from *:
     int kk_popcnt(uint64_t x) noexcept nogil
     int kk_select_pdep(uint64_t m, int k) noexcept nogil
 
-from krazy_core._state import check_seed, state_from_bytes as _state_from_bytes
-from krazy_core.cards import format_card, parse_card, JOKER as _JOKER_CODE
-from krazy_core.errors import InvalidStateError, IllegalActionError
-from krazy_core.spec import GameSpec, Option, tensor_layout
-from krazy_core._validate import c_int as _c_int
-
-# observation_tensor, part by part (offsets in the code below follow it)
-TENSOR_LAYOUT = tensor_layout(("hand", 54), ("top_card", 54), ("discard_pile", 54), ("seats", 5 * 3),
-                              ("direction", 1), ("roll", 12), ("open_roll", 12), ("phase", 7),
-                              ("challenge", 1), ("stock_size", 1), ("turn", 1), ("terminal", 1),
-                              ("unused", 6))
-TENSOR = sum(seg.size for seg in TENSOR_LAYOUT)     # 219 (this module compiles with wraparound off: no [-1])
-
-# ------------------------------------------------------------------ constants
-DEF MAXP = 5
-DEF NIDX = 54            # hand bit positions: 0..51 suited, 52 and 53 the Jokers
-DEF A_JOKER = 52
-DEF A_ANNOUNCE = 53
-DEF A_ROLL = 106
-DEF A_CW = 107
-DEF A_CCW = 108
-DEF NUM_ACTIONS = 109
-DEF JOKER_CODE = 0x50
-
-cdef enum:
-    PH_NONE = 0          # game over
-    PH_R1 = 1            # Round One turn after the roll (or the roll-off winner's turn)
-    PH_R2 = 2            # Round Two turn, before any roll
-    PH_R2_ROLLED = 3     # Round Two after a forced roll (KK-8)
-    PH_CHALLENGED = 4    # answering a King's challenge (KK-11)
-    PH_OPEN = 5          # facing an open roll (KK-12)
-    PH_DIRECTION = 6     # roll-off winner chooses the direction (KK-16)
-
-cdef enum:
-    EV_SHUFFLE = 1, EV_DEAL_ROLL, EV_DEAL, EV_TURN, EV_ROLL, EV_PLAY, EV_DRAW, EV_PASS,
-    EV_CHALLENGE, EV_CHALLENGE_MET, EV_CHALLENGE_FAILED, EV_OPEN_ROLL, EV_REVERSE,
-    EV_ROLLOFF_DIE, EV_ROLLOFF_WIN, EV_DIRECTION, EV_REBUILD, EV_ROUND_ONE, EV_ANNOUNCE,
-    EV_CAUGHT, EV_WIN, EV_TURN_LIMIT, EV_KING_ONLY
-
-EVENT_NAMES = {1: "shuffle", 2: "deal_roll", 3: "deal", 4: "turn", 5: "roll", 6: "play",
-               7: "draw", 8: "pass", 9: "challenge", 10: "challenge_met", 11: "challenge_failed",
-               12: "open_roll", 13: "reverse", 14: "rolloff_die", 15: "rolloff_win",
-               16: "direction", 17: "stock_rebuilt", 18: "round_one", 19: "last_card",
-               20: "caught", 21: "win", 22: "turn_limit", 23: "king_only"}
-PHASE_NAMES = {0: "over", 1: "round_one", 2: "round_two", 3: "round_two_rolled",
-               4: "challenged", 5: "open_roll", 6: "direction"}
-DOUBLES = ("all", "challenge_only", "never")
-# draw reasons (b of a draw event)
-DRAW_REASONS = {0: "failed roll", 1: "challenge met", 2: "challenge failed", 3: "open roll",
-                4: "roll-off", 5: "caught", 6: "roll-off turn"}
-
-ctypedef struct KKState:
-    kz_rng rng                  # the state's own PRNG: dice, shuffles
-    uint64_t hand[MAXP]         # bit i = card index i held (52: one Joker, 53: the second)
-    uint8_t stock[NIDX]         # card codes, bottom .. top (top = stock[n_stock-1])
-    uint8_t discard[NIDX]       # card codes, bottom .. top
-    int32_t n_stock             # cards in stock
-    int32_t n_discard           # cards in the discard pile
-    int32_t num_players         # 2..5
-    int32_t dealer              # seat that dealt (KK-3)
-    int32_t opt_free_reroll     # KK-6/KK-8 option, 0/1
-    int32_t opt_may_roll        # KK-8 option may_roll_when_able, 0/1
-    int32_t opt_doubles         # KK-14: 0 all, 1 challenge_only, 2 never
-    int32_t opt_jokers          # KK-16: 1 rolloff (2 Jokers in the deck), 0 none
-    int32_t opt_last_card       # KK-19 option last_card_call, 0/1
-    int32_t opt_max_turns       # KK-20, turns
-    int32_t cur                 # seat to act, KZ_TERMINAL when over
-    int32_t phase               # PH_*
-    int32_t direction           # +1 clockwise, -1 counter-clockwise
-    int32_t d1                  # the roll the pending decision is about (0 = none)
-    int32_t d2
-    int32_t open_d1             # KK-12 open roll (0 = none)
-    int32_t open_d2
-    int32_t challenger          # seat whose King challenge is pending, -1 none
-    int32_t ch_d1               # the pending challenge roll
-    int32_t ch_d2
-    int32_t rolloff_rolls       # rolls used in the roll-off winner's turn, 0 = not that turn
-    int32_t pending_reverse     # 1 when a double will reverse play as this play resolves
-    int32_t turns               # turns begun (KK-20)
-    int32_t winner              # seat that emptied their hand, -1
-    int32_t turn_limit          # 1 when max_turns ended the game
-    uint8_t round_two[MAXP]     # 1 while the seat plays under Round Two rules (KK-5)
-    uint8_t untracked           # 1 only in a search's determinized world (kk_determinize):
-                                # the inference fields below are left as they were, never
-                                # updated (nothing reads them there); 0 in every State
-    uint8_t pad[2]
-    # public negative inference (see the module docstring): at least inf_n[p] of seat p's
-    # cards lie outside the card set inf_mask[p] (the two Joker bits are set together)
-    uint64_t inf_mask[MAXP]
-    int32_t inf_n[MAXP]
-    int32_t inf_pad
-    uint64_t stock_from          # KK-17: the public cards the stock was rebuilt from, 0 = unknown
-    # legal_cards() of the pending decision, kept so that legal_actions and random_action
-    # need not compute it again: set where a decision becomes pending (pending_cards), 0 once
-    # the game is over or a direction is to be chosen, recomputed by determinize and the
-    # JSON loader.  Derived, so not in the JSON.
-    uint64_t playable
-
 # ------------------------------------------------------------------ tables
-cdef uint8_t IDX_TO_CODE[NIDX]
-cdef int32_t CODE_TO_IDX[128]     # -1 for codes not in this deck; the Joker maps to 52
+# (IDX_TO_CODE, CODE_TO_IDX, KINGS and JOKERS are declared in core.pxd: state.pyx reads them)
 cdef int32_t IDX_VALUE[NIDX]      # dice value (KK-2): A=1 .. Q=12; 0 for Kings and Jokers
 cdef uint64_t VALUE_MASK[13]      # cards whose dice value is v (1..12)
 cdef uint64_t SUIT_MASK[4]
 cdef uint64_t RANK_MASK[14]
-cdef uint64_t KINGS = 0
-cdef uint64_t JOKERS = (1ULL << 52) | (1ULL << 53)
 cdef uint64_t ROLL_MASK[7][7]     # cards matching the roll (d1, d2)
 cdef double MATCH_P[14]           # chance a random roll matches dice value v
 cdef uint8_t SELECT_IN_BYTE[8 * 256]   # [j * 256 + b]: position of the j-th lowest set bit of b
 # by top card index + 1 (0: empty discard pile):
 cdef uint64_t R1_ON_TOP[NIDX + 1] # Kings (KK-10) and Jokers (KK-15) a Round One discard may be besides a match
 cdef uint64_t R2_ON_TOP[NIDX + 1] # the Round Two discards: rank or suit, Kings, Jokers (KK-7, KK-10, KK-15)
-
 cdef void _init_tables():
-    global KINGS
+    global KINGS, JOKERS
+    JOKERS = (1ULL << 52) | (1ULL << 53)
+    KINGS = 0
     cdef int s, r, i, a, b, v, t
     for i in range(128):
         CODE_TO_IDX[i] = -1
@@ -859,7 +762,7 @@ cdef inline int kk_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
     run_from(st, nxt, ev)
     return 0
 
-cdef int32_t kk_playout(void *vst, kz_rng *rng, int32_t max_steps, bint bmi2) noexcept nogil:
+cdef int32_t kk_playout "kk_playout_c"(void *vst, kz_rng *rng, int32_t max_steps, bint bmi2) noexcept nogil:
     """ops.random_playout (kk_playout_base or kk_playout_bmi2, which inline all of it):
     random_action then kk_apply (events off) until the game ends or max_steps actions
     (< 0: no cap); returns the actions applied.  The rollout's generator is copied into a
@@ -1326,487 +1229,17 @@ KK_OPS.random_action = kk_random_action
 _FAST = bool(kk_cpu_fast_pdep())
 KK_OPS.random_playout = kk_playout_for(_FAST)
 
-# ------------------------------------------------------------------ Python face
-cdef inline KKState *S(State s) except NULL:
-    if s.data == NULL:                 # made without its factory: raise, never dereference
-        s._not_ready()
-    return <KKState *>s.data
 
+# ------------------------------------------------------------------ for state.pyx (core.pxd)
+cdef const kz_ops *kk_ops() noexcept nogil:
+    """The GameOps table of Krazy Kings (every State of the game points at it)."""
+    return &KK_OPS
 
-from krazy_core._validate import json_int as _int
+cdef uint64_t kk_legal_cards(const KKState *st) noexcept nogil:
+    return legal_cards(st)
 
-def _cards_of(uint64_t h):
-    """Card codes of a hand mask (bits 0..53), ascending.  Raises ``ValueError`` for a bit
-    beyond the deck."""
-    if h >> NIDX:
-        raise ValueError(f"mask {h:#x} has bits beyond the {NIDX} cards of the deck")
-    out = []
-    while h:
-        i = __builtin_ctzll(h)
-        out.append(IDX_TO_CODE[i])
-        h &= h - 1
-    return out
-
-
-def _mask_cards(uint64_t m):
-    """Card codes of an inference mask, ascending, the Joker once (its two bits go together)."""
-    return _cards_of(m & ~(1ULL << 53))
-
-
-def _action_card(a):
-    a = _c_int(a, "a")
-    if a >= A_ANNOUNCE and a < A_ROLL:
-        a -= A_ANNOUNCE
-    return IDX_TO_CODE[a] if 0 <= a <= 52 else None
-
-
-cdef class KrazyKingsState(State):
-    """A Krazy Kings state (see the module docstring for the action table)."""
-
-    cdef State _blank(self):
-        return KrazyKingsState.__new__(KrazyKingsState)
-
-    def determinize(self, player, seed=None):
-        """``State.determinize``: a full state sampled to agree with everything ``player``
-        has seen, the public inferences included.  Unlike the search's scratch worlds, the
-        State returned keeps tracking the inferences as play goes on (its ``to_json()``
-        stays valid and it equals its JSON round trip).  Raises ``ValueError`` for a bad
-        seat."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef KrazyKingsState c = State.determinize(self, player, seed)
-        S(c).untracked = 0
-        return c
-
-    def _untracked_determinization(self, player, seed=None):
-        """FOR TESTS ONLY: ``determinize`` as the search sees it, still untracked, so that
-        apply_action leaves the inference fields alone (its JSON may be stale)."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        c = State.determinize(self, player, seed)
-        return c
-
-    def _tracks_inference(self) -> bool:
-        """Whether apply_action updates the inference fields (True for every State but
-        ``_untracked_determinization``'s)."""
-        return not S(self).untracked
-
-    def action_to_string(self, action) -> str:
-        """``"play K♠"``, ``"play 7♥ last card"``, ``"roll"``, ``"clockwise"``,
-        ``"counter-clockwise"``.  Raises ``ValueError`` outside ``[0, 109)``."""
-        a = int(action)
-        if not 0 <= a < NUM_ACTIONS:
-            raise ValueError(f"action {action!r} is outside [0, {NUM_ACTIONS})")
-        if a == A_ROLL:
-            return "roll"
-        if a == A_CW:
-            return "clockwise"
-        if a == A_CCW:
-            return "counter-clockwise"
-        text = "play " + format_card(_action_card(a))
-        if a >= A_ANNOUNCE:
-            text += " last card"
-        return text
-
-    def _actions_named(self, str low):
-        """What ``string_to_action`` reads beyond the exact names: a card alone (``"QS"``,
-        ``"Q♠"``, ``"JK"``, ``"play qs"``; ``"!"`` or ``" last card"`` after it announces).
-        A card alone whose play leaves one card announces last card when that is legal (KK-19:
-        nobody means to be caught); only the exact name ``"play Q♠"`` or the action number
-        plays it unannounced."""
-        if self.data == NULL: self._not_ready()
-        announce = low.endswith("!") or low.endswith("last card")
-        core = low.rstrip("!").replace("last card", "").replace("play", "").strip()
-        try:
-            code = parse_card(core)
-        except ValueError:
-            return State._actions_named(self, low)
-        i = CODE_TO_IDX[code] if 0 <= code < 128 else -1
-        if i < 0:
-            return State._actions_named(self, low)
-        if not announce and (i + A_ANNOUNCE) in self.legal_actions():
-            announce = True
-        return [i + (A_ANNOUNCE if announce else 0)]
-
-    def _explain_illegal(self, a):
-        a = _c_int(a, "a")
-        cdef KKState *st = S(self)
-        if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it
-            return "the game is over"
-        if st.phase == PH_DIRECTION:
-            return "the roll-off winner must choose a direction (clockwise or counter-clockwise)"
-        if a == A_CW or a == A_CCW:
-            return "a direction is chosen only after winning a roll-off (KK-16)"
-        if a == A_ROLL:
-            return "rolling by choice needs may_roll_when_able and a Round Two turn (KK-8)"
-        i = a - A_ANNOUNCE if a >= A_ANNOUNCE else a
-        if a >= A_ANNOUNCE and (popcount(st.hand[st.cur]) != 2 or not st.opt_last_card):
-            return "'last card' is announced only by a play that leaves exactly one card (KK-19)"
-        bit = (1 << i) | ((1 << 53) if i == 52 else 0)
-        if not (st.hand[st.cur] & bit):
-            return f"player {st.cur} does not hold {format_card(IDX_TO_CODE[i])}"
-        if i < 52 and (KINGS >> i) & 1 and popcount(st.hand[st.cur]) == 1:
-            return "a King can never be the last card (KK-13)"
-        if st.phase == PH_CHALLENGED:
-            return f"a challenge is answered only by a card matching {st.d1}+{st.d2} (KK-11)"
-        if st.phase == PH_OPEN:
-            return f"the open roll {st.d1}+{st.d2} must be matched (KK-12)"
-        if st.phase == PH_R1:
-            return f"in Round One a discard must match the roll {st.d1}+{st.d2}, or be a King or a Joker (KK-6)"
-        if st.phase == PH_R2_ROLLED:
-            return f"after rolling, only a card matching {st.d1}+{st.d2} may be discarded (KK-8)"
-        return "in Round Two a play must match the top card's rank or suit, or be a King or a Joker (KK-7, KK-10, KK-15)"
-
-    # -------------------------------------------------------- views
-    def hand(self, player) -> list:
-        """Card codes in ``player``'s hand, ascending (omniscient; frontends use ``observation``)."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef KKState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
-        return _cards_of(st.hand[player])
-
-    def census(self) -> list:
-        """Every card of the game, wherever it is (hands, stock, discard pile), sorted: for
-        conservation checks (KK-1)."""
-        cdef KKState *st = S(self)
-        out = []
-        for p in range(st.num_players):
-            out += _cards_of(st.hand[p])
-        out += [st.stock[i] for i in range(st.n_stock)]
-        out += [st.discard[i] for i in range(st.n_discard)]
-        return sorted(out)
-
-    def stats(self) -> dict:
-        """``{"turns": int, "turn_limit": bool, "winner": int}`` for ``krazy simulate``."""
-        cdef KKState *st = S(self)
-        return {"turns": st.turns, "turn_limit": bool(st.turn_limit), "winner": st.winner}
-
-    def observation(self, player) -> dict:
-        """What ``player`` may see, JSON-ready: their own hand (card codes and text), every
-        hand's size, the discard pile (bottom first, public), the stock size, the phase of
-        play, the dice the decision is about, the open roll (KK-12), a pending challenge,
-        each seat's Round One/Two rules, the direction (+1 clockwise), whose turn it is,
-        the turn count, the winner (-1 none).  Raises ``ValueError`` for a bad seat."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef KKState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
-        hand = _cards_of(st.hand[player])
-        top = st.discard[st.n_discard - 1] if st.n_discard else None
-        obs = {
-            "game": "krazy-kings",
-            "player": player,
-            "num_players": st.num_players,
-            "hand": hand,
-            "hand_text": [format_card(c) for c in hand],
-            "hand_sizes": [popcount(st.hand[p]) for p in range(st.num_players)],
-            "top_card": top,
-            "top_card_text": format_card(top) if top is not None else None,
-            "discard_pile": [st.discard[i] for i in range(st.n_discard)],
-            "stock_size": st.n_stock,
-            "current_player": st.cur,
-            "phase": PHASE_NAMES[st.phase],
-            "roll": [st.d1, st.d2] if st.d1 else None,
-            "open_roll": [st.open_d1, st.open_d2] if st.open_d1 else None,
-            "challenger": st.challenger if st.challenger >= 0 else None,
-            "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
-            "inference_cards": [_mask_cards(st.inf_mask[p]) for p in range(st.num_players)],
-            "inference_count": [st.inf_n[p] for p in range(st.num_players)],
-            "stock_from": _mask_cards(st.stock_from),
-            "direction": st.direction,
-            "dealer": st.dealer,
-            "turn": st.turns,
-            "max_turns": st.opt_max_turns,
-            "winner": st.winner,
-            "terminal": st.phase == PH_NONE,
-        }
-        if st.cur == player:
-            obs["legal_actions"] = self.legal_actions()
-        return obs
-
-    def observation_tensor(self, player):
-        """``numpy.ndarray`` float32, shape ``(219,)``: own hand (54, one per card index),
-        top card (54), cards in the discard pile (54), per seat from ``player`` onward
-        (5 x 3: hand size / 54, Round Two flag, to act), direction (1), the decision's roll
-        (2 x 6 one-hot), the open roll (2 x 6), phase (7 one-hot), challenge pending (1),
-        stock size / 54 (1), turn / max_turns (1), terminal (1).  Raises ``ValueError``."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef KKState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
-        t = np.zeros(TENSOR, dtype=np.float32)
-        cdef float[::1] v = t
-        kk_observation_tensor(st, player, &v[0])      # the GameOps writer: one definition of the segments
-        return t
-
-    def __str__(self):
-        cdef KKState *st = S(self)
-        top = format_card(st.discard[st.n_discard - 1]) if st.n_discard else "-"
-        lines = [f"Krazy Kings, turn {st.turns}, top {top}, stock {st.n_stock}, "
-                 f"{'clockwise' if st.direction > 0 else 'counter-clockwise'}, phase {PHASE_NAMES[st.phase]}"
-                 + (f", roll {st.d1}+{st.d2}" if st.d1 else "")
-                 + (f", open roll {st.open_d1}+{st.open_d2}" if st.open_d1 else "")]
-        for p in range(st.num_players):
-            mark = ">" if p == st.cur else " "
-            lines.append(f"{mark} seat {p} ({'R2' if st.round_two[p] else 'R1'}): "
-                         + " ".join(format_card(c) for c in _cards_of(st.hand[p])))
-        if st.phase == PH_NONE:
-            lines.append(f"winner: {st.winner}" if st.winner >= 0 else "ended by max_turns")
-        return "\n".join(lines)
-
-    def _event_dict(self, kind, player, a, b, viewer):
-        name = EVENT_NAMES.get(kind, str(kind))
-        d = {"event": name, "player": player}
-        if kind in (EV_DEAL, EV_DRAW):
-            seen = viewer == "all" or viewer == player
-            d["card"] = a if seen else None
-            if seen:
-                d["card_text"] = format_card(a)
-            if kind == EV_DRAW:
-                d["reason"] = DRAW_REASONS.get(b, b)
-        elif kind in (EV_DEAL_ROLL, EV_ROLL, EV_CHALLENGE, EV_OPEN_ROLL, EV_CAUGHT):
-            d["dice"] = [a, b]
-        elif kind == EV_PLAY:
-            d["card"] = a
-            d["card_text"] = format_card(a)
-            d["announced"] = bool(b)
-        elif kind == EV_CHALLENGE_MET:
-            d["card"] = a
-            d["card_text"] = format_card(a)
-            d["challenger"] = b
-        elif kind == EV_CHALLENGE_FAILED:
-            d["draws"] = a
-            d["challenger"] = b
-        elif kind in (EV_REVERSE, EV_DIRECTION):
-            d["direction"] = a
-        elif kind == EV_ROLLOFF_DIE:
-            d["die"] = a
-            d["round"] = b
-        elif kind == EV_ROLLOFF_WIN:
-            d["die"] = a
-            d["joker_player"] = b
-        elif kind == EV_SHUFFLE or kind == EV_REBUILD:
-            d["cards"] = a
-        elif kind == EV_TURN:
-            d["turn"] = a
-        elif kind == EV_TURN_LIMIT:
-            d["turns"] = a
-        elif kind == EV_ROUND_ONE:
-            d["reason"] = "stock rebuilt (KK-18)" if a == 1 else "roll-off (KK-16)"
-        return d
-
-    # -------------------------------------------------------- JSON
-    def _to_dict(self):
-        cdef KKState *st = S(self)
-        return {
-            "rng": [st.rng.s[0], st.rng.s[1], st.rng.s[2], st.rng.s[3]],
-            "hands": [_cards_of(st.hand[p]) for p in range(st.num_players)],
-            "stock": [st.stock[i] for i in range(st.n_stock)],
-            "discard": [st.discard[i] for i in range(st.n_discard)],
-            "dealer": st.dealer,
-            "current_player": st.cur,
-            "phase": PHASE_NAMES[st.phase],
-            "direction": st.direction,
-            "roll": [st.d1, st.d2],
-            "open_roll": [st.open_d1, st.open_d2],
-            "challenger": st.challenger,
-            "challenge_roll": [st.ch_d1, st.ch_d2],
-            "rolloff_rolls": st.rolloff_rolls,
-            "pending_reverse": st.pending_reverse,
-            "turns": st.turns,
-            "winner": st.winner,
-            "turn_limit": bool(st.turn_limit),
-            "round_two": [bool(st.round_two[p]) for p in range(st.num_players)],
-            "inference_cards": [_mask_cards(st.inf_mask[p]) for p in range(st.num_players)],
-            "inference_count": [st.inf_n[p] for p in range(st.num_players)],
-            "stock_from": _mask_cards(st.stock_from),
-        }
-
-
-# ------------------------------------------------------------------ construction
-cdef void _set_options(KKState *st, game):
-    o = game.options
-    st.num_players = game.num_players
-    st.dealer = o.dealer
-    st.opt_free_reroll = o.free_reroll
-    st.opt_may_roll = o.may_roll_when_able
-    st.opt_doubles = DOUBLES.index(o.doubles_reverse)
-    st.opt_jokers = 1 if o.jokers == "rolloff" else 0
-    st.opt_last_card = o.last_card_call
-    st.opt_max_turns = o.max_turns
-
-
-def new_state(game, seed=None):
-    """A new game dealt from ``seed`` (KK-1, KK-3, KK-4)."""
-    cdef KrazyKingsState s = KrazyKingsState.__new__(KrazyKingsState)
-    s._init(&KK_OPS, game)
-    cdef KKState *st = S(s)
-    _set_options(st, game)
-    kk_new_game(st, <uint64_t>check_seed(seed))
-    kk_deal(st, s._writable_log())
-    s.n_ev = s.log.ev.n
-    return s
-
-
-
-
-def _pair(body, key, lo, hi):
-    v = body[key]
-    if not isinstance(v, list) or len(v) != 2 or any(type(x) is not int or not lo <= x <= hi for x in v):
-        raise InvalidStateError(f"{key!r} must be two ints in {lo}..{hi}, got {v!r}")
-    if (v[0] == 0) != (v[1] == 0):
-        raise InvalidStateError(f"{key!r} has one die and not the other: {v!r}")
-    return v
-
-
-def _card_list(v, what, limit):
-    if not isinstance(v, list) or len(v) > limit:
-        raise InvalidStateError(f"{what} must be a list of at most {limit} card codes")
-    for c in v:
-        if type(c) is not int or not 0 <= c < 128 or CODE_TO_IDX[c] < 0:
-            raise InvalidStateError(f"{what} holds {c!r}, not a card of this deck")
-    return v
-
-
-cdef _load_inference(KKState *st, cards, counts, int n):
-    """The public inference fields: per seat a list of distinct card codes of this deck (the
-    Joker at most once: it stands for both) and a count 0 .. hand size."""
-    cdef uint64_t m
-    cdef int i
-    if not isinstance(cards, list) or len(cards) != n:
-        raise InvalidStateError(f"'inference_cards' must be {n} lists of card codes")
-    if not isinstance(counts, list) or len(counts) != n or any(type(x) is not int for x in counts):
-        raise InvalidStateError(f"'inference_count' must be {n} ints")
-    for p in range(n):
-        m = _load_mask(st, cards[p], f"'inference_cards' of seat {p}")
-        if not 0 <= counts[p] <= popcount(st.hand[p]):
-            raise InvalidStateError(f"'inference_count' of seat {p} must be 0..{popcount(st.hand[p])} "
-                                    f"(the hand size), got {counts[p]!r}")
-        st.inf_mask[p] = m
-        st.inf_n[p] = counts[p]
-
-
-cdef uint64_t _load_mask(KKState *st, v, what) except? 0:
-    """A card set as distinct card codes of this deck, the Joker at most once (both bits)."""
-    cdef uint64_t m = 0
-    cdef int i
-    for c in _card_list(v, what, 53):
-        i = CODE_TO_IDX[c]
-        if i == 52 and not st.opt_jokers:
-            raise InvalidStateError(f"{what} names a Joker; this deck has none")
-        if (m >> i) & 1:
-            raise InvalidStateError(f"{what} names {c!r} twice")
-        m |= (JOKERS if i == 52 else (1ULL << i))
-    return m
-
-
-def state_from_dict(game, body, events):
-    """Rebuild a state from ``to_json()``'s body, checking every field and that the deck
-    is exactly conserved.  Raises ``InvalidStateError``."""
-    cdef KrazyKingsState s = KrazyKingsState.__new__(KrazyKingsState)
-    s._init(&KK_OPS, game)
-    cdef KKState *st = S(s)
-    cdef int32_t buf[NUM_ACTIONS]
-    _set_options(st, game)
-    n = game.num_players
-    expected = set(body)
-    want = {"rng", "hands", "stock", "discard", "dealer", "current_player", "phase", "direction",
-            "roll", "open_roll", "challenger", "challenge_roll", "rolloff_rolls",
-            "pending_reverse", "turns", "winner", "turn_limit", "round_two"}
-    optional = {"inference_cards", "inference_count", "stock_from"}   # absent in older saves
-    if expected & optional and not optional <= expected:
-        raise InvalidStateError("'inference_cards', 'inference_count' and 'stock_from' come together")
-    expected -= optional
-    if expected != want:
-        raise InvalidStateError(f"state fields differ: missing {sorted(want - expected)}, unknown {sorted(expected - want)}")
-    rng = body["rng"]
-    if not isinstance(rng, list) or len(rng) != 4 or any(type(x) is not int or not 0 <= x < 2 ** 64 for x in rng) \
-            or not any(rng):
-        raise InvalidStateError("'rng' must be four unsigned 64-bit ints, not all zero")
-    for i in range(4):
-        st.rng.s[i] = rng[i]
-    hands = body["hands"]
-    if not isinstance(hands, list) or len(hands) != n:
-        raise InvalidStateError(f"'hands' must be {n} lists")
-    deck = {}
-    for p in range(n):
-        for c in _card_list(hands[p], f"hand {p}", 54):
-            add_card(st, p, c)
-            deck[c] = deck.get(c, 0) + 1
-    stock = _card_list(body["stock"], "'stock'", 54)
-    discard = _card_list(body["discard"], "'discard'", 54)
-    for c in stock + discard:
-        deck[c] = deck.get(c, 0) + 1
-    full = {IDX_TO_CODE[i]: 1 for i in range(52)}
-    if st.opt_jokers:
-        full[JOKER_CODE] = 2
-    if deck != full:
-        raise InvalidStateError("the cards in hands, stock and discard pile are not exactly one deck (KK-1)")
-    for p in range(n):
-        if popcount(st.hand[p]) != len(hands[p]):
-            raise InvalidStateError(f"hand {p} holds a card twice")
-    st.n_stock = len(stock)
-    for i, c in enumerate(stock):
-        st.stock[i] = c
-    st.n_discard = len(discard)
-    for i, c in enumerate(discard):
-        st.discard[i] = c
-    st.dealer = _int(body, "dealer", 0, n - 1)
-    if st.dealer != game.options.dealer:
-        raise InvalidStateError("'dealer' differs from the game's option")
-    phase = body["phase"]
-    inv = {v: k for k, v in PHASE_NAMES.items()}
-    if not isinstance(phase, str) or phase not in inv:
-        raise InvalidStateError(f"'phase' must be one of {sorted(inv)}, got {phase!r}")
-    st.phase = inv[phase]
-    st.direction = body["direction"]
-    if type(body["direction"]) is not int or st.direction not in (1, -1):
-        raise InvalidStateError("'direction' must be 1 or -1")
-    st.d1, st.d2 = _pair(body, "roll", 0, 6)
-    st.open_d1, st.open_d2 = _pair(body, "open_roll", 0, 6)
-    st.ch_d1, st.ch_d2 = _pair(body, "challenge_roll", 0, 6)
-    st.challenger = _int(body, "challenger", -1, n - 1)
-    st.rolloff_rolls = _int(body, "rolloff_rolls", 0, 3)
-    st.pending_reverse = _int(body, "pending_reverse", 0, 1)
-    st.turns = _int(body, "turns", 0, st.opt_max_turns)
-    st.winner = _int(body, "winner", -1, n - 1)
-    tl = body["turn_limit"]
-    if type(tl) is not bool:
-        raise InvalidStateError("'turn_limit' must be true or false")
-    st.turn_limit = tl
-    r2 = body["round_two"]
-    if not isinstance(r2, list) or len(r2) != n or any(type(x) is not bool for x in r2):
-        raise InvalidStateError(f"'round_two' must be {n} booleans")
-    for p in range(n):
-        st.round_two[p] = r2[p]
-    if "inference_cards" in body:
-        _load_inference(st, body["inference_cards"], body["inference_count"], n)
-        st.stock_from = _load_mask(st, body["stock_from"], "'stock_from'")
-    if st.phase == PH_NONE:
-        st.cur = _int(body, "current_player", KZ_TERMINAL, KZ_TERMINAL)
-        if (st.winner >= 0) == bool(st.turn_limit):
-            raise InvalidStateError("a finished game has either a winner or the turn limit")
-        if st.winner >= 0 and st.hand[st.winner] != 0:
-            raise InvalidStateError("the winner still holds cards")
-    else:
-        st.cur = _int(body, "current_player", 0, n - 1)
-        if st.winner != -1 or st.turn_limit:
-            raise InvalidStateError("a running game has no winner")
-        for p in range(n):
-            if st.hand[p] == 0:
-                raise InvalidStateError(f"seat {p} holds no cards but the game is running")
-        if st.phase in (PH_R1, PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN) and st.d1 == 0:
-            raise InvalidStateError(f"phase {phase!r} needs a roll")
-        if st.phase == PH_CHALLENGED and (st.challenger < 0 or st.ch_d1 == 0 or st.challenger == st.cur):
-            raise InvalidStateError("a challenged player needs a challenger and a challenge roll")
-        if st.phase == PH_OPEN and st.open_d1 == 0:
-            raise InvalidStateError("phase 'open_roll' needs an open roll")
-        if st.phase not in (PH_CHALLENGED, PH_DIRECTION) and st.challenger >= 0:
-            raise InvalidStateError("a challenge is pending but the challenged player is not to act")
-        st.playable = legal_cards(st)
-        if kk_legal_actions(st, buf) == 0:
-            raise InvalidStateError("the player to act has no legal action")
-    s._load_events(events, max_kind=max(EVENT_NAMES))
-    return s
+cdef void kk_add_card(KKState *st, int p, uint8_t code) noexcept nogil:
+    add_card(st, p, code)
 
 
 # ------------------------------------------------------------------ the one validator
@@ -1913,42 +1346,7 @@ cdef const char *kk_validate(void *vst, const void *vref) noexcept nogil:
     return NULL
 
 KK_OPS.validate = kk_validate
-KK_OPS.max_event_kind = max(EVENT_NAMES)
-
-
-def _check_options(int num_players, options):
-    if options.dealer >= num_players:
-        from krazy_core.errors import ConfigError
-        raise ConfigError(f"option 'dealer' must be a seat 0..{num_players - 1} at a table of "
-                          f"{num_players}, got {options.dealer} (KK-3)")
-
-
-SPEC = GameSpec(
-    game_id="krazy-kings",
-    name="Krazy Kings",
-    min_players=2,
-    max_players=5,
-    default_players=4,
-    options=(
-        Option("free_reroll", True, bool, "KK-6", "roll once more when a roll matches nothing"),
-        Option("may_roll_when_able", False, bool, "KK-8", "a Round Two player who can play may roll instead"),
-        Option("doubles_reverse", "all", str, "KK-14", "which rolls' doubles reverse play", choices=DOUBLES),
-        Option("jokers", "rolloff", str, "KK-16", "two Jokers starting roll-offs, or a deck without Jokers",
-               choices=("rolloff", "none")),
-        Option("last_card_call", True, bool, "KK-19", "a play leaving one card must announce it"),
-        Option("max_turns", 500, int, "KK-20", "turns before the fewest cards share the win", lo=1, hi=100000),
-        Option("dealer", 0, int, "KK-3", "the seat that deals; the seat to its left starts", lo=0, hi=4),
-    ),
-    num_distinct_actions=NUM_ACTIONS,
-    new_state=new_state,
-    state_from_dict=state_from_dict,
-    state_from_bytes=_state_from_bytes,
-    tensor_shape=lambda n: (TENSOR,),
-    tensor_layout=lambda n: TENSOR_LAYOUT,
-    rules_file="krazy_kings.md",
-    summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
-    check_options=_check_options,
-)
+KK_OPS.max_event_kind = EV_LAST
 
 
 # ------------------------------------------------------------------ GameOps: tensor, truncation
@@ -1995,6 +1393,6 @@ cdef int kk_truncated(const void *vst) noexcept nogil:
     cdef const KKState *st = <const KKState *>vst
     return 1 if (st.phase == PH_NONE and st.winner < 0) else 0
 
-KK_OPS.tensor_size = 219
+KK_OPS.tensor_size = KK_TENSOR_SIZE
 KK_OPS.observation_tensor = kk_observation_tensor
 KK_OPS.truncated = kk_truncated

@@ -81,7 +81,62 @@ def render(state, viewer):
 def compact(state, viewer, minimal=False):
     """The table in a few lines, for a small terminal: the top card, the dice and any
     challenge first, then (unless ``minimal``) the turn and every seat, then the hand."""
-    obs = state.observation(viewer if viewer is not None else 0)
+    return _compact(state.observation(viewer if viewer is not None else 0), viewer, minimal)
+
+
+# what a roll of a human's own is for, said at its "press Enter to roll" (KK-3, KK-6 ...)
+ROLL_WORDS = {
+    "deal_roll": "The deal: roll for the number of cards you are dealt (KK-3).",
+    "roll": "Round One: roll, then play a card matching a die or their sum (KK-6).",
+    "roll_r2": "No card to play on the top card: roll, then play a card matching it (KK-8).",
+    "reroll": "Nothing matched: roll again (free reroll, KK-6).",
+    "open_roll": "No card matches the open roll: roll a new one (KK-12).",
+    "challenge": "Your King challenges the next player: roll what they must match (KK-11).",
+    "caught": "Caught without calling last card: roll; if your card matches, you win (KK-19).",
+    "rolloff_die": "Roll-off (KK-16): roll one die; highest picks the direction, others draw it.",
+}
+
+
+def roll_kind(event, earlier) -> str:
+    """The key of ``ROLL_WORDS`` for a roll event of a human seat (``earlier``: the events
+    before it in the same batch)."""
+    k = event["event"]
+    if k == "roll":
+        prev = earlier[-1] if earlier else None
+        if prev is not None and prev.get("event") == "roll" and prev.get("player") == event.get("player"):
+            return "reroll"
+        return "roll"
+    return k
+
+
+def before_roll(state, seat, later, earlier=()):
+    """What a human sees before rolling their own dice: the table as it was just before the
+    roll and what the roll is for.  ``later``: ``state.events_for(seat)`` from the roll on (the
+    state has already rolled; the cards dealt or drawn from the roll on are taken back out of
+    the hand shown, and the dice are not shown).  Returns ``(renderable, words)``."""
+    obs = dict(state.observation(seat))
+    hand = list(obs["hand"])
+    sizes = list(obs["hand_sizes"])
+    for e in later:
+        if e.get("event") in ("deal", "draw") and isinstance(e.get("player"), int):
+            sizes[e["player"]] = max(0, sizes[e["player"]] - 1)
+            if e["player"] == seat and e.get("card") in hand:
+                hand.remove(e["card"])
+    drawn = sum(1 for e in later if e.get("event") in ("deal", "draw"))
+    if not any(e.get("event") == "stock_rebuilt" for e in later):
+        obs["stock_size"] += drawn      # the cards the roll brought are still in the stock
+    obs.update(hand=hand, hand_sizes=sizes, roll=None, current_player=seat, terminal=False)
+    kind = roll_kind(later[0], list(earlier)) if later else "roll"
+    if kind == "roll" and obs["round_two"][seat]:
+        kind = "roll_r2"
+    obs["open_roll"] = None             # the state's open roll may be this roll's
+    if obs["challenger"] == seat:       # the challenge this roll makes
+        obs["challenger"] = None
+    obs["phase"] = "your roll" if kind != "rolloff_die" else "roll-off"
+    return _compact(obs, seat, False), ROLL_WORDS.get(kind, "roll the dice")
+
+
+def _compact(obs, viewer, minimal):
     n = obs["num_players"]
     cp = obs["current_player"]
     top = obs["top_card"]
@@ -146,13 +201,16 @@ def describe_event(e, names):
     if k == "challenge":
         return f"{who} challenges with a King: {dice_text(e['dice'])}"
     if k == "challenge_met":
-        return f"{who} meets the challenge with {e['card_text']}; {names[e['challenger']]} draws"
+        # KK-11: the challenger draws the value matched, which is the card's dice value (KK-2)
+        value = e["card"] & 15
+        return (f"{who} meets the challenge with {e['card_text']}; {names[e['challenger']]} draws "
+                f"{plural(value, 'card')}")
     if k == "challenge_failed":
         return f"{who} fails the challenge and draws {e['draws']}"
     if k == "reverse":
         return "doubles! play reverses: " + ("clockwise" if e["direction"] > 0 else "counter-clockwise")
     if k == "rolloff_die":
-        return f"roll-off: {who} rolls {DIE[e['die']]}"
+        return f"roll-off: {who} rolls {DIE[e['die']]} ({e['die']})"
     if k == "rolloff_win":
         return f"{who} wins the roll-off"
     if k == "direction":

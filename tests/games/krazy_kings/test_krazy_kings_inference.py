@@ -5,23 +5,18 @@ and how ``determinize`` deals the unseen cards to honour it.
 ``inference_cards[p]`` / ``inference_count[p]``: at least ``count`` of seat p's cards are
 not in ``cards``.  Scripted states reuse ``scripted`` from test_krazy_kings.py."""
 
-import importlib.util
 import json
-import os
 import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import krazy_core
-from helpers import kk_tables, random_playout
+from helpers import kk_tables, load_test_file, random_playout
 from krazy_core.cards import JOKER, parse_cards
 from krazy_core.errors import InvalidStateError
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("_kk_rules_tests_inf", os.path.join(HERE, "test_krazy_kings.py"))
-kk = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(kk)
+kk = load_test_file("test_krazy_kings")
 scripted = kk.scripted
 
 SUITS = "SHDC"

@@ -1,14 +1,14 @@
+"""Stub of krazy_core.games.krazy_kings.state (the compiled face)."""
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 from krazy_core._state import State
-from krazy_core.spec import Game, GameSpec, TensorSegment
+from krazy_core.spec import Game, TensorSegment
 
 EVENT_NAMES: Dict[int, str]
 PHASE_NAMES: Dict[int, str]
-SPEC: GameSpec
 TENSOR_LAYOUT: Tuple[TensorSegment, ...]
 TENSOR: int
 DOUBLES: Tuple[str, ...]
@@ -23,3 +23,8 @@ class KrazyKingsState(State):
 
 def new_state(game: Game, seed: Optional[int] = ...) -> KrazyKingsState: ...
 def state_from_dict(game: Game, body: Dict[str, Any], events: Any) -> KrazyKingsState: ...
+
+# private helpers the package re-exports for its tests
+def _cards_of(mask: int) -> List[int]: ...
+def _mask_cards(mask: int) -> List[int]: ...
+def _action_card(a: int) -> Optional[int]: ...

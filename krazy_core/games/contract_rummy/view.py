@@ -17,7 +17,7 @@ PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decl
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
 
-SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; a card alone discards it ('8s'); 'lay 5s 5h "
+SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; at a buy offer 'buy' or 'pass'; a card alone discards it ('8s'); 'lay 5s 5h "
                "5d' lays a whole meld; cards in letters ('lay off JK on meld 3 high'); a lay off on a "
                "book needs no end")
 
@@ -228,8 +228,31 @@ def action_label(state, action):
     return text
 
 
-def describe_event(e, names):
-    """One line of play by play, or ``None`` for bookkeeping events."""
+RANK_WORDS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces"}
+RANK_SHORT = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
+SUIT_WORDS = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
+
+
+def meld_words(m) -> str:
+    """A meld in words, its cards in order with wilds marked (``state.melds()`` dict):
+    ``a book of 9s: 9♠ 9♥ 2♣✱``, ``a run of hearts, A to 4: A♥ 2♦✱ 🃏✱ 4♥`` (CR-2)."""
+    from krazy_core.cards import format_card
+    cards = " ".join(format_card(c) + (WILD_MARK if w else "") for c, w in zip(m["cards"], meld_wilds(m)))
+    if m["kind"] == "book":
+        r = m.get("rank")
+        return f"a book of {RANK_WORDS.get(r, f'{r}s')}: {cards}"
+    lo = m.get("lo")
+    span = ""
+    if isinstance(lo, int):
+        hi = lo + len(m["cards"]) - 1
+        span = f", {RANK_SHORT.get(lo, lo)} to {RANK_SHORT.get(hi, hi)}"
+    suit = m.get("suit")
+    return f"a run of {SUIT_WORDS.get(suit, 'one suit') if isinstance(suit, int) else 'one suit'}{span}: {cards}"
+
+
+def describe_event(e, names, state=None):
+    """One line of play by play, or ``None`` for bookkeeping events.  With ``state`` (the
+    table's state, at or after the event) a completed meld is described by its cards."""
     k = e["event"]
     who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
     if k in ("deal", "turn", "score", "run_start"):
@@ -256,6 +279,11 @@ def describe_event(e, names):
     if k == "lay":
         return f"{who} lays {e['card_text']} in meld {e['meld']}"
     if k == "meld":
+        m = None
+        if state is not None:
+            m = next((x for x in state.melds() if x["id"] == e["meld"]), None)
+        if m is not None:
+            return f"{who} completes meld {e['meld']}, {meld_words(m)}"
         return f"{who} completes meld {e['meld']} ({e['cards']} cards)"
     if k == "down":
         return f"{who} is down"
@@ -276,6 +304,12 @@ def describe_event(e, names):
     if k == "turn_limit":
         return f"the turn limit ({e['turn']}) ends the round"
     if k == "round_end":
+        if e.get("reason") == "went out" and state is not None:
+            # "round 1 ends: went out" did not say who (a tester's note, issue 16)
+            outs = [x["player"] for x in state.events
+                    if x["event"] == "go_out" and x.get("round") == e["round"]]
+            if outs and isinstance(outs[-1], int) and 0 <= outs[-1] < len(names):
+                return f"round {e['round']} ends: {names[outs[-1]]} went out"
         return f"round {e['round']} ends: {e['reason']}"
     if k == "game_over":
         return "the game is over"

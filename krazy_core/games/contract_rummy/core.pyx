@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Crazy Rummy (``contract-rummy``): seven contracts, buying, laying off, wild swaps; rules
-CR-1 .. CR-17 (``krazy_core/rules/contract_rummy.md``, seed 002, Italian).
+CR-1 .. CR-17 (``krazy_core/games/contract_rummy/rules.md``, seed 002, Italian).
 
 A card *kind* is ``suit*13 + rank-1`` for the suited cards (suits S H D C, A=1 .. K=13)
 and 52 for the Joker; the two copies of a card (and the four Jokers) are one kind, so
@@ -49,7 +49,7 @@ natural places, the caps and the same-suit rule), so ``finish`` is always eventu
 reachable and the player never has to undo.  Book ranks never decrease and run
 ``(suit, first position)`` keys increase through the lay-down (symmetric duplicates cut).
 
-Decisions the rules leave open, settled here (tests in tests/test_contract_rummy.py):
+Decisions the rules leave open, settled here (tests in tests/games/contract_rummy/test_contract_rummy.py):
 
 - Two runs of one suit in one contract "join" when their positions touch or overlap
   (with ``ace_wrap``: their ranks, round the corner); such lay-downs are not offered.
@@ -78,144 +78,33 @@ unseen cards, sorted first so a sample depends only on the information set; card
 was seen to take (up-cards taken or bought, wilds won by a swap) stay in their hand until
 they play a card of that kind.
 
-Public faces: :func:`is_book`, :func:`is_run` (through the shared meld solver,
-``melds.pxd``), :func:`contract_options`, :func:`best_arrangement`.
+This module (``krazy_core.games.contract_rummy.core``) is the rules in one C unit: new game,
+legal actions, apply, determinize, the heuristic policy, evaluate, the validator, the
+observation tensor and the GameOps table; its layout contract is ``core.pxd``.  The Python
+face (the State class, JSON, event texts, action names, the meld helpers :func:`is_book`,
+:func:`is_run`, :func:`contract_options`, :func:`best_arrangement`) is ``state.pyx``;
+``__init__.py`` exports both.
 
-Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``.
+Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``
+(``state.pyx``).
 """
 
-cimport cython
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
-
-import numpy as np
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
-from krazy_core._state cimport State
-from krazy_core._state import check_seed
-from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind,
-                                     KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND, kz_meld_contract)
-from krazy_core.cards import format_card, parse_card
-from krazy_core.errors import InvalidStateError, ConfigError
-from krazy_core.spec import GameSpec, Option, tensor_layout
+from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_contract_query,
+                                     kz_contract_feasible, kz_run_mask, kz_runs_join)
+# the struct, constants, tables and inline helpers: core.pxd (cimported implicitly)
 
-# observation_tensor, part by part (offsets in the code follow it; TENSOR = 1154)
-TENSOR_LAYOUT = tensor_layout(("hand", 53), ("up_card", 53), ("discard_pile", 53), ("melds", 18 * 53),
-                              ("seats", 6 * 4), ("round", 7), ("phase", 6), ("stock_size", 1),
-                              ("turn", 1), ("to_act", 1), ("building_meld", 1))
 
-# ------------------------------------------------------------------ constants
-DEF MAXP = 6
-DEF NK = 53              # card kinds: 0..51 suited, 52 Joker
-DEF JK = 52
-DEF NCARDS = 108
-DEF MAXM = 18            # meld slots: seat*3 + k
-DEF MLEN = 14            # cards one meld can hold (run 13; book 8 naturals + 1 wild)
-DEF NO_NAT = 53          # gd_last after a book's wild: no more naturals
-
-DEF A_TAKE = 53
-DEF A_DECLINE = 54
-DEF A_BUY = 55
-DEF A_PASS = 56
-DEF A_GO_DOWN = 57
-DEF A_ADD = 58
-DEF A_RUN = 111
-DEF A_FINISH = 163
-DEF A_LAYOFF = 164
-DEF A_SWAP = 2072
-DEF A_KEEP = 3008
-DEF NUM_ACTIONS = 3009
-DEF TENSOR = 1154
-
-cdef enum:
-    PH_OVER = 0
-    PH_FIRST = 1         # the dealer's first up-card choice (CR-7)
-    PH_TAKE = 2          # in-turn player: take the up-card or decline (CR-8)
-    PH_BUY = 3           # another player: buy or pass (CR-8)
-    PH_MAIN = 4          # after the draw: go down, lay off, swap, discard (CR-9..CR-13)
-    PH_BUILD = 5         # laying down the contract, meld by meld (CR-10)
-
-cdef enum:
-    MK_NONE = 0
-    MK_BOOK = 1
-    MK_RUN = 2
-
-cdef enum:
-    EV_ROUND_START = 1, EV_SHUFFLE, EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_DECLINE, EV_BUY,
-    EV_PASS, EV_DRAW, EV_GO_DOWN, EV_RUN_START, EV_LAY, EV_MELD, EV_DOWN, EV_LAYOFF, EV_SWAP,
-    EV_DISCARD, EV_KEEP, EV_GO_OUT, EV_REBUILD, EV_TURN_LIMIT, EV_ROUND_END, EV_SCORE,
-    EV_GAME_OVER
-
-EVENT_NAMES = {1: "round_start", 2: "shuffle", 3: "deal", 4: "up_card", 5: "turn", 6: "take",
-               7: "decline", 8: "buy", 9: "pass", 10: "draw", 11: "go_down", 12: "run_start",
-               13: "lay", 14: "meld", 15: "down", 16: "lay_off", 17: "swap", 18: "discard",
-               19: "keep", 20: "go_out", 21: "stock_rebuilt", 22: "turn_limit",
-               23: "round_end", 24: "score", 25: "game_over"}
-PHASE_NAMES = {0: "over", 1: "first_up_card", 2: "take_or_decline", 3: "buy_or_pass",
-               4: "play", 5: "going_down"}
-ROUND_END_REASONS = {0: "went out", 1: "turn limit (CR-17)", 2: "no cards left (CR-14)"}
 CONTRACTS = {1: (2, 0), 2: (1, 1), 3: (0, 2), 4: (3, 0), 5: (2, 1), 6: (1, 2), 7: (0, 3)}
 
-ctypedef struct Meld:
-    uint8_t kind                # MK_NONE, MK_BOOK, MK_RUN
-    uint8_t suit                # a run's suit 0..3
-    uint8_t rank                # a book's rank 1..13
-    uint8_t lo                  # a run's first position (1..14, wrap 1..13)
-    uint8_t n                   # cards in the meld
-    uint8_t wilds               # cards standing as wilds (not natural where they are)
-    uint8_t cards[MLEN]         # kinds; a run's card at position lo+i; a book in laying order
-
-ctypedef struct CRState:
-    kz_rng rng                  # the state's own PRNG: shuffles
-    uint8_t hand[MAXP][NK]      # copies of each kind held
-    uint8_t known[MAXP][NK]     # of those, copies everyone saw them take (up-cards, swapped wilds)
-    uint8_t stock[NCARDS]       # kinds, bottom .. top
-    uint8_t discard[NCARDS]     # kinds, bottom .. top (top = the up-card when up_live)
-    Meld melds[MAXM]            # seat*3 + k
-    int32_t nhand[MAXP]         # cards in each hand
-    int32_t n_stock
-    int32_t n_discard
-    int32_t num_players         # 2..6
-    int32_t opt_jokers          # CR-1: 0..4 Jokers in the deck
-    int32_t opt_wrap            # CR-3 ace_wrap
-    int32_t opt_overlap         # CR-10 overlapping_runs
-    int32_t opt_buy_limit       # CR-8: buys per player per round, 0 = no limit
-    int32_t opt_penalty         # CR-8 penalty_cards
-    int32_t opt_layoff_own      # CR-11 layoff_on_own
-    int32_t opt_swap_down       # CR-12 swap_requires_down
-    int32_t opt_final_nd        # CR-13 final_round_no_discard
-    int32_t opt_rounds          # CR-16 rounds played
-    int32_t opt_first_round     # CR-16 first round 1..7
-    int32_t opt_max_turns       # CR-17
-    int32_t round               # 1..7: the contract in play (CR-4)
-    int32_t dealer
-    int32_t phase               # PH_*
-    int32_t cur                 # seat to act, KZ_TERMINAL when over
-    int32_t turn_player         # whose turn it is (the buyer acts out of turn)
-    int32_t up_live             # 1: the discard pile's top is an up-card on offer
-    int32_t discarder           # seat that may not buy the live up-card, -1 none
-    int32_t turns               # turns begun this round (CR-17)
-    int32_t total_turns         # turns begun in the game
-    int32_t limit_rounds        # rounds ended by max_turns
-    int32_t gd_k                # meld of the contract being built (PH_BUILD)
-    int32_t gd_open             # 1 when that meld has been started
-    int32_t gd_last             # a book's last natural kind laid (NO_NAT after its wild)
-    uint8_t down[MAXP]          # 1 once the seat went down this round
-    uint8_t buys[MAXP]          # buys this round
-    int32_t scores[7][MAXP]     # points scored in each round (CR-15), by round-1
-    int32_t round_result[7]     # -2 not played, -1 ended with no winner, else the winner
-
-# ------------------------------------------------------------------ tables
-cdef uint8_t KIND_CODE[NK]
-cdef int32_t CODE_KIND[256]
-cdef int32_t POINTS[NK]
-cdef int32_t CBOOKS[8]
-cdef int32_t CRUNS[8]
+# ------------------------------------------------------------------ tables (declared in core.pxd)
 cdef uint64_t TWOS = (1ULL << 1) | (1ULL << 14) | (1ULL << 27) | (1ULL << 40)
 cdef uint64_t JBIT = 1ULL << 52
-cdef uint64_t RANKBITS[14]
 
 cdef void _init_tables():
     cdef int s, r, k
@@ -248,305 +137,34 @@ cdef void _init_tables():
 
 _init_tables()
 
-cdef inline int is_two(int k) noexcept nogil:
-    return k < 52 and k % 13 == 1
-
-cdef inline int kind_rank(int k) noexcept nogil:
-    return k % 13 + 1
-
-cdef inline int pos_rank(int q) noexcept nogil:
-    return (q - 1) % 13 + 1
-
-cdef inline int nat_kind(int suit, int q) noexcept nogil:
-    return suit * 13 + pos_rank(q) - 1
-
-cdef inline int pos_hi(int wrap) noexcept nogil:
-    return 26 if wrap else 14
-
-cdef inline int lo_max(int wrap) noexcept nogil:
-    return 13 if wrap else 11
-
-cdef inline int nmelds(int rnd) noexcept nogil:
-    return CBOOKS[rnd] + CRUNS[rnd]
-
-cdef inline int book_natural(int rank, int k) noexcept nogil:
-    if k == JK:
-        return 0
-    if rank == 2:
-        return is_two(k)
-    return kind_rank(k) == rank
-
-cdef inline int book_wild(int rank, int k) noexcept nogil:
-    return k == JK or (rank != 2 and is_two(k))
-
-cdef inline int run_natural(int suit, int q, int k) noexcept nogil:
-    return k == nat_kind(suit, q)
-
-cdef inline int wildcard(int k) noexcept nogil:
-    return k == JK or is_two(k)
-
 cdef uint32_t run_mask(int wrap, int lo, int hi) noexcept nogil:
-    """Positions (non-wrap, bits 1..14) or ranks mod 13 (wrap, bits 0..12) a run covers."""
-    cdef uint32_t m = 0
-    cdef int q
-    for q in range(lo, hi + 1):
-        if wrap:
-            m |= 1U << ((q - 1) % 13)
-        else:
-            m |= 1U << q
-    return m
+    """Positions (non-wrap, bits 1..14) or ranks mod 13 (wrap, bits 0..12) a run covers
+    (the shared solver's ``kz_run_mask``)."""
+    return kz_run_mask(&CR_RULES[1 if wrap else 0], lo, hi)
 
 cdef int touches(int wrap, int overlap, uint32_t a, uint32_t b) noexcept nogil:
     """CR-10: two same-suit runs of one contract join when their positions touch or overlap
     (with ``overlapping_runs``: only when they touch without overlapping, i.e. would
-    continue each other)."""
-    cdef uint32_t e
-    if overlap and (a & b):
-        return 0
-    if wrap:
-        e = a | ((a << 1) | (a >> 12)) | ((a >> 1) | (a << 12))
-        e &= 0x1FFF
-    else:
-        e = a | (a << 1) | (a >> 1)
-    return (e & b) != 0
+    continue each other); the shared solver's ``kz_runs_join``."""
+    return kz_runs_join(&CR_RULES[1 if wrap else 0], overlap, a, b)
 
 # ------------------------------------------------------------------ the existence check
-ctypedef struct Ctx:
-    uint8_t cnt[NK]             # cards left in hand
-    int32_t wrap
-    int32_t overlap             # CR-10 option overlapping_runs
-    int32_t nb                  # fresh books still to lay (the partial meld excluded)
-    int32_t nr                  # fresh runs still to lay
-    int32_t book_lb             # a fresh book's rank >= book_lb
-    int32_t run_lb              # a fresh run's key suit*32+lo > run_lb
-    int32_t nfix                # runs fixed in this lay-down
-    int32_t fix_suit[3]
-    uint32_t fix_mask[3]
-    int32_t wneed               # wilds promised (any 2 or Joker)
-    int32_t jres                # Jokers promised (the wild of a book of 2s)
-    int32_t pkind               # partial meld: MK_NONE, MK_BOOK, MK_RUN
-    int32_t prank
-    int32_t pn
-    int32_t pw
-    int32_t plast
-    int32_t psuit
-    int32_t plo
+# The shared solver's contract mode (melds.pxd ``kz_contract_feasible``) answers it, under
+# Crazy Rummy's meld rules (``kz_rules_crazy``, one table per ace_wrap value).
+cdef kz_meld_rules CR_RULES[2]
+kz_rules_crazy(&CR_RULES[0], 0)
+kz_rules_crazy(&CR_RULES[1], 1)
 
-cdef inline int pool(const Ctx *c) noexcept nogil:
-    return c.cnt[JK] + c.cnt[1] + c.cnt[14] + c.cnt[27] + c.cnt[40]
-
-cdef inline int take_nat(Ctx *c, int k) noexcept nogil:
-    if c.cnt[k] == 0:
-        return 0
-    c.cnt[k] -= 1
-    if is_two(k) and pool(c) < c.wneed + c.jres:
-        c.cnt[k] += 1
-        return 0
-    return 1
-
-cdef inline int take_wild(Ctx *c) noexcept nogil:
-    if pool(c) < c.wneed + c.jres + 1:
-        return 0
-    c.wneed += 1
-    return 1
-
-cdef inline int take_joker(Ctx *c) noexcept nogil:
-    if c.cnt[JK] < c.jres + 1 or pool(c) < c.wneed + c.jres + 1:
-        return 0
-    c.jres += 1
-    return 1
-
-cdef int books_left(Ctx *c, int klo, int nb) noexcept nogil:
-    """nb fresh books of ranks >= klo from the counts (suits no longer matter)."""
-    cdef Ctx d
-    cdef int k, s, nat, i, got
-    if nb == 0:
-        return 1
-    for k in range(klo, 14):
-        nat = 0
-        for s in range(4):
-            nat += c.cnt[s * 13 + k - 1]
-        if nat < 2:
-            continue
-        # three naturals
-        if nat >= 3:
-            d = c[0]
-            got = 0
-            for s in range(4):
-                while got < 3 and d.cnt[s * 13 + k - 1] > 0:
-                    d.cnt[s * 13 + k - 1] -= 1
-                    got += 1
-            if k != 2 or pool(&d) >= d.wneed + d.jres:
-                if books_left(&d, k, nb - 1):
-                    return 1
-        # two naturals and a wild
-        d = c[0]
-        got = 0
-        for s in range(4):
-            while got < 2 and d.cnt[s * 13 + k - 1] > 0:
-                d.cnt[s * 13 + k - 1] -= 1
-                got += 1
-        if k != 2 or pool(&d) >= d.wneed + d.jres:
-            if k == 2:
-                i = take_joker(&d)
-            else:
-                i = take_wild(&d)
-            if i and books_left(&d, k, nb - 1):
-                return 1
-    return 0
-
-cdef int runs_left(Ctx *c) noexcept nogil:
-    """c.nr fresh runs, keys above c.run_lb, then the books (exact)."""
-    cdef Ctx d
-    cdef int s, lo, j, q, i, k, r, miss, key, bad, mask, nw, ok
-    cdef uint32_t m
-    cdef int avail = pool(c) - c.wneed - c.jres
-    for s in range(4):
-        for lo in range(1, lo_max(c.wrap) + 1):
-            key = s * 32 + lo
-            if key < c.run_lb + 1 - c.overlap:
-                continue
-            miss = 0
-            for q in range(lo, lo + 4):
-                if c.cnt[nat_kind(s, q)] == 0:
-                    miss += 1
-            if miss > 2 or miss > avail:
-                continue
-            m = run_mask(c.wrap, lo, lo + 3)
-            bad = 0
-            for j in range(c.nfix):
-                if c.fix_suit[j] == s and touches(c.wrap, c.overlap, c.fix_mask[j], m):
-                    bad = 1
-            if bad:
-                continue
-            # bit i of mask: a wild at position lo+i (at most 2 wilds)
-            for mask in range(16):
-                nw = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
-                if nw > 2 or nw < miss:
-                    continue
-                d = c[0]
-                ok = 1
-                for i in range(4):
-                    k = nat_kind(s, lo + i)
-                    if (mask >> i) & 1:
-                        if c.cnt[k] > 0:
-                            # a wild instead of an available natural helps only if a later
-                            # meld may need that natural
-                            r = kind_rank(k)
-                            if not ((c.nb > 0 and r >= c.book_lb) or (c.nr > 1 and (r == 1 or c.wrap or c.overlap))):
-                                ok = 0
-                                break
-                        if not take_wild(&d):
-                            ok = 0
-                            break
-                    elif not take_nat(&d, k):
-                        ok = 0
-                        break
-                if not ok:
-                    continue
-                d.nr -= 1
-                d.run_lb = key
-                d.fix_suit[d.nfix] = s
-                d.fix_mask[d.nfix] = m
-                d.nfix += 1
-                if d.nr > 0:
-                    if runs_left(&d):
-                        return 1
-                elif books_left(&d, d.book_lb, d.nb):
-                    return 1
-    return 0
-
-cdef int fresh(Ctx *c) noexcept nogil:
-    if c.nr > 0:
-        return runs_left(c)
-    return books_left(c, c.book_lb, c.nb)
-
-cdef int complete_book(Ctx *c, int need) noexcept nogil:
-    cdef Ctx d
-    cdef int k, s
-    if need == 0:
-        d = c[0]
-        d.pkind = MK_NONE
-        d.book_lb = d.prank
-        return fresh(&d)
-    if c.plast < NO_NAT:
-        for s in range(4):
-            k = s * 13 + c.prank - 1
-            if k >= c.plast and c.cnt[k] > 0:
-                d = c[0]
-                if take_nat(&d, k):
-                    d.plast = k
-                    d.pn += 1
-                    if complete_book(&d, need - 1):
-                        return 1
-    if c.pw == 0:
-        d = c[0]
-        if (take_joker(&d) if c.prank == 2 else take_wild(&d)):
-            d.pw = 1
-            d.pn += 1
-            if complete_book(&d, need - 1):
-                return 1
-    return 0
-
-cdef int complete_run(Ctx *c, int need) noexcept nogil:
-    cdef Ctx d
-    cdef int q, k, j
-    cdef uint32_t m
-    if need == 0:
-        m = run_mask(c.wrap, c.plo, c.plo + c.pn - 1)
-        for j in range(c.nfix):
-            if c.fix_suit[j] == c.psuit and touches(c.wrap, c.overlap, c.fix_mask[j], m):
-                return 0
-        d = c[0]
-        d.fix_suit[d.nfix] = c.psuit
-        d.fix_mask[d.nfix] = m
-        d.nfix += 1
-        d.run_lb = c.psuit * 32 + c.plo
-        d.pkind = MK_NONE
-        return fresh(&d)
-    q = c.plo + c.pn
-    if q > pos_hi(c.wrap) or c.pn >= 13:
-        return 0
-    k = nat_kind(c.psuit, q)
-    if c.cnt[k] > 0:
-        d = c[0]
-        if take_nat(&d, k):
-            d.pn += 1
-            if complete_run(&d, need - 1):
-                return 1
-    if c.pw < 2:
-        d = c[0]
-        if take_wild(&d):
-            d.pn += 1
-            d.pw += 1
-            if complete_run(&d, need - 1):
-                return 1
-    return 0
-
-cdef int feasible(Ctx *c) noexcept nogil:
+cdef inline int feasible(const CRState *st, kz_contract_query *c) noexcept nogil:
     """1 if the lay-down described by c can still be completed (exact)."""
-    cdef int tot = 0, k
-    for k in range(NK):
-        tot += c.cnt[k]
-    if c.pkind == MK_BOOK:
-        if tot < 3 * c.nb + 4 * c.nr + (3 - c.pn if c.pn < 3 else 0):
-            return 0
-        return complete_book(c, 3 - c.pn if c.pn < 3 else 0)
-    if c.pkind == MK_RUN:
-        if tot < 3 * c.nb + 4 * c.nr + (4 - c.pn if c.pn < 4 else 0):
-            return 0
-        return complete_run(c, 4 - c.pn if c.pn < 4 else 0)
-    if tot < 3 * c.nb + 4 * c.nr:
-        return 0
-    return fresh(c)
+    return kz_contract_feasible(&CR_RULES[1 if st.opt_wrap else 0], c)
 
-cdef void ctx_from_state(const CRState *st, int p, Ctx *c) noexcept nogil:
+cdef void ctx_from_state(const CRState *st, int p, kz_contract_query *c) noexcept nogil:
     """The lay-down in progress of seat p (PH_BUILD), or a fresh one (PH_MAIN)."""
     cdef int k, nb = CBOOKS[st.round], nr = CRUNS[st.round], j
     cdef const Meld *m
-    memset(c, 0, sizeof(Ctx))
+    memset(c, 0, sizeof(kz_contract_query))
     memcpy(c.cnt, st.hand[p], NK)
-    c.wrap = st.opt_wrap
     c.overlap = st.opt_overlap
     c.book_lb = 1
     c.run_lb = -1
@@ -562,7 +180,7 @@ cdef void ctx_from_state(const CRState *st, int p, Ctx *c) noexcept nogil:
         else:
             c.run_lb = m.suit * 32 + m.lo
             c.fix_suit[c.nfix] = m.suit
-            c.fix_mask[c.nfix] = run_mask(c.wrap, m.lo, m.lo + m.n - 1)
+            c.fix_mask[c.nfix] = run_mask(st.opt_wrap, m.lo, m.lo + m.n - 1)
             c.nfix += 1
     k = st.gd_k + (1 if st.gd_open else 0)
     c.nb = nb - k if nb > k else 0
@@ -580,26 +198,16 @@ cdef void ctx_from_state(const CRState *st, int p, Ctx *c) noexcept nogil:
             c.plo = m.lo
 
 cdef int can_go_down(const CRState *st, int p) noexcept nogil:
-    cdef Ctx c
+    cdef kz_contract_query c
     if st.down[p] or st.nhand[p] < 3 * CBOOKS[st.round] + 4 * CRUNS[st.round]:
         return 0
     ctx_from_state(st, p, &c)
     c.pkind = MK_NONE
     c.nb = CBOOKS[st.round]
     c.nr = CRUNS[st.round]
-    return feasible(&c)
+    return feasible(st, &c)
 
 # ------------------------------------------------------------------ card movement
-cdef inline void add_card(CRState *st, int p, int k) noexcept nogil:
-    st.hand[p][k] += 1
-    st.nhand[p] += 1
-
-cdef inline void remove_card(CRState *st, int p, int k) noexcept nogil:
-    st.hand[p][k] -= 1
-    st.nhand[p] -= 1
-    if st.known[p][k] > 0:          # a public play of that kind: the seen copy may be gone
-        st.known[p][k] -= 1
-
 cdef void rebuild(CRState *st, kz_events *ev) noexcept nogil:
     """CR-14: the discard pile but its top card becomes the shuffled stock."""
     if kz_rebuild_stock(st.stock, &st.n_stock, st.discard, &st.n_discard, &st.rng) <= 0:
@@ -848,7 +456,7 @@ cdef inline int final_nd(const CRState *st) noexcept nogil:
 
 cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
     """Whether the lay-down step a keeps the contract completable (never strands)."""
-    cdef Ctx c
+    cdef kz_contract_query c
     cdef int k, s, lo
     cdef int kind = MK_BOOK if st.gd_k < CBOOKS[st.round] else MK_RUN
     ctx_from_state(st, p, &c)
@@ -859,7 +467,7 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
             return 0
         if c.pkind == MK_RUN and c.pn < 4:
             return 0
-        return feasible(&c)
+        return feasible(st, &c)
     if a >= A_RUN:
         if st.gd_open or kind != MK_RUN:
             return 0
@@ -873,7 +481,7 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
         c.plo = lo
         c.pn = 0
         c.pw = 0
-        return feasible(&c)
+        return feasible(st, &c)
     k = a - A_ADD
     if c.cnt[k] == 0:
         return 0
@@ -887,19 +495,19 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
         c.pw = 0
         c.plast = k
         c.cnt[k] -= 1
-        return feasible(&c)
+        return feasible(st, &c)
     if c.pkind == MK_BOOK:
         if book_natural(c.prank, k) and k >= c.plast and c.plast < NO_NAT:
             c.cnt[k] -= 1
             c.pn += 1
             c.plast = k
-            return feasible(&c)
+            return feasible(st, &c)
         if book_wild(c.prank, k) and c.pw == 0:
             c.cnt[k] -= 1
             c.pn += 1
             c.pw = 1
             c.plast = NO_NAT
-            return feasible(&c)
+            return feasible(st, &c)
         return 0
     # run: the card at the next position
     if c.pn >= 13 or c.plo + c.pn > pos_hi(st.opt_wrap):
@@ -907,12 +515,12 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
     if run_natural(c.psuit, c.plo + c.pn, k):
         c.cnt[k] -= 1
         c.pn += 1
-        return feasible(&c)
+        return feasible(st, &c)
     if wildcard(k) and c.pw < 2:
         c.cnt[k] -= 1
         c.pn += 1
         c.pw += 1
-        return feasible(&c)
+        return feasible(st, &c)
     return 0
 
 cdef int cr_legal_actions(const void *vst, int32_t *out) noexcept nogil:
@@ -1257,7 +865,131 @@ cdef void cr_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
         st.stock[k] = pool_[j + k]
     kz_rng_seed(&st.rng, rng.s[1] ^ rng.s[3] ^ <uint64_t>kz_bounded(rng, 0xFFFFFFFFU))
 
-include "contract_rummy_bot.pxi"
+# ------------------------------------------------------------------ the heuristic (HeuristicBot: GameOps heuristic_action)
+# Reads only the acting player's hand and public facts.
+
+cdef int card_value(const CRState *st, int p, int k) noexcept nogil:
+    """How much seat p wants card kind k for the round's contract (higher = keep)."""
+    cdef int v = 0, r, s, d, j, q, nb = CBOOKS[st.round], nr = CRUNS[st.round]
+    if k == JK or is_two(k):
+        return 100
+    r = kind_rank(k)
+    s = k // 13
+    if nb > 0:
+        for j in range(4):
+            v += 12 * st.hand[p][j * 13 + r - 1]
+        v -= 12 * (1 if st.hand[p][k] > 0 else 0)      # itself (one copy)
+        v += 12 * (st.hand[p][k] - 1 if st.hand[p][k] > 1 else 0)
+    if nr > 0:
+        for d in range(-3, 4):
+            if d == 0:
+                continue
+            q = r + d
+            if q < 1 or q > 14:
+                continue
+            if st.hand[p][s * 13 + pos_rank(q) - 1]:
+                v += 8 if (d == 1 or d == -1) else (5 if (d == 2 or d == -2) else 2)
+    return v
+
+cdef int lays_off_anywhere(const CRState *st, int p, int k) noexcept nogil:
+    cdef int m
+    for m in range(st.num_players * 3):
+        if st.melds[m].kind == MK_NONE or (m // 3 == p and not st.opt_layoff_own):
+            continue
+        if ((fits(st, m, 0) | fits(st, m, 1)) >> k) & 1:
+            return 1
+    return 0
+
+cdef int wants(const CRState *st, int p, int k, int buying) noexcept nogil:
+    cdef int v
+    if k == JK or is_two(k):
+        return (not buying) or st.nhand[p] <= st.round + 10
+    if st.down[p]:
+        return lays_off_anywhere(st, p, k) and not buying
+    v = card_value(st, p, k)
+    if buying:
+        return v >= 24 and st.nhand[p] <= st.round + 9
+    return v >= 12
+
+cdef int32_t cr_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
+    """HeuristicBot: take or buy the up-card when it is wild or builds toward the contract
+    (buying only when it pairs up strongly and the hand is not swollen: the penalty card
+    costs points); go down as soon as it can, laying every card it can into the contract;
+    lay off everything it can (naturals first); swap naturals for wilds; discard the card
+    least useful to it (pairs and run neighbours for the contract, points held) and to the
+    next player (a card the next player could lay off is kept back)."""
+    cdef const CRState *st = <const CRState *>vst
+    cdef int32_t acts[NUM_ACTIONS]
+    cdef int n = cr_legal_actions(vst, acts), i, a, p = st.cur, k, best_a = -1, nxt
+    cdef double sc, best = -1e18
+    if n == 0:
+        return -1
+    if st.phase == PH_FIRST or st.phase == PH_TAKE or st.phase == PH_BUY:
+        k = st.discard[st.n_discard - 1]
+        if wants(st, p, k, st.phase == PH_BUY):
+            return acts[0]
+        return acts[1]
+    if st.phase == PH_BUILD:
+        for i in range(n):
+            a = acts[i]
+            if a < A_RUN:
+                k = a - A_ADD
+                if not st.gd_open:
+                    sc = 50 + card_value(st, p, k)
+                elif wildcard(k) and not (st.melds[p * 3 + st.gd_k].kind == MK_BOOK
+                                          and book_natural(st.melds[p * 3 + st.gd_k].rank, k)) \
+                        and not (st.melds[p * 3 + st.gd_k].kind == MK_RUN
+                                 and run_natural(st.melds[p * 3 + st.gd_k].suit,
+                                                 st.melds[p * 3 + st.gd_k].lo + st.melds[p * 3 + st.gd_k].n, k)):
+                    sc = 40
+                else:
+                    sc = 60
+            elif a < A_FINISH:
+                k = 0
+                for nxt in range(4):
+                    if st.hand[p][nat_kind((a - A_RUN) // 13, (a - A_RUN) % 13 + 1 + nxt)]:
+                        k += 1
+                sc = 30 + k
+            else:
+                sc = 35
+            if sc > best:
+                best = sc
+                best_a = a
+        return best_a
+    # PH_MAIN
+    nxt = (p + 1) % st.num_players
+    for i in range(n):
+        a = acts[i]
+        if a == A_GO_DOWN:
+            return a
+    for i in range(n):
+        a = acts[i]
+        if A_LAYOFF <= a < A_SWAP and not wildcard((a - A_LAYOFF) // 2 // MAXM):
+            return a
+    for i in range(n):
+        a = acts[i]
+        if A_SWAP <= a < A_KEEP:
+            return a
+    for i in range(n):
+        a = acts[i]
+        if A_LAYOFF <= a < A_SWAP:
+            return a
+    for i in range(n):
+        a = acts[i]
+        if a >= NK:
+            continue
+        sc = -card_value(st, p, a) + POINTS[a] * 0.5
+        if st.hand[p][a] > 1 and CBOOKS[st.round] == 0:
+            sc += 6                                          # a duplicate is useless in runs
+        if st.down[nxt] and lays_off_anywhere(st, nxt, a):
+            sc -= 30                                         # don't feed the next player
+        sc += 0.001 * kz_bounded(rng, 100)
+        if sc > best:
+            best = sc
+            best_a = a
+    if best_a < 0:
+        best_a = acts[n - 1]
+    return best_a
 
 cdef void cr_determinize_playable(void *vst, int player, kz_rng *rng) noexcept nogil:
     """A determinization in which the player to act can act: a pending decision (a lay-down
@@ -1293,7 +1025,269 @@ CR_OPS.new_game = cr_new_game
 CR_OPS.round_index = cr_round_index
 CR_OPS.evaluate = cr_evaluate
 
-include "contract_rummy_py.pxi"
+# ------------------------------------------------------------------ the one validator (both loaders)
+
+cdef const char *_cr_meld_check(const CRState *st, const Meld *md, int complete, int *deck) noexcept nogil:
+    """One meld on the table (CR-5): its fields in range, its cards fitting it; adds its
+    cards to deck.  NULL or what is wrong."""
+    cdef int i, w = 0, x, q
+    if md.n > MLEN:
+        return "a meld holds more than 14 cards"
+    for i in range(md.n):
+        if md.cards[i] >= NK:
+            return "a meld holds a code that is no card kind"
+        deck[md.cards[i]] += 1
+    for i in range(md.n, MLEN):
+        if md.cards[i]:
+            return "a meld's slots past its cards are 0"
+    if md.kind == MK_BOOK:
+        if not 1 <= md.rank <= 13 or md.suit or md.lo:
+            return "a book has a rank 1..13 and no suit or lo"
+        for i in range(md.n):
+            x = md.cards[i]
+            if book_natural(md.rank, x):
+                continue
+            if book_wild(md.rank, x):
+                w += 1
+                continue
+            return "a card does not belong in its book"
+        if w > 1:
+            return "a book holds at most 1 wild (CR-5)"
+        if md.n < (3 if complete else 1) or not book_natural(md.rank, md.cards[0]):
+            return "a book is 3+ cards led by a natural (CR-5)"
+    elif md.kind == MK_RUN:
+        if md.suit > 3 or md.rank or not 1 <= md.lo <= (13 if st.opt_wrap else 14):
+            return "a run has a suit 0..3, a position lo and no rank"
+        if md.lo + md.n - 1 > pos_hi(st.opt_wrap) or (complete and md.n < 4) or (not complete and md.lo > lo_max(st.opt_wrap)):
+            return "a run's length does not fit its start (CR-3, CR-5)"
+        for i in range(md.n):
+            x = md.cards[i]
+            if run_natural(md.suit, md.lo + i, x):
+                continue
+            if wildcard(x):
+                w += 1
+                continue
+            return "a card cannot stand at its position in its run"
+        if w > 2:
+            return "a run holds at most 2 wilds (CR-5)"
+    else:
+        return "a meld's kind is book or run"
+    if md.wilds != w:
+        return "a meld's wild count differs from its cards"
+    return NULL
+
+
+cdef const char *cr_validate(void *vst, const void *vref) noexcept nogil:
+    """``ops.validate``: every field of a loaded CRState (both loaders call it: the JSON
+    loader after filling the struct, ``state_from_bytes`` after copying it in).  Returns
+    NULL, or what is wrong: options, counters (bounded by the rounds behind the state,
+    issue 19 item 8), seats, the phase, the melds (CR-4, CR-5, CR-10) and the deck (CR-1)."""
+    cdef CRState *st = <CRState *>vst
+    cdef const CRState *ref = <const CRState *>vref
+    cdef int n = ref.num_players, p, i, k, m, r, first, last, done, nm, building, expect, complete, want, played
+    cdef int32_t buf[NUM_ACTIONS]
+    cdef int deck[NK]
+    cdef const char *msg
+    cdef const Meld *md
+    cdef const Meld *o
+    cdef int last_rank, last_key, prev, seen_wild, key, j, x, tot
+    if (st.num_players != ref.num_players or st.opt_jokers != ref.opt_jokers or st.opt_wrap != ref.opt_wrap
+            or st.opt_overlap != ref.opt_overlap or st.opt_buy_limit != ref.opt_buy_limit
+            or st.opt_penalty != ref.opt_penalty or st.opt_layoff_own != ref.opt_layoff_own
+            or st.opt_swap_down != ref.opt_swap_down or st.opt_final_nd != ref.opt_final_nd
+            or st.opt_rounds != ref.opt_rounds or st.opt_first_round != ref.opt_first_round
+            or st.opt_max_turns != ref.opt_max_turns):
+        return "the state's options differ from this game's"
+    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
+        return "'rng' must be four unsigned 64-bit ints, not all zero"
+    first = st.opt_first_round
+    last = st.opt_first_round + st.opt_rounds - 1
+    if last > 7:
+        last = 7
+    if not first <= st.round <= last:
+        return "'round' is not a round of this game (CR-16)"
+    if st.dealer != (st.round - first) % n:
+        return "'dealer' is not this round's dealer (CR-6)"
+    if not PH_OVER <= st.phase <= PH_BUILD:
+        return "'phase' is not one of the phases"
+    if not 0 <= st.turn_player < n or not 0 <= st.up_live <= 1 or not -1 <= st.discarder < n:
+        return "'turn_player', 'up_live' or 'discarder' is out of range"
+    if not 0 <= st.turns <= st.opt_max_turns:
+        return "'turns' is 0..max_turns (CR-17)"
+    done = st.round - first + (1 if st.phase == PH_OVER else 0)
+    if not st.turns <= st.total_turns <= done * st.opt_max_turns + st.turns:
+        return "'total_turns' does not fit the rounds played"
+    if not 0 <= st.limit_rounds <= done:
+        return "'limit_rounds' exceeds the rounds played"
+    if not 0 <= st.gd_k <= 2 or not 0 <= st.gd_open <= 1 or not 0 <= st.gd_last <= NO_NAT:
+        return "'building' must be [meld 0..2, open, last kind 0..53]"
+    if not 0 <= st.n_stock <= NCARDS or not 0 <= st.n_discard <= NCARDS:
+        return "stock and discard pile hold 0..108 cards"
+    for k in range(NK):
+        deck[k] = 0
+    for p in range(MAXP):
+        tot = 0
+        for k in range(NK):
+            if p >= n and (st.hand[p][k] or st.known[p][k]):
+                return "a seat beyond the table holds something"
+            if st.hand[p][k] > 8:
+                return "a hand holds too many of one card"
+            if st.known[p][k] > st.hand[p][k]:
+                return "known cards of a seat are not in their hand"
+            tot += st.hand[p][k]
+            deck[k] += st.hand[p][k]
+        if st.nhand[p] != tot:
+            return "a hand's size differs from its cards"
+        if p >= n and (st.down[p] or st.buys[p]):
+            return "a seat beyond the table holds something"
+        if p < n and (st.down[p] > 1 or (st.opt_buy_limit and st.buys[p] > st.opt_buy_limit)):
+            return "'down' holds booleans; no seat bought more than buy_limit (CR-8)"
+    for i in range(st.n_stock + st.n_discard):
+        k = st.stock[i] if i < st.n_stock else st.discard[i - st.n_stock]
+        if k >= NK:
+            return "stock or discard pile holds a code that is no card kind"
+        deck[k] += 1
+    nm = nmelds(st.round)
+    building = st.phase == PH_BUILD
+    for m in range(MAXM):
+        md = &st.melds[m]
+        p = m // 3
+        k = m % 3
+        if p >= n:
+            expect = 0
+            complete = 1
+        elif building and p == st.turn_player:
+            expect = k < st.gd_k or (k == st.gd_k and st.gd_open)
+            complete = k < st.gd_k
+        else:
+            expect = st.down[p] and k < nm
+            complete = 1
+        if md.kind == MK_NONE:
+            if expect:
+                return "a meld is missing"
+            if md.suit or md.rank or md.lo or md.n or md.wilds:
+                return "an empty meld slot is all 0"
+            for i in range(MLEN):
+                if md.cards[i]:
+                    return "an empty meld slot is all 0"
+            continue
+        if not expect:
+            return "a meld should not be on the table (CR-10)"
+        msg = _cr_meld_check(st, md, complete, deck)
+        if msg != NULL:
+            return msg
+        want = MK_BOOK if k < CBOOKS[st.round] else MK_RUN
+        if md.kind != want:
+            return "a meld is not the kind the contract names (CR-4)"
+    for k in range(52):
+        if deck[k] != 2:
+            return "hands, stock, discard pile and melds are not exactly the deck (CR-1)"
+    if deck[JK] != st.opt_jokers:
+        return "hands, stock, discard pile and melds are not exactly the deck (CR-1)"
+    for r in range(7):
+        if not -2 <= st.round_result[r] < n:
+            return "a round's result is -2..n-1"
+        played = (first <= r + 1 < st.round) or (r + 1 == st.round and st.phase == PH_OVER)
+        if played == (st.round_result[r] == -2):
+            return "a round's result and scores do not fit the game's progress"
+        for p in range(MAXP):
+            if p >= n:
+                if st.scores[r][p]:
+                    return "a seat beyond the table holds something"
+                continue
+            if not 0 <= st.scores[r][p] <= 100000:
+                return "a round's scores are 0..100000"
+            if not played and st.scores[r][p]:
+                return "a round's result and scores do not fit the game's progress"
+        if st.round_result[r] >= 0 and st.scores[r][st.round_result[r]] != 0:
+            return "a round's result and scores do not fit the game's progress"
+    if st.phase == PH_OVER:
+        if st.cur != KZ_TERMINAL:
+            return "a finished game has current_player -4"
+        if st.round != last:
+            return "the game ends after its last round"
+        return NULL
+    if not 0 <= st.cur < n:
+        return "'current_player' must be a seat"
+    for p in range(n):
+        if st.nhand[p] == 0 and not (building and p == st.cur):
+            return "a seat holds no cards but the round is running"
+    if st.up_live and st.n_discard == 0:
+        return "an up-card needs a discard pile"
+    if (not building or not st.gd_open) and st.gd_last != 0:
+        return "'building' last kind is set outside a book being built"
+    if not building and (st.gd_k or st.gd_open):
+        return "'building' is set outside going down"
+    if st.phase == PH_FIRST:
+        if st.cur != st.dealer or st.turn_player != st.dealer or not st.up_live or st.turns \
+                or st.discarder != -1 or st.n_discard != 1:
+            return "the first up-card decision is the dealer's, before any turn (CR-7)"
+        for p in range(n):
+            if st.down[p] or st.buys[p]:
+                return "the first up-card decision is the dealer's, before any turn (CR-7)"
+    elif st.phase == PH_BUY:
+        if st.cur == st.turn_player or st.cur == st.discarder or not st.up_live:
+            return "a buyer is another player than the turn player and the discarder (CR-8)"
+        if st.opt_buy_limit and st.buys[st.cur] >= st.opt_buy_limit:
+            return "the buyer reached buy_limit (CR-8)"
+    else:
+        if st.cur != st.turn_player:
+            return "only the turn player acts in this phase"
+        if st.phase == PH_TAKE and not st.up_live:
+            return "take_or_decline needs an up-card"
+        if (st.phase == PH_MAIN or st.phase == PH_BUILD) and st.up_live:
+            return "the up-card was dealt with before the turn's play"
+        if st.turns == 0:
+            return "a turn is under way but no turn was counted"
+    if building:
+        if st.down[st.cur] or st.gd_k >= nm:
+            return "going down: the player is not down yet and builds one of the contract's melds"
+        # the melds laid so far follow the canonical order (as _check_laydown)
+        last_rank = 0
+        last_key = -1
+        p = st.cur
+        for k in range(st.gd_k + (1 if st.gd_open else 0)):
+            md = &st.melds[p * 3 + k]
+            if md.kind == MK_BOOK:
+                if md.rank < last_rank:
+                    return "books of a lay-down are laid by rank"
+                last_rank = md.rank
+                prev = -1
+                seen_wild = 0
+                for i in range(md.n):
+                    x = md.cards[i]
+                    if book_natural(md.rank, x):
+                        if seen_wild or x < prev:
+                            return "a book's naturals are laid in kind order, its wild last"
+                        prev = x
+                    else:
+                        seen_wild = 1
+                if k == st.gd_k and st.gd_open:
+                    if st.gd_last != (NO_NAT if seen_wild else prev):
+                        return "'building' last kind does not match the book being built"
+            else:
+                key = md.suit * 32 + md.lo
+                if key < last_key + 1 - st.opt_overlap or md.lo > lo_max(st.opt_wrap):
+                    return "runs of a lay-down are laid by suit and position"
+                last_key = key
+                if k == st.gd_k and st.gd_open and st.gd_last != 0:
+                    return "'building' last kind is for books"
+                for j in range(k):
+                    o = &st.melds[p * 3 + j]
+                    if o.kind == MK_RUN and o.suit == md.suit and touches(
+                            st.opt_wrap, st.opt_overlap, run_mask(st.opt_wrap, o.lo, o.lo + o.n - 1),
+                            run_mask(st.opt_wrap, md.lo, md.lo + md.n - 1)):
+                        return "two runs of one suit in a contract may not join (CR-10)"
+    if cr_legal_actions(st, buf) == 0:
+        return "the player to act has no legal action"
+    return NULL
+
+CR_OPS.validate = cr_validate
+CR_OPS.max_event_kind = EV_GAME_OVER      # the highest event kind (state.EVENT_NAMES)
+
+cdef kz_ops *cr_ops() noexcept nogil:
+    """The game's GameOps table (state.pyx's states point to it)."""
+    return &CR_OPS
 
 
 # ------------------------------------------------------------------ GameOps: tensor

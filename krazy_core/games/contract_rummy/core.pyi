@@ -1,0 +1,3 @@
+from typing import Dict, Tuple
+
+CONTRACTS: Dict[int, Tuple[int, int]]

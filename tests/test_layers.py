@@ -7,9 +7,8 @@ Layers, bottom up:
 0. ``errors``, ``_validate``, ``cards``, ``_cards``, ``_ops``, ``rng``, ``spec`` (option and
    spec types, ``Game``): the base, importing nothing of the package above it;
 1. ``_state``: the generic state, over layer 0 only (``rng`` below it, not above);
-2. the compiled games (``games/*.pyx`` and their ``.pxi``), ``games.melds``, ``search.ismcts``:
-   over layers 0-1 and the shared solver; a game may use its own text-input module;
-   a game package ``games/<game>/`` (issue 12 item 1) is layered inside too, bottom up:
+2. the games, ``games.melds``, ``search.ismcts``: over layers 0-1 and the shared solver;
+   each game is a package ``games/<game>/`` (issue 12 item 1), layered inside, bottom up:
    ``core`` (``.pxd``/``.pyx``: the rules; no Python face of any kind), ``notation`` (over
    the base and its own core), ``state`` (over its core and its notation), the package
    ``__init__`` (over those), ``view`` (a face: nothing of the game imports it, the registry
@@ -28,28 +27,16 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "krazy_core"
 BASE = {"krazy_core.errors", "krazy_core._validate", "krazy_core.cards", "krazy_core._cards",
         "krazy_core._ops", "krazy_core.rng", "krazy_core.spec"}
 GAME_LAYER_OK = BASE | {"krazy_core._state", "krazy_core.games.melds"}
-# a game's own text-input (notation) module: the only Python face a compiled game may import
-OWN_NOTATION = {"krass_kariert": {"krazy_core.games.krass_kariert.notation"}}
 FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.arena", "krazy_core.ui",
          "krazy_core.cli", "krazy_core.search.bot"}
 
-# the four games' packages (krazy_core/games/<game>/); a game still flat (games/<game>.pyx) is
-# checked by the flat rules below until it moves
+# the four games' packages (krazy_core/games/<game>/)
 GAMES = ("krazy_kings", "kings_rummy", "contract_rummy", "krass_kariert")
 # what each module of a game package may import from the package itself, bottom up
 PACKAGE_LAYERS = {"core": {"core"}, "notation": {"core", "notation"},
                   "state": {"core", "notation", "state"},
                   "__init__": {"core", "notation", "state", "__init__"},
                   "view": {"core", "notation", "state", "__init__", "view"}}
-
-
-
-def _pending_split(path):
-    """KrassKariert's core.pyx still includes its .pxi files and reads notation (the merge of
-    main into pkgB; the split into core.pyx/state.pyx, the next commit, removes this)."""
-    if path.parent.name == "krass_kariert" and path.name in ("core.pyx", "_ka_core.pxi", "_ka_json.pxi"):
-        pytest.xfail("KrassKariert's core/state split is the next commit")
-
 
 _LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
 
@@ -131,19 +118,15 @@ def test_rng_sits_below_the_state():
 def test_compiled_games_import_no_python_face(path):
     """No compiled game (or the search) imports the registry, ``krazy_core.make``, a bot, the
     CLI or a view; none calls ``krazy_core.make``."""
-    _pending_split(path)
-    own = path.stem.split("_py")[0].split("_bot")[0]
-    if path.parent.parent.name == "games":          # a game package: games/<game>/core.pyx ...
-        own = path.parent.name
-    if path.suffix == ".pxi":
-        own = {"_ka_core": "krass_kariert", "_ka_json": "krass_kariert"}.get(path.stem, own)
-    allowed = GAME_LAYER_OK | OWN_NOTATION.get(own, set()) | {f"krazy_core.games.{own}",
-                                                              "krazy_core.search.ismcts"}
     if path.parent.parent.name == "games":
-        # a package: core (.pxd/.pyx) over the base only; state over its core and notation
+        # a game package (games/<game>/): core (.pxd/.pyx) over the base only; state over its
+        # core and notation
+        own = path.parent.name
         allowed = GAME_LAYER_OK | {f"krazy_core.games.{own}.core"}
         if path.stem == "state":
             allowed |= {f"krazy_core.games.{own}.notation"}
+    else:                                           # games/melds, the search
+        allowed = GAME_LAYER_OK | {"krazy_core.search.ismcts"}
     mods = _modules(imports_of(path))
     bad = mods - allowed
     assert not bad, f"{path.name} imports {sorted(bad)}"
@@ -188,7 +171,6 @@ def test_a_game_package_imports_one_way(path):
     """Inside ``games/<game>/``: core < notation < state < __init__ < view (PACKAGE_LAYERS);
     core imports no Python face at all; nothing imports the registry, ``krazy_core`` or
     another game; the files of the package are exactly the template's (no ``.pxi``)."""
-    _pending_split(path)
     game = path.parent.name
     part = path.stem
     assert part in PACKAGE_LAYERS and path.suffix != ".pxi", f"{path.name} is not a file of the template"
@@ -250,7 +232,6 @@ def test_a_game_core_sits_below_its_state_and_faces(path):
     """In a game package, core (the rules) imports none of its own package's faces: not
     ``state``, ``notation``, ``view`` or the package ``__init__`` (layers: core < state <
     __init__; notation and view are faces)."""
-    _pending_split(path)
     own = f"krazy_core.games.{path.parent.name}"
     mods = imports_of(path)
     assert not {m for m in mods if m == own or (m.startswith(own + ".") and m != own + ".core")}

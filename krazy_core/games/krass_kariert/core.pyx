@@ -1,6 +1,12 @@
 # cython: language_level=3
-"""KrassKariert (``krass-kariert``): fixed-order hands, combinations of 1-3 adjacent cards,
-chips; rules KA-1 .. KA-15 (``krazy_core/games/krass_kariert/rules.md``).
+"""KrassKariert's rules (``krazy_core.games.krass_kariert.core``): fixed-order hands,
+combinations of 1-3 adjacent cards, chips; rules KA-1 .. KA-15 (``rules.md`` beside this
+file).  One C unit: the window tables, legal actions, apply, the deal, determinize, the
+heuristic, the validator, the observation tensor writer and the GameOps table (``ka_ops()``),
+``simulate_random``, and the combination helpers over the tables (``combination``,
+``beats``, ...) that ``notation.py`` and ``state.pyx`` read.  The struct, the constants and
+the event kinds are ``core.pxd`` (the layout contract); the Python face (the State class,
+observation, JSON, event texts, action names, ``SPEC``) is ``state.pyx``.
 
 A hand can never be re-ordered: a *combination* (KA-5, KA-6) is 1-3 cards lying next to
 each other in the hand right now.  Positions count from 0 (the first card dealt, KA-3).
@@ -56,14 +62,16 @@ cards, strong combinations and Stop cards for when they matter (a Stop against a
 better, or to go out), play a Draw card when beating is expensive, take the reserve card
 into the position where it joins a combination, insert drawn cards likewise.
 
-Public faces for frontends: ``combination(cards, x_values=()) -> (type, value) | None``,
-``beats(new, old) -> bool``, ``window_combinations(cards)`` (every way 1-3 adjacent cards,
-X cards included, can be played), ``combination_index`` / ``combination_of_index``; on a
-state, ``hand(p)`` (omniscient) and ``playable_windows(p)``.  ``simulate_random(game,
-n_games, seed, policy="random")`` plays whole games in C without the GIL (benchmarks).
+Public faces for frontends (here, over the tables): ``combination(cards, x_values=()) ->
+(type, value) | None``, ``beats(new, old) -> bool``, ``window_combinations(cards)`` (every way
+1-3 adjacent cards, X cards included, can be played), ``combination_index`` /
+``combination_of_index``; on a state (``state.pyx``), ``hand(p)`` (omniscient) and
+``playable_windows(p)``.  ``simulate_random(game, n_games, seed, policy="random")`` plays
+whole games in C without the GIL (benchmarks).
 
-Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NAMES``; a
-play's event packs ``b = start | c0 << 8 | c1 << 16 | c2 << 24`` (the cards, 0 for none).
+Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are ``core.pxd``'s ``EV_*``,
+named in ``state.EVENT_NAMES``; a play's event packs ``b = start | c0 << 8 | c1 << 16 | c2 << 24``
+(the cards, 0 for none).
 """
 
 cimport cython
@@ -72,41 +80,737 @@ from libc.string cimport memset, memcpy
 
 import time
 
-import numpy as np
-
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_next, kz_bounded,
                               kz_chance_lowest,
                               kz_uniform, kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
 from krazy_core._cards cimport SUIT_NUMBER, CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
-from krazy_core._state cimport State
-from krazy_core._state import check_seed, _games_in_slices, state_from_bytes as _state_from_bytes
-from krazy_core.cards import format_card, parse_card
-from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError
-from krazy_core.spec import GameSpec, Option, tensor_layout
-from krazy_core._validate import c_int as _c_int, c_count as _c_count, action_int as _action_int
+from krazy_core._state import check_seed, _games_in_slices
+from krazy_core.cards import parse_card
+from krazy_core.errors import ConfigError
+from krazy_core._validate import c_int as _c_int, c_count as _c_count
 
-include "_ka_core.pxi"
+COMBINATION_TYPES = ("solo", "2-straight", "pair", "3-straight", "triple")   # combo_type 0..4 (KA-6)
 
-EVENT_NAMES = {1: "hand_start", 2: "deal", 3: "reserve_dealt", 4: "play", 5: "stop",
-               6: "draw_card", 7: "take_reserve", 8: "trick_end", 9: "drawn", 10: "out",
-               11: "hand_end", 12: "chip", 13: "game_over", 14: "trick_start"}
-PHASE_NAMES = {0: "play", 1: "insert", 2: "over"}
-COMBINATION_TYPES = ("solo", "2-straight", "pair", "3-straight", "triple")
-TRICK_KINDS = ("combination", "stop", "draw", "reserve")
-NUM_ACTIONS = KA_NUM_ACTIONS
-import re as _re
-# the shape of every action_to_string text (lower case): only such a text is looked up among
-# all 1116 names (a short form is not, which keeps reading one at a fraction of a millisecond)
-_FULL_NAME = _re.compile(r"play \d+(?:-\d+)? (?:solo|2-straight|pair|3-straight|triple) \d+(?: \(x=[\d,]+\))?"
-                         r"|stop \d+|draw \d+|reserve slot \d+ at \d+|insert at \d+")
-NUM_COMBINATIONS = KA_NUM_COMBOS
-MAX_HAND = KA_MAX_HAND
-# observation_tensor, part by part (offsets in the code follow it)
-TENSOR_LAYOUT = tensor_layout(("hand", 18 * 15), ("seats", 5 * 51), ("played", 15), ("trick_best", 57),
-                              ("stop_played", 1), ("draws_in_trick", 2), ("insert", 2), ("drawn_card", 15),
-                              ("pile_size", 1), ("seat_present", 5))
-TENSOR_SIZE = sum(seg.size for seg in TENSOR_LAYOUT)     # 623
-A_PLAY, A_STOP, A_DRAW, A_RESERVE, A_INSERT = KA_A_PLAY, KA_A_STOP, KA_A_DRAW, KA_A_RESERVE, KA_A_INSERT
+
+# ------------------------------------------------------------------ rules core: plain C over ka_state
+# Every function here is ``noexcept nogil``; rule numbers are those of rules.md.  The event
+# kinds (EV_*), card_kind and the combo_* helpers are core.pxd's.
+
+# Window tables: the combinations (bit c of a uint64) that 1, 2, 3 adjacent cards of kinds
+# k1, k1*15+k2, (k1*15+k2)*15+k3 can be played as (KA-5, KA-6, KA-8), built once at import
+# from ka_window_combos.  Windows holding a Draw or Stop card have mask 0.
+cdef uint64_t WIN1[15]
+cdef uint64_t WIN2[225]
+cdef uint64_t WIN3[3375]
+cdef uint8_t KIND[256]                  # card code -> kind (0xFF for no card)
+# The same windows as one combination index: -1 none, -2 an X card is among them (then
+# the masks above hold the choices).  C2N: C2 with 2-straights off (KA-6 option).
+cdef int8_t C1[15]
+cdef int8_t C2[225]
+cdef int8_t C2N[225]
+cdef int8_t C3[3375]
+# The type (KA-6) of the strongest combination a 2- or 3-card window makes, 0 for none
+# (a 2-straight scores 1 .. a triple 4); the heuristic's measure of a hand's structure.
+cdef uint8_t T2[225]
+cdef uint8_t T2N[225]
+cdef uint8_t T3[3375]
+cdef uint64_t ALL_COMBOS = (1ULL << 57) - 1
+cdef uint64_t NO_TWO_STRAIGHTS = ((1ULL << 57) - 1) & ~(((1ULL << 11) - 1) << 12)
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline uint64_t above_mask(int above) noexcept nogil:
+    """Combinations with index > above."""
+    if above < 0:
+        return ALL_COMBOS
+    return ALL_COMBOS & ~((1ULL << (above + 1)) - 1)
+
+
+cdef inline int combo_fits(int c, const int *vals, int m) noexcept nogil:
+    """Whether the numbers vals[0..m) are a sub-multiset of combination c (X cards fill the
+    rest, KA-8)."""
+    cdef int req[3]
+    cdef int used[3]
+    cdef int n = combo_required(c, req), i, j, ok
+    used[0] = 0; used[1] = 0; used[2] = 0
+    for i in range(m):
+        ok = 0
+        for j in range(n):
+            if not used[j] and req[j] == vals[i]:
+                used[j] = 1
+                ok = 1
+                break
+        if not ok:
+            return 0
+    return 1
+
+
+cdef int ka_window_combos(const uint8_t *cards, int n, int two_straight, int above,
+                          int8_t *out) noexcept nogil:
+    """The combinations (indices > above, ascending) that the n (1..3) adjacent cards can be
+    played as (KA-5, KA-6, KA-8).  Returns -1 if a Draw or Stop card is among them (then no
+    longer window through it is a combination either)."""
+    cdef int vals[3]
+    cdef int m = 0, k = 0, i, c, lo, hi, cnt = 0, a, b, t
+    for i in range(n):
+        if cards[i] == CARD_X:
+            k += 1
+        elif (cards[i] >> 4) == SUIT_NUMBER:
+            vals[m] = cards[i] & 15
+            m += 1
+        else:
+            return -1
+    if k == 0:
+        c = -1
+        if n == 1:
+            c = vals[0] - 1
+        elif n == 2:
+            a = vals[0]; b = vals[1]
+            if a > b:
+                a, b = b, a
+            if a == b:
+                c = 22 + a
+            elif b == a + 1 and two_straight:
+                c = 10 + b
+        else:
+            # sort three
+            if vals[0] > vals[1]:
+                t = vals[0]; vals[0] = vals[1]; vals[1] = t
+            if vals[1] > vals[2]:
+                t = vals[1]; vals[1] = vals[2]; vals[2] = t
+            if vals[0] > vals[1]:
+                t = vals[0]; vals[0] = vals[1]; vals[1] = t
+            if vals[0] == vals[2]:
+                c = 44 + vals[0]
+            elif vals[1] == vals[0] + 1 and vals[2] == vals[1] + 1:
+                c = 32 + vals[2]
+        if c > above:
+            out[0] = <int8_t>c
+            return 1
+        return 0
+    if n == 1:
+        lo = 0; hi = 11
+    elif n == 2:
+        lo = 12; hi = 34
+    else:
+        lo = 35; hi = 56
+    if lo <= above:
+        lo = above + 1
+    for c in range(lo, hi + 1):
+        if not two_straight and 12 <= c < 23:
+            continue
+        if combo_fits(c, vals, m):
+            out[cnt] = <int8_t>c
+            cnt += 1
+    return cnt
+
+
+cdef inline uint8_t kind_code(int k) noexcept nogil:
+    return <uint8_t>(0x61 + k) if k < 12 else <uint8_t>(0x70 + k - 12)
+
+
+cdef void _init_window_tables() noexcept nogil:
+    cdef uint8_t w[3]
+    cdef int8_t buf[24]
+    cdef int a, b, c, i, k
+    cdef uint64_t m
+    for i in range(256):
+        KIND[i] = 0xFF
+    for i in range(1, 13):
+        KIND[0x60 | i] = <uint8_t>(i - 1)
+    KIND[CARD_X] = KA_K_X
+    KIND[CARD_DRAW] = KA_K_DRAW
+    KIND[CARD_STOP] = KA_K_STOP
+    for a in range(15):
+        w[0] = kind_code(a)
+        m = 0
+        k = ka_window_combos(w, 1, 1, -1, buf)
+        for i in range(k):
+            m |= 1ULL << buf[i]
+        WIN1[a] = m
+        for b in range(15):
+            w[1] = kind_code(b)
+            m = 0
+            k = ka_window_combos(w, 2, 1, -1, buf)
+            for i in range(k):
+                m |= 1ULL << buf[i]
+            WIN2[a * 15 + b] = m
+            for c in range(15):
+                w[2] = kind_code(c)
+                m = 0
+                k = ka_window_combos(w, 3, 1, -1, buf)
+                for i in range(k):
+                    m |= 1ULL << buf[i]
+                WIN3[(a * 15 + b) * 15 + c] = m
+    for a in range(15):
+        C1[a] = _single(WIN1[a], a == KA_K_X)
+        for b in range(15):
+            C2[a * 15 + b] = _single(WIN2[a * 15 + b], a == KA_K_X or b == KA_K_X)
+            C2N[a * 15 + b] = _single(WIN2[a * 15 + b] & NO_TWO_STRAIGHTS, a == KA_K_X or b == KA_K_X)
+            for c in range(15):
+                C3[(a * 15 + b) * 15 + c] = _single(WIN3[(a * 15 + b) * 15 + c],
+                                                    a == KA_K_X or b == KA_K_X or c == KA_K_X)
+
+
+    for a in range(225):
+        T2[a] = _best_type(WIN2[a])
+        T2N[a] = _best_type(WIN2[a] & NO_TWO_STRAIGHTS)
+    for a in range(3375):
+        T3[a] = _best_type(WIN3[a])
+
+
+cdef extern from *:
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef uint8_t _best_type(uint64_t m) noexcept nogil:
+    if m == 0:
+        return 0
+    return <uint8_t>combo_type(63 - __builtin_clzll(m))
+
+
+cdef int8_t _single(uint64_t m, bint has_x) noexcept nogil:
+    if has_x:
+        return -2
+    if m == 0:
+        return -1
+    return <int8_t>__builtin_ctzll(m)
+
+_init_window_tables()
+
+
+cdef inline Py_ssize_t emit_plays(int32_t *out, Py_ssize_t cnt, int base, uint64_t m) noexcept nogil:
+    """Appends base + c for every bit c of m.  The first store is branch-free (a window
+    makes 0 or 1 combination unless it holds an X card): out[cnt] may be written past the
+    list's end, which every caller's buffer (KA_NUM_ACTIONS) allows."""
+    out[cnt] = base + __builtin_ctzll(m | (1ULL << 63))
+    cnt += m != 0
+    m &= m - 1
+    while m:
+        out[cnt] = base + __builtin_ctzll(m)
+        cnt += 1
+        m &= m - 1
+    return cnt
+
+
+cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
+    """The legal actions of s.to_act, ascending, written to out (at most KA_NUM_ACTIONS);
+    returns how many (KA-9, KA-11, KA-12, KA-14)."""
+    cdef int p, hn, st, k1, k2, q, slot, leading, nsp = 0, base, above, c
+    cdef Py_ssize_t cnt = 0                     # 64-bit: no sign extension per store
+    cdef uint64_t allowed
+    cdef const int8_t *c2
+    cdef const uint8_t *h
+    cdef uint8_t spec[KA_MAX_HAND]
+    if s.phase == KA_PH_OVER:
+        return 0
+    p = s.to_act
+    hn = s.hand_n[p]
+    h = s.hand[p]
+    if s.phase == KA_PH_INSERT:
+        for q in range(hn + 1):
+            if q >= KA_MAX_HAND:
+                break
+            out[cnt] = KA_A_INSERT + q
+            cnt += 1
+        return <int>cnt
+    leading = s.best_player < 0
+    above = -1 if leading else s.best_combo
+    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(above)
+    if s.two_straight:
+        c2 = &C2[0]
+    else:
+        c2 = &C2N[0]
+    for st in range(hn):
+        k1 = KIND[h[st]]
+        if k1 >= KA_K_DRAW:
+            spec[nsp] = <uint8_t>st
+            nsp += 1
+            continue
+        base = KA_A_PLAY + st * KA_NUM_COMBOS
+        c = C1[k1]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN1[k1] & allowed)
+        else:
+            out[cnt] = base + c                     # branch-free: kept only if it beats
+            cnt += c > above
+        if st + 1 >= hn or KIND[h[st + 1]] >= KA_K_DRAW:
+            continue
+        k2 = k1 * 15 + KIND[h[st + 1]]
+        c = c2[k2]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN2[k2] & allowed)
+        else:
+            out[cnt] = base + c
+            cnt += c > above
+        if st + 2 >= hn:
+            continue
+        k2 = k2 * 15 + KIND[h[st + 2]]
+        c = C3[k2]
+        if c == -2:
+            cnt = emit_plays(out, cnt, base, WIN3[k2] & allowed)
+        else:
+            out[cnt] = base + c
+            cnt += c > above
+    for q in range(nsp):
+        if h[spec[q]] == CARD_STOP:
+            out[cnt] = KA_A_STOP + spec[q]
+            cnt += 1
+    if not leading:
+        for q in range(nsp):
+            if h[spec[q]] == CARD_DRAW:
+                out[cnt] = KA_A_DRAW + spec[q]
+                cnt += 1
+    # KA-9: a follower may always take a reserve card; a leader only when it cannot lead
+    if (not leading or cnt == 0) and hn < KA_MAX_HAND:
+        for slot in range(2):
+            if s.reserve[p][slot] != NO_CARD:
+                for q in range(hn + 1):
+                    out[cnt] = KA_A_RESERVE + slot * KA_MAX_HAND + q
+                    cnt += 1
+    return cnt
+
+
+cdef int ka_any_action(const ka_state *s) noexcept nogil:
+    """Whether s.to_act has a legal action (the same rules as ka_legal, answered cheaply)."""
+    cdef int p, hn, st, k1, k2
+    cdef uint64_t allowed
+    cdef const uint8_t *h
+    if s.phase == KA_PH_OVER:
+        return 0
+    p = s.to_act
+    hn = s.hand_n[p]
+    h = s.hand[p]
+    if s.phase == KA_PH_INSERT:
+        return hn < KA_MAX_HAND
+    if hn < KA_MAX_HAND and (s.reserve[p][0] != NO_CARD or s.reserve[p][1] != NO_CARD):
+        return 1
+    if s.best_player < 0:                       # a leader: any card but a Draw card
+        for st in range(hn):
+            if h[st] != CARD_DRAW:
+                return 1
+        return 0
+    # a follower: a Stop or Draw card, or a combination that beats (one pass, first hit)
+    allowed = (ALL_COMBOS if s.two_straight else NO_TWO_STRAIGHTS) & above_mask(s.best_combo)
+    for st in range(hn):
+        k1 = KIND[h[st]]
+        if k1 >= KA_K_DRAW:
+            return 1
+        if WIN1[k1] & allowed:
+            return 1
+        if st + 1 >= hn:
+            return 0
+        k2 = KIND[h[st + 1]]
+        if k2 >= KA_K_DRAW:
+            return 1
+        k2 += k1 * 15
+        if WIN2[k2] & allowed:
+            return 1
+        if st + 2 < hn and WIN3[k2 * 15 + KIND[h[st + 2]]] & allowed:
+            return 1
+    return 0
+
+
+cdef inline int has_action(const ka_state *s) noexcept nogil:
+    return ka_any_action(s)
+
+
+cdef inline int holders(const ka_state *s) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(s.num_players):
+        if s.hand_n[i] > 0:
+            n += 1
+    return n
+
+
+cdef void ka_deal(ka_state *s, int leader, kz_events *ev) noexcept nogil:
+    """KA-3: shuffle all 54 cards; deal the hands one card at a time round the table
+    (position 0 is the first card each player gets), then 2 face-up reserve cards each;
+    the rest is the draw pile.  The hand is led by `leader` (KA-4)."""
+    cdef uint8_t deck[54]
+    cdef int i, j, k = 0, n = s.num_players, v
+    for v in range(1, 13):
+        for j in range(4):
+            deck[k] = <uint8_t>(0x60 | v)
+            k += 1
+    for j in range(2):
+        deck[k] = CARD_X; deck[k + 1] = CARD_DRAW; deck[k + 2] = CARD_STOP
+        k += 3
+    kz_shuffle_u8(&s.rng, deck, KA_DECK)
+    if s.hand_no < 0xFFFF:     # the counters saturate: a loaded state at the top stays serializable
+        s.hand_no += 1
+    s.trick_no = 0
+    s.played_n = 0
+    s.last_out = -1
+    memset(s.known, 0, sizeof(s.known))
+    memset(s.hand, NO_CARD, sizeof(s.hand))
+    memset(s.pile, NO_CARD, sizeof(s.pile))
+    memset(s.played, NO_CARD, sizeof(s.played))
+    kz_ev_push(ev, EV_HAND_START, leader, s.hand_no, s.dealer)
+    k = 0
+    for j in range(s.deal_size):
+        for i in range(n):
+            s.hand[i][j] = deck[k]
+            kz_ev_push(ev, EV_DEAL, i, deck[k], j)
+            k += 1
+    for i in range(KA_MAX_PLAYERS):
+        s.hand_n[i] = s.deal_size if i < n else 0
+        s.reserve[i][0] = NO_CARD
+        s.reserve[i][1] = NO_CARD
+    for j in range(2):
+        for i in range(n):
+            s.reserve[i][j] = deck[k]
+            kz_ev_push(ev, EV_RESERVE_DEALT, i, deck[k], j)
+            k += 1
+    s.pile_n = <uint8_t>(KA_DECK - k)
+    for j in range(KA_DECK - k):
+        s.pile[j] = deck[k + j]
+    ka_start_trick(s, leader, ev)
+
+
+cdef void ka_end_hand(ka_state *s, int loser, int reason, kz_events *ev) noexcept nogil:
+    """KA-14/KA-15: `loser` gives up a chip, or loses the game if it has none."""
+    kz_ev_push(ev, EV_HAND_END, loser, reason, s.hand_no)
+    s.prev_loser = <int8_t>loser
+    if s.chips[loser] == 0:
+        s.phase = KA_PH_OVER
+        s.loser = <int8_t>loser
+        s.to_act = -1
+        kz_ev_push(ev, EV_GAME_OVER, loser, 0, 0)
+        return
+    s.chips[loser] -= 1
+    kz_ev_push(ev, EV_CHIP, loser, s.chips[loser], 0)
+    ka_deal(s, loser, ev)
+
+
+cdef void ka_start_trick(ka_state *s, int leader, kz_events *ev) noexcept nogil:
+    s.trick_n = 0
+    memset(s.trick_player, -1, sizeof(s.trick_player))
+    memset(s.trick_kind, 0, sizeof(s.trick_kind))
+    memset(s.trick_combo, -1, sizeof(s.trick_combo))
+    memset(s.trick_cards, NO_CARD, sizeof(s.trick_cards))
+    s.best_player = -1
+    s.second_player = -1
+    s.best_combo = -1
+    s.stop_played = 0
+    s.draws_in_trick = 0
+    s.pending = 0
+    s.phase = KA_PH_PLAY
+    s.leader = <int8_t>leader
+    s.to_act = <int8_t>leader
+    if s.trick_no < 0xFFFF:
+        s.trick_no += 1
+    kz_ev_push(ev, EV_TRICK_START, leader, s.trick_no, s.hand_no)
+    if not has_action(s):
+        ka_end_hand(s, leader, 1, ev)
+
+
+cdef void ka_after_trick(ka_state *s, kz_events *ev) noexcept nogil:
+    """After a trick and its draws: KA-14(a), else the next leader by KA-10."""
+    cdef int w = s.best_player, n = s.num_players, i, q, nh = holders(s)
+    if nh <= 1:
+        q = -1
+        for i in range(n):
+            if s.hand_n[i] > 0:
+                q = i
+        if q < 0:
+            q = s.last_out if s.last_out >= 0 else w
+        ka_end_hand(s, q, 0, ev)
+        return
+    if s.hand_n[w] > 0:
+        q = w
+    elif s.second_player >= 0 and s.hand_n[s.second_player] > 0:
+        q = s.second_player
+    else:
+        q = (w + 1) % n
+        while s.hand_n[q] == 0:
+            q = (q + 1) % n
+    ka_start_trick(s, q, ev)
+
+
+cdef void ka_resolve_trick(ka_state *s, kz_events *ev) noexcept nogil:
+    """KA-10/KA-12: the trick is over; its winner first draws 3 cards per Draw card."""
+    cdef int w = s.best_player, total = 3 * s.draws_in_trick
+    if total > s.pile_n:
+        total = s.pile_n
+    kz_ev_push(ev, EV_TRICK_END, w, total, -1 if s.stop_played else s.best_combo)
+    if total > 0:
+        s.phase = KA_PH_INSERT
+        s.to_act = <int8_t>w
+        s.pending = <uint8_t>total
+        return
+    ka_after_trick(s, ev)
+
+
+cdef void ka_advance(ka_state *s, kz_events *ev) noexcept nogil:
+    """After a play that did not end the trick: the next player clockwise who holds cards
+    acts, until the lap is back at the leader (KA-9); KA-14(a) and (b) end the hand."""
+    cdef int n = s.num_players, q = s.to_act + 1, i, h
+    if q == n:
+        q = 0
+    while q != s.leader and s.hand_n[q] == 0:
+        q += 1
+        if q == n:
+            q = 0
+    if q == s.leader:
+        ka_resolve_trick(s, ev)
+        return
+    if s.draws_in_trick == 0 and holders(s) <= 1:
+        h = -1
+        for i in range(n):
+            if s.hand_n[i] > 0:
+                h = i
+        if h < 0:
+            h = s.last_out if s.last_out >= 0 else s.to_act
+        ka_end_hand(s, h, 0, ev)
+        return
+    s.to_act = <int8_t>q
+    if not has_action(s):
+        ka_end_hand(s, q, 1, ev)
+
+
+# A hand row (18 bytes, NO_CARD past hand_n) is shifted as three 64-bit words, without a
+# loop whose length depends on the position (the random playouts mispredict those).
+# MLO[pos]: the words' bits of bytes 0..pos-1.
+cdef uint64_t MLO[KA_MAX_HAND + 2][3]
+
+
+cdef void _init_masks() noexcept nogil:
+    cdef int pos, w, b
+    for pos in range(KA_MAX_HAND + 2):
+        for w in range(3):
+            b = pos - 8 * w                 # bytes of word w below pos
+            if b <= 0:
+                MLO[pos][w] = 0
+            elif b >= 8:
+                MLO[pos][w] = ~(<uint64_t>0)
+            else:
+                MLO[pos][w] = ((<uint64_t>1) << (8 * b)) - 1
+
+_init_masks()
+cdef uint16_t _ONE = 1
+if (<uint8_t *>&_ONE)[0] != 1:
+    raise ImportError("krass_kariert's hand shifts assume a little-endian machine")
+
+
+cdef inline void row_load(const uint8_t *row, uint64_t *w) noexcept nogil:
+    """w[0..3) = the row's 18 bytes, then NO_CARD."""
+    cdef uint16_t t
+    memcpy(&w[0], row, 8)
+    memcpy(&w[1], row + 8, 8)
+    memcpy(&t, row + 16, 2)
+    w[2] = <uint64_t>t | 0xFFFFFFFFFFFF0000ULL
+
+
+cdef inline void row_store(uint8_t *row, const uint64_t *w) noexcept nogil:
+    cdef uint16_t t = <uint16_t>w[2]
+    memcpy(row, &w[0], 8)
+    memcpy(row + 8, &w[1], 8)
+    memcpy(row + 16, &t, 2)
+
+
+cdef inline void take_out(ka_state *s, int p, int pos, int ln, uint8_t *cards) noexcept nogil:
+    """Removes hand cards pos..pos+ln of p into cards (NO_CARD-padded to 3); they join the
+    played cards."""
+    cdef uint64_t w[3]
+    cdef uint64_t r[3]
+    cdef int i, k, sh = 8 * ln
+    cdef uint8_t c
+    row_load(s.hand[p], w)
+    for i in range(3):                          # cards = bytes pos..pos+2, NO_CARD from ln
+        c = <uint8_t>(w[(pos + i) >> 3] >> (8 * ((pos + i) & 7)))
+        cards[i] = c if i < ln else NO_CARD
+    for i in range(ln):
+        k = KIND[cards[i]]
+        s.known[p][k] -= s.known[p][k] > 0
+        s.played[s.played_n] = cards[i]
+        s.played_n += 1
+    # bytes below pos stay, the others come from ln bytes further (1 <= ln <= 3)
+    r[0] = (w[0] & MLO[pos][0]) | (((w[0] >> sh) | (w[1] << (64 - sh))) & ~MLO[pos][0])
+    r[1] = (w[1] & MLO[pos][1]) | (((w[1] >> sh) | (w[2] << (64 - sh))) & ~MLO[pos][1])
+    r[2] = (w[2] & MLO[pos][2]) | ((w[2] >> sh) & ~MLO[pos][2])
+    row_store(s.hand[p], r)
+    s.hand_n[p] -= ln
+
+
+cdef inline void put_in(ka_state *s, int p, int pos, uint8_t card) noexcept nogil:
+    """Inserts card at position pos of p's hand (the hand has at most 17 cards)."""
+    cdef uint64_t w[3]
+    cdef uint64_t r[3]
+    row_load(s.hand[p], w)
+    r[0] = (w[0] & MLO[pos][0]) | ((w[0] << 8) & ~MLO[pos][0])
+    r[1] = (w[1] & MLO[pos][1]) | (((w[1] << 8) | (w[0] >> 56)) & ~MLO[pos][1])
+    r[2] = (w[2] & MLO[pos][2]) | (((w[2] << 8) | (w[1] >> 56)) & ~MLO[pos][2])
+    row_store(s.hand[p], r)
+    s.hand[p][pos] = card
+    s.hand_n[p] += 1
+
+
+cdef inline void trick_entry(ka_state *s, int p, int kind, int combo, const uint8_t *cards,
+                             int n) noexcept nogil:
+    cdef int t = s.trick_n, i
+    if t >= KA_TRICK_MAX:
+        return
+    s.trick_player[t] = <int8_t>p
+    s.trick_kind[t] = <uint8_t>kind
+    s.trick_combo[t] = <int8_t>combo
+    for i in range(3):                          # cards is NO_CARD-padded to 3
+        s.trick_cards[t][i] = cards[i]
+    s.trick_n = <uint8_t>(t + 1)
+
+
+cdef int ka_apply(ka_state *s, int32_t a, kz_events *ev) noexcept nogil:
+    """Applies a legal action of s.to_act (unchecked)."""
+    cdef int p = s.to_act, pos, ln, c, slot
+    cdef uint8_t cards[3]
+    cdef uint8_t card
+    if s.turn < 0xFFFFFFFFU:   # saturates, never wraps through 0 (issue 19)
+        s.turn += 1
+    if a >= KA_A_INSERT:                                    # KA-12: insert a drawn card
+        pos = a - KA_A_INSERT
+        s.pile_n -= 1
+        card = s.pile[s.pile_n]
+        s.pile[s.pile_n] = NO_CARD
+        put_in(s, p, pos, card)
+        kz_ev_push(ev, EV_DRAWN, p, card, pos)
+        s.pending -= 1
+        if s.pending == 0:
+            ka_after_trick(s, ev)
+        return 0
+    if a >= KA_A_RESERVE:                                   # KA-9: take a reserve card
+        slot = (a - KA_A_RESERVE) // KA_MAX_HAND
+        pos = (a - KA_A_RESERVE) % KA_MAX_HAND
+        card = s.reserve[p][slot]
+        s.reserve[p][slot] = NO_CARD
+        put_in(s, p, pos, card)
+        s.known[p][card_kind(card)] += 1
+        kz_ev_push(ev, EV_TAKE_RESERVE, p, card, slot | (pos << 8))
+        cards[0] = card
+        cards[1] = NO_CARD
+        cards[2] = NO_CARD
+        trick_entry(s, p, KA_T_RESERVE, -1, cards, 1)
+        if s.best_player < 0:                               # a leader with only Draw cards
+            if not has_action(s):
+                ka_end_hand(s, p, 1, ev)
+            return 0
+        ka_advance(s, ev)
+        return 0
+    if a >= KA_A_DRAW:                                      # KA-12: a Draw card
+        pos = a - KA_A_DRAW
+        take_out(s, p, pos, 1, cards)
+        kz_ev_push(ev, EV_DRAW_CARD, p, CARD_DRAW, pos)
+        trick_entry(s, p, KA_T_DRAW, -1, cards, 1)
+        s.draws_in_trick += 1
+        if s.hand_n[p] == 0:
+            s.last_out = <int8_t>p
+            kz_ev_push(ev, EV_OUT, p, s.hand_no, 0)
+        ka_advance(s, ev)
+        return 0
+    if a >= KA_A_STOP:                                      # KA-11: a Stop card
+        pos = a - KA_A_STOP
+        take_out(s, p, pos, 1, cards)
+        kz_ev_push(ev, EV_STOP, p, CARD_STOP, pos)
+        trick_entry(s, p, KA_T_STOP, -1, cards, 1)
+        s.stop_played = 1
+        s.second_player = s.best_player
+        s.best_player = <int8_t>p
+        if s.hand_n[p] == 0:
+            s.last_out = <int8_t>p
+            kz_ev_push(ev, EV_OUT, p, s.hand_no, 0)
+        ka_resolve_trick(s, ev)
+        return 0
+    pos = a // KA_NUM_COMBOS                                # KA-5..KA-8: a combination
+    c = a % KA_NUM_COMBOS
+    ln = combo_len(c)
+    take_out(s, p, pos, ln, cards)
+    kz_ev_push(ev, EV_PLAY, p, c, pos | (cards[0] << 8) | ((cards[1] if ln > 1 else 0) << 16)
+               | ((cards[2] if ln > 2 else 0) << 24))
+    trick_entry(s, p, KA_T_COMBO, c, cards, ln)
+    s.second_player = s.best_player
+    s.best_player = <int8_t>p
+    s.best_combo = <int8_t>c
+    if s.hand_n[p] == 0:
+        s.last_out = <int8_t>p
+        kz_ev_push(ev, EV_OUT, p, s.hand_no, 0)
+    ka_advance(s, ev)
+    return 0
+
+
+cdef void ka_new_game(ka_state *s, uint64_t seed, kz_events *ev) noexcept nogil:
+    """A new game in s, keeping its options (num_players, two_straight, chips_start,
+    deal_size, dealer): chips handed out (KA-2), the first hand dealt and led by the seat
+    left of the dealer (KA-4)."""
+    cdef uint8_t n = s.num_players, ts = s.two_straight, cs = s.chips_start, ds = s.deal_size
+    cdef int8_t dealer = s.dealer
+    cdef int i
+    memset(s, 0, sizeof(ka_state))
+    s.num_players = n
+    s.two_straight = ts
+    s.chips_start = cs
+    s.deal_size = ds
+    s.dealer = dealer
+    kz_rng_seed(&s.rng, seed)
+    for i in range(KA_MAX_PLAYERS):
+        s.chips[i] = cs if i < n else 0
+    s.loser = -1
+    s.prev_loser = -1
+    ka_deal(s, (dealer + 1) % n, ev)
+
+
+cdef void ka_determinize(ka_state *s, int player, kz_rng *rng) noexcept nogil:
+    """Deals again everything `player` has not seen: the other hands (keeping the cards
+    everyone knows are there, the reserves they took) in a new random order, and the draw
+    pile (keeping its top card if `player` is drawing it); reseeds the state's PRNG."""
+    cdef uint8_t pool[54]
+    cdef uint8_t cnt[15]
+    cdef uint8_t newh[18]
+    cdef int n = s.num_players, q, i, k, m = 0, keep_top, kept, take
+    keep_top = s.phase == KA_PH_INSERT and s.to_act == player and s.pending > 0
+    for q in range(n):
+        if q == player:
+            continue
+        memcpy(cnt, s.known[q], sizeof(cnt))
+        for i in range(s.hand_n[q]):
+            k = card_kind(s.hand[q][i])
+            if cnt[k] > 0:
+                cnt[k] -= 1
+            else:
+                pool[m] = s.hand[q][i]
+                m += 1
+    for i in range(s.pile_n - (1 if keep_top else 0)):
+        pool[m] = s.pile[i]
+        m += 1
+    # sort first, so the sample depends only on what `player` knows (not on where the
+    # unseen cards really are), then shuffle
+    for i in range(1, m):
+        k = pool[i]
+        q = i - 1
+        while q >= 0 and pool[q] > k:
+            pool[q + 1] = pool[q]
+            q -= 1
+        pool[q + 1] = <uint8_t>k
+    kz_shuffle_u8(rng, pool, m)
+    take = 0
+    for q in range(n):
+        if q == player:
+            continue
+        kept = 0
+        for k in range(KA_KINDS):
+            for i in range(s.known[q][k]):
+                newh[kept] = <uint8_t>(0x61 + k) if k < 12 else <uint8_t>(0x70 + k - 12)
+                kept += 1
+        while kept < s.hand_n[q]:
+            newh[kept] = pool[take]
+            take += 1
+            kept += 1
+        kz_shuffle_u8(rng, newh, kept)
+        memcpy(s.hand[q], newh, kept)
+    for i in range(s.pile_n - (1 if keep_top else 0)):
+        s.pile[i] = pool[take]
+        take += 1
+    kz_rng_seed(&s.rng, kz_next(rng))
 
 
 # ------------------------------------------------------------------ heuristic (bots)
@@ -389,385 +1093,7 @@ def beats(new, old) -> bool:
     return a > combination_index(*old)
 
 
-# ------------------------------------------------------------------ Python face
-cdef inline ka_state *S(State s) except NULL:
-    if s.data == NULL:                 # made without its factory: raise, never dereference
-        s._not_ready()
-    return <ka_state *>s.data
-
-
-def _card_text(c):
-    """Text of a card code, ``None`` for no card or a code outside the encoding (event
-    payloads read from JSON are only range-checked)."""
-    try:
-        return format_card(c) if c != NO_CARD else None
-    except ValueError:
-        return None
-
-
-def _combo_dict(c):
-    if not 0 <= c < KA_NUM_COMBOS:
-        return None
-    return {"index": int(c), "type": COMBINATION_TYPES[combo_type(c)], "value": combo_value(c)}
-
-
-def _x_values(cards, c):
-    """The values the X cards among ``cards`` take in combination ``c``, in card order."""
-    cdef int req[3]
-    if not 0 <= c < KA_NUM_COMBOS:
-        return []
-    n = combo_required(c, req)
-    need = [req[i] for i in range(n)]
-    for x in cards:
-        if x != CARD_X and (x & 15) in need:
-            need.remove(x & 15)
-    return sorted(need)
-
-
-def _action_text(a):
-    a = _c_int(a, "a")
-    if not 0 <= a < KA_NUM_ACTIONS:
-        raise ValueError(f"action {a!r} is outside [0, {KA_NUM_ACTIONS})")
-    if a < KA_A_STOP:
-        pos = (a) // KA_NUM_COMBOS
-        c = (a) % KA_NUM_COMBOS
-        ln = combo_len(c)
-        where = f"{pos}" if ln == 1 else f"{pos}-{pos + ln - 1}"
-        return f"play {where} {COMBINATION_TYPES[combo_type(c)]} {combo_value(c)}"
-    if a < KA_A_DRAW:
-        return f"stop {a - KA_A_STOP}"
-    if a < KA_A_RESERVE:
-        return f"draw {a - KA_A_DRAW}"
-    if a < KA_A_INSERT:
-        slot = (a - KA_A_RESERVE) // KA_MAX_HAND
-        pos = (a - KA_A_RESERVE) % KA_MAX_HAND
-        return f"reserve slot {slot} at {pos}"
-    return f"insert at {a - KA_A_INSERT}"
-
-
-cdef class KrassKariertState(State):
-    """A KrassKariert state (see the module docstring for the action table)."""
-
-    cdef State _blank(self):
-        return KrassKariertState.__new__(KrassKariertState)
-
-    def action_to_string(self, action) -> str:
-        """``"play 3-4 pair 5"``, ``"play 0 solo 7"``, ``"stop 2"``, ``"draw 5"``,
-        ``"reserve slot 1 at 0"`` (slot 0 or 1: which face-up reserve card; the short form
-        ``"reserve 8 at 0"`` names the card instead), ``"insert at 4"``; a play holding X cards adds their values
-        (``"play 2-3 pair 5 (X=5)"``) when the state's hand has them there.  Raises
-        ``ValueError`` outside ``[0, 1116)``."""
-        cdef ka_state *s = S(self)
-        a = _action_int(action)              # ValueError, never OverflowError
-        if not 0 <= a < KA_NUM_ACTIONS:
-            raise ValueError(f"action {action!r} is outside [0, {KA_NUM_ACTIONS})")
-        text = _action_text(a)
-        if a < KA_A_STOP and s.phase == KA_PH_PLAY:
-            pos = (a) // KA_NUM_COMBOS
-            c = (a) % KA_NUM_COMBOS
-            p = s.to_act
-            ln = combo_len(c)
-            if pos + ln <= s.hand_n[p]:
-                cards = [s.hand[p][pos + i] for i in range(ln)]
-                if CARD_X in cards:
-                    text += " (X=" + ",".join(str(v) for v in self._x_values_of(cards, c)) + ")"
-        return text
-
-    def _x_values_of(self, cards, c):
-        return _x_values(cards, c)
-
-    def _actions_named(self, str want):
-        """What ``string_to_action`` reads beyond the exact names: an ``action_to_string``
-        text without its ``(X=..)`` part, or a short form (``"p3"``, ``"3-4"``, ``"3-4 pair"``,
-        ``"pair 5"``, ``"stop"``, ``"draw"``, ``"reserve 8 at 2"``, ``"insert 4"``: see
-        ``krazy_core.games.krass_kariert.notation``; ``UnclearActionError`` for one that fits
-        several legal actions or no cards)."""
-        if self.data == NULL: self._not_ready()
-        hits = [a for a in self.legal_actions() if self.action_to_string(a).lower().split(" (x=")[0] == want]
-        if hits:
-            return hits
-        if _FULL_NAME.fullmatch(want):              # the exact name of a move not legal now
-            hits = State._actions_named(self, want)
-            if hits:
-                return hits
-        from krazy_core.games.krass_kariert.notation import read_short_form
-        a = read_short_form(self, want)
-        if a is not None:
-            return [a]
-        return []
-
-    def _explain_illegal(self, a):
-        a = _c_int(a, "a")
-        cdef ka_state *s = S(self)
-        cdef int p = s.to_act, hn = 0
-        if self.ops.is_terminal(self.data):         # no seat to act: nothing below may index by it
-            return "the game is over"
-        hn = s.hand_n[p]
-        if not 0 <= a < KA_NUM_ACTIONS:                 # a caller's number: never index a table with it
-            return f"action {a} is out of range [0, {KA_NUM_ACTIONS})"
-        if s.phase == KA_PH_INSERT:
-            return (f"player {p} must insert the drawn card at a position 0..{hn} first "
-                    f"({s.pending} to insert, KA-12)")
-        if a >= KA_A_INSERT:
-            return "a drawn card is inserted only by a trick's winner after Draw cards (KA-12)"
-        if a >= KA_A_RESERVE:
-            slot = (a - KA_A_RESERVE) // KA_MAX_HAND
-            pos = (a - KA_A_RESERVE) % KA_MAX_HAND
-            if s.reserve[p][slot] == NO_CARD:
-                return f"player {p} has no reserve card {slot} left"
-            if pos > hn:
-                return f"position {pos} is past the end of a hand of {hn} cards"
-            return "the leader takes a reserve card only when it cannot lead (KA-9)"
-        if a >= KA_A_STOP:
-            pos = (a - KA_A_STOP) if a < KA_A_DRAW else (a - KA_A_DRAW)
-            want = CARD_STOP if a < KA_A_DRAW else CARD_DRAW
-            if pos >= hn or s.hand[p][pos] != want:
-                return f"player {p} holds no {format_card(want)} card at position {pos}"
-            return "a Draw card never leads a trick (KA-9)"
-        pos = (a) // KA_NUM_COMBOS
-        c = (a) % KA_NUM_COMBOS
-        ln = combo_len(c)
-        if pos + ln > hn:
-            return f"positions {pos}..{pos + ln - 1} are past the end of a hand of {hn} cards"
-        cards = [s.hand[p][pos + i] for i in range(ln)]
-        kind = f"{COMBINATION_TYPES[combo_type(c)]} {combo_value(c)}"
-        if not window_combinations(cards, s.two_straight):
-            return f"the adjacent cards {' '.join(format_card(x) for x in cards)} are no combination (KA-5, KA-6)"
-        if (kind, ) and combination_of_index(c) not in window_combinations(cards, s.two_straight):
-            return f"the adjacent cards {' '.join(format_card(x) for x in cards)} are no {kind} (KA-6, KA-8)"
-        if s.best_player >= 0:
-            return (f"{kind} does not beat the trick's {COMBINATION_TYPES[combo_type(s.best_combo)]} "
-                    f"{combo_value(s.best_combo)} (KA-7)")
-        return "it is not among the legal actions"
-
-    # -------------------------------------------------------- views
-    def hand(self, player) -> list:
-        """Card codes of ``player``'s hand in its fixed order (omniscient; frontends use
-        ``observation``).  Raises ``ValueError`` for a bad seat."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef ka_state *s = S(self)
-        self._seat(player)
-        return [s.hand[player][i] for i in range(s.hand_n[player])]
-
-    def _seat(self, player):
-        cdef ka_state *s = S(self)
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < s.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{s.num_players - 1}")
-
-    def stats(self) -> dict:
-        """``{"turns": int, "hands": int, "loser": int, "turn_limit": False}`` for ``krazy simulate``."""
-        cdef ka_state *s = S(self)
-        return {"turns": s.turn, "hands": s.hand_no, "loser": s.loser, "turn_limit": False}
-
-    def playable_windows(self, player) -> list:
-        """``[start, length]`` of every run of 1-3 adjacent cards in ``player``'s hand that
-        could be played now (lead or beat), for marking them in a hand view; empty when
-        ``player`` is not to act in the play phase.  Raises ``ValueError``."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef ka_state *s = S(self)
-        self._seat(player)
-        if s.phase != KA_PH_PLAY or s.to_act != player:
-            return []
-        out = set()
-        for a in self.legal_actions():
-            if a < KA_A_STOP:
-                pos = (a) // KA_NUM_COMBOS
-                c = (a) % KA_NUM_COMBOS
-                out.add((pos, combo_len(c)))
-        return [list(w) for w in sorted(out)]
-
-    def _trick(self):
-        cdef ka_state *s = S(self)
-        out = []
-        for t in range(s.trick_n):
-            cards = [s.trick_cards[t][i] for i in range(3) if s.trick_cards[t][i] != NO_CARD]
-            e = {"player": s.trick_player[t], "kind": TRICK_KINDS[s.trick_kind[t]],
-                 "cards": cards, "cards_text": [format_card(c) for c in cards],
-                 "combination": _combo_dict(s.trick_combo[t])}
-            if s.trick_kind[t] == KA_T_COMBO:
-                e["x_values"] = _x_values(cards, s.trick_combo[t])
-            out.append(e)
-        return out
-
-    def _known(self, q):
-        cdef ka_state *s = S(self)
-        self._seat(q)                        # a seat of this table, or ValueError
-        out = []
-        for k in range(KA_KINDS):
-            out.extend([0x61 + k if k < 12 else 0x70 + k - 12] * s.known[q][k])
-        return out
-
-    def observation(self, player) -> dict:
-        """What ``player`` may see, JSON-ready: their own hand in its order (codes and
-        text), the windows they can play now, every hand's size, everyone's face-up reserve
-        cards (``None`` once taken) and chips, cards known to be in each hand (reserves taken),
-        the current trick (who played what; no positions), its best combination, Draw cards
-        in it, the cards played this hand, the draw pile's size, the drawn card to insert
-        (only to its drawer), whose turn it is, hand and trick numbers, the loser.  Raises
-        ``ValueError`` for a bad seat."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef ka_state *s = S(self)
-        self._seat(player)
-        n = s.num_players
-        hand = [s.hand[player][i] for i in range(s.hand_n[player])]
-        obs = {
-            "game": "krass-kariert",
-            "player": player,
-            "num_players": n,
-            "phase": PHASE_NAMES[s.phase],
-            "current_player": ka_current_player(s),
-            "hand": hand,
-            "hand_text": [format_card(c) for c in hand],
-            "playable": self.playable_windows(player),
-            "hand_sizes": [s.hand_n[q] for q in range(n)],
-            "reserves": [[None if s.reserve[q][i] == NO_CARD else s.reserve[q][i] for i in range(2)]
-                         for q in range(n)],
-            "chips": [s.chips[q] for q in range(n)],
-            "known_cards": [self._known(q) for q in range(n)],
-            "leader": s.leader,
-            "trick": self._trick(),
-            "best": None if s.best_player < 0 else {
-                "player": s.best_player, "stop": bool(s.stop_played),
-                "combination": _combo_dict(s.best_combo)},
-            "draws_in_trick": s.draws_in_trick,
-            "pending_draws": s.pending if s.phase == KA_PH_INSERT else 0,
-            "drawn_card": (s.pile[s.pile_n - 1] if s.phase == KA_PH_INSERT and s.to_act == player
-                           and s.pending > 0 else None),
-            "played": [s.played[i] for i in range(s.played_n)],
-            "pile_size": s.pile_n,
-            "hand_no": s.hand_no,
-            "trick_no": s.trick_no,
-            "dealer": s.dealer,
-            "chips_start": s.chips_start,
-            "loser": s.loser,
-            "terminal": s.phase == KA_PH_OVER,
-        }
-        if ka_current_player(s) == player:
-            obs["legal_actions"] = self.legal_actions()
-        return obs
-
-    def observation_tensor(self, player):
-        """``numpy.ndarray`` float32, shape ``(623,)``: own hand by position (18 x 15
-        one-hot card kinds: numbers 1..12, X, Draw, Stop); per seat from ``player`` onward,
-        5 x 51 (hand size / 18, reserves 2 x 15 one-hot, chips / chips_start, known cards
-        per kind / 4, to act, leader, best play, holds cards; zeros for absent seats);
-        cards played this hand per kind / 4 (15); the trick's best combination (57 one-hot),
-        Stop played, Draw cards in it (2); insert phase, pending draws / 6, the drawn card if
-        ``player`` draws it (15); pile size / 54; seat present (5).  Raises ``ValueError``."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef ka_state *s = S(self)
-        self._seat(player)
-        t = np.zeros(TENSOR_SIZE, dtype=np.float32)
-        cdef float[::1] v = t
-        ka_observation_tensor(s, player, &v[0])      # the GameOps writer: one definition of the segments
-        return t
-
-    def __str__(self):
-        cdef ka_state *s = S(self)
-        best = "-"
-        if s.best_player >= 0:
-            best = ("Stop" if s.stop_played else
-                    f"{COMBINATION_TYPES[combo_type(s.best_combo)]} {combo_value(s.best_combo)}") + \
-                   f" by {s.best_player}"
-        lines = [f"KrassKariert hand {s.hand_no} trick {s.trick_no}, phase {PHASE_NAMES[s.phase]}, "
-                 f"leader {s.leader}, best {best}, draws {s.draws_in_trick}, pile {s.pile_n}"]
-        for p in range(s.num_players):
-            mark = ">" if (p == s.to_act and s.phase != KA_PH_OVER) else " "
-            res = " ".join(_card_text(s.reserve[p][i]) or "." for i in range(2))
-            lines.append(f"{mark} seat {p} chips {s.chips[p]} reserve [{res}]: "
-                         + " ".join(format_card(s.hand[p][i]) for i in range(s.hand_n[p])))
-        if s.phase == KA_PH_OVER:
-            lines.append(f"loser: {s.loser}")
-        return "\n".join(lines)
-
-    def _event_dict(self, kind, player, a, b, viewer):
-        """One event as a dict; cards dealt or drawn are shown only to their owner, and the
-        hand positions of plays and insertions only to their owner (the order is secret)."""
-        name = EVENT_NAMES.get(kind, str(kind))
-        d = {"event": name, "player": player}
-        own = viewer == "all" or viewer == player
-        if kind in (EV_DEAL, EV_DRAWN):
-            d["card"] = a if own else None
-            if own:
-                d["card_text"] = _card_text(a)
-            d["position"] = b if own else None
-        elif kind == EV_RESERVE_DEALT:
-            d["card"] = a
-            d["card_text"] = _card_text(a)
-            d["slot"] = b
-        elif kind == EV_PLAY:
-            cards = [(b >> 8) & 0xFF, (b >> 16) & 0xFF, (b >> 24) & 0xFF][:combo_len(a) if 0 <= a < KA_NUM_COMBOS else 0]
-            d["combination"] = _combo_dict(a)
-            d["cards"] = cards
-            d["cards_text"] = [_card_text(c) for c in cards]
-            d["x_values"] = _x_values(cards, a)
-            d["position"] = (b & 0xFF) if own else None
-        elif kind in (EV_STOP, EV_DRAW_CARD):
-            d["card"] = a
-            d["position"] = b if own else None
-        elif kind == EV_TAKE_RESERVE:
-            d["card"] = a
-            d["card_text"] = _card_text(a)
-            d["slot"] = b & 0xFF
-            d["position"] = (b >> 8) if own else None
-        elif kind == EV_TRICK_END:
-            d["draws"] = a
-            d["combination"] = _combo_dict(b)
-            d["stop"] = b < 0
-        elif kind == EV_HAND_START:
-            d["hand"] = a
-            d["dealer"] = b
-        elif kind == EV_TRICK_START:
-            d["trick"] = a
-            d["hand"] = b
-        elif kind == EV_OUT:
-            d["hand"] = a
-        elif kind == EV_HAND_END:
-            d["reason"] = "only holder of cards (KA-14a)" if a == 0 else "could not act (KA-14b)"
-            d["hand"] = b
-        elif kind == EV_CHIP:
-            d["chips"] = a
-        return d
-
-    # -------------------------------------------------------- JSON
-    def _to_dict(self):
-        cdef ka_state *s = S(self)
-        n = s.num_players
-        trick = []
-        for t in range(s.trick_n):
-            trick.append({"player": s.trick_player[t], "kind": TRICK_KINDS[s.trick_kind[t]],
-                          "combination": s.trick_combo[t],
-                          "cards": [s.trick_cards[t][i] for i in range(3) if s.trick_cards[t][i] != NO_CARD]})
-        return {
-            "rng": [s.rng.s[0], s.rng.s[1], s.rng.s[2], s.rng.s[3]],
-            "phase": PHASE_NAMES[s.phase],
-            "current_player": ka_current_player(s),
-            "loser": s.loser,
-            "dealer": s.dealer,
-            "leader": s.leader,
-            "best_player": s.best_player,
-            "second_player": s.second_player,
-            "best_combination": s.best_combo,
-            "stop_played": bool(s.stop_played),
-            "draws_in_trick": s.draws_in_trick,
-            "pending": s.pending,
-            "last_out": s.last_out,
-            "prev_loser": s.prev_loser,
-            "hands": [[s.hand[p][i] for i in range(s.hand_n[p])] for p in range(n)],
-            "reserves": [[None if s.reserve[p][i] == NO_CARD else s.reserve[p][i] for i in range(2)]
-                         for p in range(n)],
-            "chips": [s.chips[p] for p in range(n)],
-            "known": [[s.known[p][k] for k in range(KA_KINDS)] for p in range(n)],
-            "pile": [s.pile[i] for i in range(s.pile_n)],
-            "played": [s.played[i] for i in range(s.played_n)],
-            "trick": trick,
-            "hand_no": s.hand_no,
-            "trick_no": s.trick_no,
-            "turn": s.turn,
-        }
-
-
-# ------------------------------------------------------------------ construction
+# ------------------------------------------------------------------ options, simulate_random, a probe for tests
 def chips_for(game) -> int:
     """Chips each player starts with (KA-2): option ``chips``, or 3 (2 with 5 players)."""
     c = game.options.chips
@@ -776,7 +1102,9 @@ def chips_for(game) -> int:
     return 2 if game.num_players == 5 else 3
 
 
-cdef int _set_options(ka_state *s, game) except -1:
+cdef int ka_set_options(ka_state *s, game) except -1:
+    """The game's options (and seat count) into ``s``: KA-2, KA-3, KA-4, KA-6.  Raises
+    ``ConfigError`` for a ``dealer`` beyond the table."""
     o = game.options
     if o.dealer >= game.num_players:
         raise ConfigError(f"option 'dealer' must be a seat 0..{game.num_players - 1}, got {o.dealer}")
@@ -787,24 +1115,6 @@ cdef int _set_options(ka_state *s, game) except -1:
     s.dealer = o.dealer
     return 0
 
-
-def check_options(num_players, options):
-    """KA-4: the dealer is a seat of this table.  Raises ``ConfigError``."""
-    if options.dealer >= num_players:
-        raise ConfigError(f"option 'dealer' must be a seat 0..{num_players - 1} at a table of "
-                          f"{num_players}, got {options.dealer} (KA-4)")
-
-
-def new_state(game, seed=None):
-    """A new game dealt from ``seed`` (KA-1 .. KA-4).  Raises ``ConfigError`` for a
-    ``dealer`` option beyond the table."""
-    cdef KrassKariertState st = KrassKariertState.__new__(KrassKariertState)
-    st._init(&KA_OPS, game)
-    cdef ka_state *s = S(st)
-    _set_options(s, game)
-    ka_new_game(s, <uint64_t>check_seed(seed), st._writable_log())
-    st.n_ev = st.log.ev.n
-    return st
 
 
 def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
@@ -829,7 +1139,7 @@ def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
         raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
     cdef bint heur = policy == "heuristic"
     memset(&s, 0, sizeof(ka_state))
-    _set_options(&s, game)
+    ka_set_options(&s, game)
     base = <uint64_t>check_seed(seed)
     kz_rng_seed(&rng, base ^ 0xA5A5A5A5DEADBEEFULL)
     t0 = time.perf_counter()
@@ -876,42 +1186,218 @@ def _probe_actions(hand, best_combo=-1, reserves=0, bint two_straight=True, bint
     return bool(ka_any_action(&s)), [acts[i] for i in range(n)]
 
 
-include "_ka_json.pxi"
+# ------------------------------------------------------------------ the one validator
+cdef const char *ka_validate(void *vst, const void *vref) noexcept nogil:
+    """``ops.validate``: every field of a loaded ka_state (both loaders call it: the JSON
+    loader after filling the struct, ``state_from_bytes`` after copying it in).  Returns
+    NULL, or what is wrong.  Beyond the fields' ranges and the 54 cards (KA-1) it checks the
+    trick against the seats that name it (issue 19 item 8: a leader the trick does not start
+    with was accepted and play then walked the lap wrongly): the trick's first entry is the
+    leader's; best_player, second_player, best_combination, stop_played and draws_in_trick
+    are those its entries give; in the play phase after the lead, the seat to act is the
+    next seat holding cards after the last entry's."""
+    cdef ka_state *s = <ka_state *>vst
+    cdef const ka_state *ref = <const ka_state *>vref
+    cdef int n = ref.num_players, p, i, t, k, c, ln, best, second, bc, stops, draws, q
+    cdef int cnt[KA_KINDS]
+    cdef int have[KA_KINDS]
+    cdef int8_t combos[64]
+    cdef int holders_n = 0, played_draws = 0, room, m
+    if (s.num_players != ref.num_players or s.two_straight != ref.two_straight
+            or s.chips_start != ref.chips_start or s.deal_size != ref.deal_size or s.dealer != ref.dealer):
+        return "the state's options differ from this game's"
+    if s.rng.s[0] == 0 and s.rng.s[1] == 0 and s.rng.s[2] == 0 and s.rng.s[3] == 0:
+        return "'rng' must be four unsigned 64-bit ints, not all zero"
+    for k in range(KA_KINDS):
+        cnt[k] = 0
+    for p in range(KA_MAX_PLAYERS):
+        if p >= n:
+            if s.hand_n[p] or s.chips[p] or s.reserve[p][0] != NO_CARD or s.reserve[p][1] != NO_CARD:
+                return "a seat beyond the table holds something"
+            for k in range(KA_KINDS):
+                if s.known[p][k]:
+                    return "a seat beyond the table holds something"
+        if s.hand_n[p] > KA_MAX_HAND:
+            return "a hand holds more than 18 cards"
+        for k in range(KA_KINDS):
+            have[k] = 0
+        for i in range(KA_MAX_HAND):
+            c = s.hand[p][i]
+            if i >= s.hand_n[p]:
+                if c != NO_CARD:
+                    return "a hand's slots past its cards are empty (0xFF)"
+                continue
+            if KIND[c] == 0xFF:
+                return "a hand holds a code that is no KrassKariert card"
+            cnt[KIND[c]] += 1
+            have[KIND[c]] += 1
+        for i in range(2):
+            c = s.reserve[p][i]
+            if c != NO_CARD:
+                if KIND[c] == 0xFF:
+                    return "a reserve holds a code that is no KrassKariert card"
+                cnt[KIND[c]] += 1
+        if p < n:
+            if s.chips[p] > s.chips_start:
+                return "'chips' exceed the chips a player starts with (KA-2)"
+            for k in range(KA_KINDS):
+                if s.known[p][k] > 4 or s.known[p][k] > have[k]:
+                    return "'known' says a seat holds more cards of a kind than its hand has"
+            if s.hand_n[p] > 0:
+                holders_n += 1
+    if s.pile_n > KA_DECK or s.played_n > KA_DECK:
+        return "the draw pile and the played cards hold at most 54 cards"
+    for i in range(KA_DECK):
+        c = s.pile[i]
+        if i >= s.pile_n:
+            if c != NO_CARD:
+                return "the draw pile's slots past its cards are empty (0xFF)"
+        elif KIND[c] == 0xFF:
+            return "the draw pile holds a code that is no KrassKariert card"
+        else:
+            cnt[KIND[c]] += 1
+        c = s.played[i]
+        if i >= s.played_n:
+            if c != NO_CARD:
+                return "the played cards' slots past them are empty (0xFF)"
+        elif KIND[c] == 0xFF:
+            return "the played cards hold a code that is no KrassKariert card"
+        else:
+            cnt[KIND[c]] += 1
+            if c == CARD_DRAW:
+                played_draws += 1
+    for k in range(KA_KINDS):
+        if cnt[k] != (4 if k < 12 else 2):
+            return "the cards in hands, reserves, draw pile and played cards are not exactly the 54 cards (KA-1)"
+    if s.phase > KA_PH_OVER:
+        return "'phase' is not one of the phases"
+    if s.hand_no < 1 or s.trick_no < 1:
+        return "'hand_no' and 'trick_no' count from 1"
+    if (not -1 <= s.loser < n or not 0 <= s.leader < n or not -1 <= s.best_player < n
+            or not -1 <= s.second_player < n or not -1 <= s.last_out < n or not -1 <= s.prev_loser < n):
+        return "a seat field is not a seat (or -1 where none is allowed)"
+    if not -1 <= s.best_combo < KA_NUM_COMBOS or s.stop_played > 1 or s.draws_in_trick > 2 or s.pending > 6:
+        return "'best_combination', 'stop_played', 'draws_in_trick' or 'pending' is out of range"
+    # the trick
+    if s.trick_n > KA_TRICK_MAX:
+        return "the trick holds more than 8 entries"
+    best = -1
+    second = -1
+    bc = -1
+    stops = 0
+    draws = 0
+    for t in range(KA_TRICK_MAX):
+        if t >= s.trick_n:
+            if (s.trick_player[t] != -1 or s.trick_kind[t] != 0 or s.trick_combo[t] != -1
+                    or s.trick_cards[t][0] != NO_CARD or s.trick_cards[t][1] != NO_CARD
+                    or s.trick_cards[t][2] != NO_CARD):
+                return "the trick's slots past its entries are empty"
+            continue
+        if not 0 <= s.trick_player[t] < n or s.trick_kind[t] > KA_T_RESERVE or not -1 <= s.trick_combo[t] < KA_NUM_COMBOS:
+            return "a trick entry's player, kind or combination is out of range"
+        ln = 0
+        for i in range(3):
+            c = s.trick_cards[t][i]
+            if c == NO_CARD:
+                continue
+            if i != ln or KIND[c] == 0xFF:
+                return "a trick entry's cards are card codes, then empty slots"
+            ln += 1
+        if (s.trick_kind[t] == KA_T_COMBO) != (s.trick_combo[t] >= 0) or ln != (combo_len(s.trick_combo[t]) if s.trick_combo[t] >= 0 else 1):
+            return "a trick entry does not match its kind"
+        if s.trick_combo[t] >= 0:
+            m = ka_window_combos(s.trick_cards[t], ln, s.two_straight, -1, combos)
+            for i in range(m if m > 0 else 0):
+                if combos[i] == s.trick_combo[t]:
+                    break
+            else:
+                return "a trick entry's cards are not its combination"
+            second = best
+            best = s.trick_player[t]
+            bc = s.trick_combo[t]
+        elif s.trick_kind[t] == KA_T_STOP:
+            if s.trick_cards[t][0] != CARD_STOP:
+                return "a Stop entry holds the Stop card"
+            second = best
+            best = s.trick_player[t]
+            stops += 1
+        elif s.trick_kind[t] == KA_T_DRAW:
+            if s.trick_cards[t][0] != CARD_DRAW:
+                return "a Draw entry holds the Draw card"
+            draws += 1
+    if s.trick_n > 0 and s.trick_player[0] != s.leader:
+        return "the trick's first entry is the leader's"
+    if (best != s.best_player or second != s.second_player or bc != s.best_combo
+            or stops != s.stop_played or draws != s.draws_in_trick):
+        return "best_player, second_player, best_combination, stop_played and draws_in_trick are what the trick's entries give"
+    if s.phase == KA_PH_OVER:
+        if s.to_act != -1 or s.loser < 0 or s.chips[s.loser] != 0:
+            return "a finished game has current_player -4 and a loser with no chips (KA-15)"
+        return NULL
+    if s.loser != -1:
+        return "a running game has no loser"
+    if not 0 <= s.to_act < n:
+        return "'current_player' must be a seat"
+    if s.hand_n[s.to_act] == 0 and s.phase == KA_PH_PLAY:
+        return "the player to act holds no cards (KA-13)"
+    if s.best_combo >= 0 and not s.two_straight and combo_type(s.best_combo) == 1:
+        return "a 2-straight with option two_straight off"
+    if s.phase == KA_PH_PLAY:
+        if s.pending or s.stop_played:
+            return "in the play phase nothing is pending and no Stop was played"
+        if s.best_player < 0:
+            if s.to_act != s.leader or s.best_combo >= 0 or s.second_player >= 0 or s.draws_in_trick:
+                return "before the lead, the leader acts and the trick is empty"
+        else:
+            if s.best_combo < 0 or s.to_act == s.leader or s.to_act == s.best_player:
+                return "after the lead, a follower acts on a best combination"
+            q = s.trick_player[s.trick_n - 1] + 1
+            if q == n:
+                q = 0
+            while q != s.leader and s.hand_n[q] == 0:
+                q += 1
+                if q == n:
+                    q = 0
+            if q != s.to_act:
+                return "after the lead, the next seat holding cards after the last play acts (KA-9)"
+        if s.draws_in_trick == 0 and holders_n < 2:
+            return "the hand should have ended: only one player holds cards (KA-14)"
+    else:
+        if (s.best_player != s.to_act or s.pending < 1 or s.pending > s.pile_n or s.draws_in_trick < 1
+                or s.pending > 3 * s.draws_in_trick):
+            return "inserting drawn cards needs the trick's winner to act, with 1..3 per Draw card pending from the pile (KA-12)"
+        if s.best_combo < 0 and not s.stop_played:
+            return "a finished trick has a best combination or a Stop"
+    # capacity: cards that can still enter a hand never push it past 18
+    for p in range(n):
+        room = s.hand_n[p] + (s.reserve[p][0] != NO_CARD) + (s.reserve[p][1] != NO_CARD) \
+            + 3 * (2 - played_draws + (s.draws_in_trick if s.phase == KA_PH_PLAY else 0))
+        if s.phase == KA_PH_INSERT and p == s.to_act:
+            room += s.pending
+        if room > KA_MAX_HAND:
+            return "a seat's hand could grow past 18 cards"
+    if not ka_any_action(s):
+        return "the player to act has no legal action"
+    return NULL
 
+KA_OPS.validate = ka_validate
+KA_OPS.max_event_kind = EV_LAST      # the highest event kind (state.EVENT_NAMES)
 
-SPEC = GameSpec(
-    game_id="krass-kariert",
-    name="KrassKariert",
-    min_players=3,
-    max_players=5,
-    default_players=4,
-    options=(
-        Option("two_straight", True, bool, "KA-6", "2-straights are combinations (between solo and pair)"),
-        Option("chips", 0, int, "KA-2", "chips each player starts with; 0 = 3 (2 with 5 players)", lo=0, hi=9),
-        Option("dealer", 0, int, "KA-4", "the seat that deals the first hand; the seat to its left leads",
-               lo=0, hi=4),
-    ),
-    num_distinct_actions=KA_NUM_ACTIONS,
-    new_state=new_state,
-    state_from_dict=state_from_dict,
-    state_from_bytes=_state_from_bytes,
-    tensor_shape=lambda n: (TENSOR_SIZE,),
-    tensor_layout=lambda n: TENSOR_LAYOUT,
-    rules_file="games/krass_kariert/rules.md",
-    check_options=check_options,
-    summary="Climbing game with fixed-order hands: beat with 1-3 adjacent cards, keep your chips.",
-)
+cdef kz_ops *ka_ops() noexcept nogil:
+    """The game's GameOps table (state.pyx's states point to it)."""
+    return &KA_OPS
 
 
 # ------------------------------------------------------------------ GameOps: tensor
 cdef void ka_observation_tensor(const void *vst, int player, float *v) noexcept nogil:
-    """``State.observation_tensor(player)`` written to ``v`` (623 float32) without the GIL,
+    """``State.observation_tensor(player)`` written to ``v`` (KA_TENSOR = 623 float32, the
+    segments of state.TENSOR_LAYOUT) without the GIL,
     for the vectorized env; the same segments, the same values (tests/test_envs_ops.py).
     KrassKariert has no turn cap: no truncation op."""
     cdef const ka_state *s = <const ka_state *>vst
     cdef int q, p, i, o, k, n
     n = s.num_players
-    memset(v, 0, 623 * sizeof(float))
+    memset(v, 0, KA_TENSOR * sizeof(float))
     for i in range(s.hand_n[player]):
         v[i * 15 + card_kind(s.hand[player][i])] = 1
     for q in range(n):
@@ -949,5 +1435,6 @@ cdef void ka_observation_tensor(const void *vst, int player, float *v) noexcept 
     for q in range(n):
         v[618 + q] = 1
 
-KA_OPS.tensor_size = TENSOR_SIZE
+KA_OPS.tensor_size = KA_TENSOR
 KA_OPS.observation_tensor = ka_observation_tensor
+

@@ -74,7 +74,6 @@ named in ``state.EVENT_NAMES``; a play's event packs ``b = start | c0 << 8 | c1 
 (the cards, 0 for none).
 """
 
-cimport cython
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 

@@ -5,18 +5,17 @@ a typed move through ``notation.py``), the loaders, ``SPEC``, and the tables tha
 core's numbers (``EVENT_NAMES``, ``PHASE_NAMES``, ``TRICK_KINDS``, ``TENSOR_LAYOUT``, the
 action ranges ``A_*``).  The rules are ``core.pyx`` (cimported through ``core.pxd``); this
 module is compiled at -O2 (the search and the playouts never call it)."""
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset, memcpy
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
 
 import numpy as np
 
-from krazy_core._ops cimport kz_ops, KZ_TERMINAL
+from krazy_core._ops cimport KZ_TERMINAL
 from krazy_core._cards cimport CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
 from krazy_core._state cimport State
 from krazy_core._state import check_seed, state_from_bytes as _state_from_bytes
 from krazy_core.games.krass_kariert.core cimport *
-from krazy_core.games.krass_kariert.core import (COMBINATION_TYPES, combination_index, combination_of_index,
-                                                 window_combinations, chips_for)
+from krazy_core.games.krass_kariert.core import COMBINATION_TYPES, combination_of_index, window_combinations
 from krazy_core.cards import format_card
 from krazy_core.errors import ConfigError, InvalidStateError
 from krazy_core.spec import GameSpec, Option, tensor_layout

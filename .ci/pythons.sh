@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds krazy_core and runs the test suite on each CPython we claim (requires-python >= 3.9),
 # each in its own fresh venv (/tmp/krazy-pythons/venv-3.X), and prints a Markdown table of
-# the results (README.md, "Pythons").
+# the results (docs/guide/contributors.md, "Building and wheels").
 #
 #   bash .ci/pythons.sh                      # 3.9 3.10 3.11 3.12 3.13, whole suite
 #   bash .ci/pythons.sh 3.9 3.13             # only these

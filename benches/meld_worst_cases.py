@@ -36,8 +36,26 @@ def _two_suits(n):
     return cards[:n - 2] + ["JK", "2C"]
 
 
-for n in (16, 20, 24):
+for n in (16, 18, 20, 24, 28):
     CASES.append((f"contract_rummy.best_arrangement round 7, {n} cards", "cr", "best7", _two_suits(n)))
+def _three_suits_41():
+    """A..K of three suits, a Joker and 2C: 41 cards, the most a random game deals."""
+    return [f"{r}{s}" for s in "SHD" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]] + ["JK", "2C"]
+
+
+def _two_suits_twice(n):
+    """Two suits twice over, two Jokers, 2C and 2D (n <= 56)."""
+    cards = [f"{r}{s}" for s in "SH" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]] * 2
+    return cards[:n - 4] + ["JK", "JK", "2C", "2D"]
+
+
+CASES.append(("contract_rummy.best_arrangement round 7, 41 cards (three suits, JK, 2C)", "cr", "best7",
+              _three_suits_41()))
+CASES.append(("contract_rummy.best_arrangement round 7, 41 cards (two suits twice, 4 wilds)", "cr", "best7",
+              _two_suits_twice(41)))
+for r in (6, 5):
+    CASES.append((f"contract_rummy.best_arrangement round {r}, 32 cards (two suits twice, 4 wilds)", "cr",
+                  f"best{r}", _two_suits_twice(32)))
 for n in (16, 20):
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards, limit=100", "cr", "opts7lim", _two_suits(n)))
@@ -69,8 +87,8 @@ if what == "crazy":
 elif what == "crazy3":
     r = M.crazy_best_arrangement(hand, contract=(0, 3))
     r = None if r is None else r[2]
-elif what == "best7":
-    r = cr.best_arrangement(hand, 7)
+elif what in ("best7", "best6", "best5"):
+    r = cr.best_arrangement(hand, int(what[-1]))
     r = None if r is None else r[2]
 elif what in ("down7", "down6"):
     f = getattr(cr, "_can_go_down_hand", None)

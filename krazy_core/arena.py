@@ -1,8 +1,10 @@
 """Arena: play many seeded games between bots and collect the results.
 
+    >>> import krazy_core
     >>> from krazy_core.arena import run_arena
     >>> r = run_arena(krazy_core.make("krazy-kings"), ["heuristic", "random"], games=200, seed=1)
-    >>> r.win_rate(0), r.interval(0)
+    >>> r.win_rate(0), r.interval(0)         # bot 0's win rate and its 95 % interval
+    (0.355, (0.2919..., 0.4234...))
 
 Bots are given as words (``make_bot``: ``random``, ``heuristic``, ``ismcts:N``); a list shorter
 than the table repeats.  With ``rotate`` (default) game ``g`` shifts every bot ``g`` seats, so

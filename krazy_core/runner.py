@@ -17,9 +17,11 @@ the pool is rebuilt and the unfinished batches resubmitted; Ray: the task is ret
 batch is delivered once; a store (:mod:`krazy_core.store`) keeps each batch's games under
 their indices, so nothing is counted twice.
 
-    >>> r = make_runner(workers=2)                     # local processes
-    >>> r = make_runner(workers=2, ray=True)           # Ray: RAY_ADDRESS, or a local cluster
-    >>> for batch, result in r.run(batches, on_batch=None): ...
+Use::
+
+    r = make_runner(workers=2)                     # local processes
+    r = make_runner(workers=2, ray=True)           # Ray: RAY_ADDRESS, or a local cluster
+    for batch, result in r.run(batches, on_batch=None): ...
 
 ``batches`` yields ``(key, payload)``; ``payload`` goes to :func:`run_payload` in a worker.
 """

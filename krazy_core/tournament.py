@@ -1,10 +1,13 @@
 """Tournaments: every bot against every other over duplicate deals, rated with openskill.
 
+    >>> import krazy_core
     >>> from krazy_core.tournament import run_tournament
     >>> t = run_tournament(krazy_core.make("krazy-kings"), ["random", "heuristic", "ismcts:50"],
-    ...                    games=240, seed=1)
-    >>> t.ratings()            # [(bot, mu, lo, hi), ...] best first
-    >>> t.pairwise()           # [[row bot's score against the column bot]]
+    ...                    games=60, seed=1)
+    >>> [bot for bot, mu, lo, hi in t.ratings()]     # [(bot, mu, lo, hi), ...] best first
+    ['heuristic', 'random', 'ismcts:50']
+    >>> t.pairwise()[0]        # [[row bot's score against the column bot]]
+    [None, 0.4916..., 0.6333...]
 
 **Tables.**  With ``K`` bots at an ``n``-seat game, the tables are every ``n`` of the bots
 (``itertools.combinations``); with fewer bots than seats, one table repeats them in turn

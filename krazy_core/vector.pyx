@@ -5,7 +5,8 @@
     >>> env = VectorEnv("krazy-kings", num_envs=1024, num_players=4, opponents="heuristic",
     ...                 seed=0, threads=2)
     >>> obs, info = env.reset(seed=0)
-    >>> obs["observation"].shape, obs["action_mask"].shape      # (1024, 219) (1024, 109)
+    >>> obs["observation"].shape, obs["action_mask"].shape      # float32, int8
+    ((1024, 219), (1024, 109))
     >>> actions = env.sample_legal()                            # one legal id per env
     >>> obs, rewards, terminated, truncated, info = env.step(actions)
 

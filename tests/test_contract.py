@@ -106,7 +106,7 @@ def test_CR_11_lay_off_without_its_end_when_both_ends_fit_is_unclear():
     assert a is None and "fits 2 moves" in err
 
 
-# keys every game's observation(player) has, with the same meaning (README "Observations")
+# keys every game's observation(player) has, with the same meaning (docs/guide/frontend.md, "Moves, refusals, events, observations")
 SHARED_KEYS = {"game", "player", "num_players", "current_player", "phase", "terminal", "dealer",
                "hand", "hand_text", "hand_sizes"}
 # and those of the games with a stock and a discard pile (all but KrassKariert)

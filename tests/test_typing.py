@@ -2,7 +2,7 @@
 mypy.stubtest krazy_core`` clean with an allowlist of Cython-generated names only
 (tests/data/stubtest_allowlist.txt), ``Game.new_initial_state`` typed to the game's State
 (``krazy_core.make``'s overloads give ``Game[KrazyKingsState]``...), and mypy clean over the
-README's python examples.
+the python examples of README.md and the guide pages (docs/guide/*.md).
 
 mypy and stubtest run in a subprocess against the krazy_core this test imports (the installed
 package in CI, the in-place build in a checkout), with the checkout's ``pyproject.toml``
@@ -94,8 +94,13 @@ def test_stubtest_is_clean(tmp_path):
 
 
 def _readme_python_blocks():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
+    """The python examples of README.md and of the guide pages (docs/guide/*.md), where the
+    README's examples moved (issue 20); tests/test_docs.py runs them."""
+    blocks = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]:
+        if page.exists():
+            blocks += re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+    return blocks
 
 
 # mypy must infer these: make() with a game id gives that game's State class, which has the
@@ -137,7 +142,7 @@ krazy_core.make("krass-kariert").new_initial_state(seed="7")  # E3
 
 @needs_mypy
 def test_mypy_over_readme_examples_and_game_typed_states(tmp_path):
-    """mypy over each ``python`` block of README.md (as a module of its own) is clean, the
+    """mypy over each ``python`` block of README.md and the guide pages (as a module of its own) is clean, the
     overloads give each game's State, and misuse is reported (``census`` is not a Kings
     Rummy method; ``current_player`` is an int; a seed is an int)."""
     blocks = _readme_python_blocks()

@@ -130,6 +130,14 @@ class KrazyEnv(gymnasium.Env):
         return info
 
     def step(self, action):
+        """Apply the learner's ``action`` (an int id), then the opponents' moves until the
+        learner is to act again or the game ends.  Returns ``(obs, reward, terminated,
+        truncated, info)``: ``reward`` is the learner's ``returns()`` entry at the end, 0.0
+        before; ``truncated`` is a turn cap's end (KK-20), ``terminated`` any other end;
+        ``info["action_mask"]`` (int8, ``num_distinct_actions``) masks the next choice.  An
+        illegal action ends the episode with reward -1 (``illegal_action="raise"``: raises
+        ``IllegalActionError`` and changes nothing); after the end, raises
+        ``IllegalActionError`` until ``reset()``."""
         if self.state is None or self._over:
             raise IllegalActionError("the episode is over (or not begun): call reset()")
         st = self.state

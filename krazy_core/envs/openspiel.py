@@ -4,9 +4,10 @@
     >>> import pyspiel
     >>> from krazy_core.envs import openspiel
     >>> openspiel.register()
+    ['python_contract_rummy', 'python_kings_rummy', 'python_krass_kariert', 'python_krazy_kings']
     >>> game = pyspiel.load_game("python_krazy_kings(players=4,max_turns=300)")
     >>> state = game.new_initial_state()
-    >>> pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    >>> pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 Short names: ``python_krazy_kings``, ``python_kings_rummy``, ``python_contract_rummy``,
 ``python_krass_kariert``; parameters: ``players`` and every game option (``krazy rules

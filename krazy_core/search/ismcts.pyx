@@ -679,6 +679,7 @@ def search(state, *, previous=None, **options):
       time limit.  At least one is required.
     - ``seed`` (int; ``None`` draws one from the OS): with an iteration budget the result is
       a function of the searcher's information set and the seed.
+
     Defaults below are the generic ones; a game may set its own for options the caller
     leaves out (``GameSpec.search_defaults``, see :func:`game_defaults`).
 

@@ -1,7 +1,7 @@
 """Crazy Rummy (``contract-rummy``), rules CR-1 .. CR-17 (``rules.md`` beside this file;
 ``krazy rules contract-rummy``): the package's public face.
 
-Files of the package (the same in every game; README.md, "Adding a game"):
+Files of the package (the same in every game; docs/guide/contributors.md, "Adding a game"):
 
 - ``__init__.py`` (this file): ``SPEC``, the State class, ``new_state`` and the loader, the
   public helpers (``is_book``, ``is_run``, ``contract_options``, ``best_arrangement``) and the

@@ -313,34 +313,12 @@ cdef class ContractRummyState(State):
         Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef CRState *st = S(self)
-        cdef int p, q, i, k, m, o, n = st.num_players
+        cdef int n = st.num_players
         if not 0 <= player < n:
             raise ValueError(f"player {player!r} out of range 0..{n - 1}")
         t = np.zeros(TENSOR, dtype=np.float32)
         cdef float[::1] v = t
-        for k in range(NK):
-            v[k] = st.hand[player][k] / 4.0
-        if st.up_live and st.n_discard:
-            v[53 + st.discard[st.n_discard - 1]] = 1
-        for i in range(st.n_discard):
-            v[106 + st.discard[i]] += 0.25
-        for q in range(n):
-            p = (player + q) % n
-            for k in range(3):
-                m = p * 3 + k
-                for i in range(st.melds[m].n):
-                    v[159 + (q * 3 + k) * 53 + st.melds[m].cards[i]] += 0.25
-            o = 1113 + 4 * q
-            v[o] = st.nhand[p] / 30.0
-            v[o + 1] = st.down[p]
-            v[o + 2] = st.buys[p] / 10.0
-            v[o + 3] = total_score(st, p) / 1000.0
-        v[1137 + st.round - 1] = 1
-        v[1144 + st.phase] = 1
-        v[1150] = st.n_stock / 108.0
-        v[1151] = st.turns / <float>st.opt_max_turns
-        v[1152] = 1 if st.cur == player else 0
-        v[1153] = st.gd_k / 3.0 if st.phase == PH_BUILD else 0
+        self.ops.observation_tensor(self.data, player, &v[0])   # the GameOps writer (core.pyx): one definition of the segments
         return t
 
     def __str__(self):
@@ -918,6 +896,172 @@ DEF BB_SOLVER_MAX = 24      # hands up to this many cards get the shared solver'
 DEF BB_SOLVER_MIN = 17      # ... from this many (smaller hands: the plain search is faster)
 
 
+DEF RX_MIN = 14             # hands from this many cards lay their runs by the exact DP
+DEF RX_NEG = -1000000       # the runs DP's "no way"
+DEF RX_W = 13               # pool wilds the runs DP counts (4 Jokers + 8 twos < 13)
+DEF RX_CARD = 64            # a value packs points * RX_CARD + cards (a hand holds < 64 cards)
+
+
+cdef int _suit_runs(const uint8_t *h, int s, int lo_min, int R, int W, int out[4][RX_W],
+                    int q0, int open_l, int open_cw, int open_lo1, int force) noexcept nogil:
+    """The runs DP's one suit (no ace_wrap, no overlapping_runs): out[r][w] = the best value
+    (points * RX_CARD + cards, CR-15 points) r fresh runs of suit ``s`` can lay from the
+    counts ``h`` using exactly w of the pool's wilds, RX_NEG when none can.  Exact for
+    CR-3/CR-5/CR-10 on positions 1..14: a fresh run starts at a position >= lo_min (the CR-10
+    sequence lays runs in increasing (suit, first position)), covers 4..13 consecutive
+    positions (never both Aces: a run from position 1 stops by 13), each by a natural of the
+    hand (the Ace's one copy serves position 1 or 14, two copies both) or by a pool wild (at
+    most 2 a run; the suit's own 2 in its place is natural, CR-2, but is one of the pool's
+    wilds); two runs leave a position between them (no join, CR-10).  A pool count is exact:
+    each suit's natural 2 is the specific card, every other wild any of the rest.
+    open_l >= 0: a run being laid (open_l cards, open_cw wilds, open_lo1 if it began at
+    position 1) goes on at position q0 (force: it holds no card yet and must take q0); it is
+    not one of the r.  O(14 x 4 x 13 x 5 x 3 x 4) steps."""
+    cdef int cur[4][RX_W][5][3][4]
+    cdef int nxt[4][RX_W][5][3][4]
+    cdef int q, j, w, l, c, f, v, k, nj, nl, nf, two, nat, vn, vw, ace1
+    ace1 = h[s * 13] == 1           # one Ace: position 1 or 14, not both
+    for j in range(R + 1):
+        for w in range(W + 1):
+            for l in range(5):
+                for c in range(3):
+                    for f in range(4):
+                        cur[j][w][l][c][f] = RX_NEG
+    if open_l >= 0:
+        cur[0][0][open_l if open_l < 4 else 4][open_cw][1 if open_lo1 else 0] = 0
+    else:
+        cur[0][0][0][0][0] = 0
+        q0 = 1
+        force = 0
+    vw = 20 * RX_CARD + 1
+    for q in range(q0, 15):
+        k = nat_kind(s, q)
+        nat = h[k] > 0
+        two = nat and is_two(k)
+        vn = POINTS[k] * RX_CARD + 1
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(4):
+                            nxt[j][w][l][c][f] = RX_NEG
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(4):
+                            v = cur[j][w][l][c][f]
+                            if v == RX_NEG:
+                                continue
+                            if (l == 0 or l >= 4) and not (force and q == q0) \
+                                    and v > nxt[j][w][0][0][f & 2]:
+                                nxt[j][w][0][0][f & 2] = v               # q uncovered
+                            if l == 0:
+                                if force and q == q0:
+                                    nj = j                   # the open run's first card
+                                else:
+                                    if j == R or q < lo_min:
+                                        continue
+                                    nj = j + 1
+                                nf = (f & 2) | (1 if q == 1 else 0)
+                            else:
+                                if q == 14 and (f & 1):
+                                    continue                # a run from the low Ace stops at K
+                                nj = j
+                                nf = f
+                            nl = l + 1 if l < 4 else 4
+                            if nat and not two and not (q == 14 and ace1 and (f & 2)):
+                                if v + vn > nxt[nj][w][nl][c][nf | (2 if q == 1 and ace1 else 0)]:
+                                    nxt[nj][w][nl][c][nf | (2 if q == 1 and ace1 else 0)] = v + vn
+                            if w < W:
+                                if two and v + vw > nxt[nj][w + 1][nl][c][nf]:
+                                    nxt[nj][w + 1][nl][c][nf] = v + vw
+                                if c < 2 and v + vw > nxt[nj][w + 1][nl][c + 1][nf]:
+                                    nxt[nj][w + 1][nl][c + 1][nf] = v + vw
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(4):
+                            cur[j][w][l][c][f] = nxt[j][w][l][c][f]
+    for j in range(4):
+        for w in range(RX_W):
+            out[j][w] = RX_NEG
+    for j in range(R + 1):
+        for w in range(W + 1):
+            for l in range(5):
+                if l == 0 or l >= 4:
+                    for c in range(3):
+                        for f in range(4):
+                            if cur[j][w][l][c][f] > out[j][w]:
+                                out[j][w] = cur[j][w][l][c][f]
+    return 0
+
+
+cdef int _runs_rest(const CRState *st) noexcept nogil:
+    """The best value (points * RX_CARD + cards) seat 0 can still lay from st when only runs
+    are left to lay (st.gd_k >= the contract's books; neither ace_wrap nor overlapping_runs):
+    the run being laid and the fresh runs after it, exactly (:func:`_suit_runs`, suits joined
+    by the pool wilds each uses); -1 when the lay-down cannot be completed.  Polynomial:
+    O(4 x 14 x 4 x 13 x 5 x 3 x 4 + 4 x 4^2 x 13^2) steps."""
+    cdef const uint8_t *h = st.hand[0]
+    cdef int W = h[JK] + h[1] + h[14] + h[27] + h[40]
+    cdef int one[4][RX_W]
+    cdef int acc[4][RX_W]
+    cdef int tmp[4][RX_W]
+    cdef int s, r, w, r2, w2, best, R, s_last = -1, lo_next = 1, k, nb = CBOOKS[st.round]
+    cdef int open_l = -1, open_cw = 0, open_lo1 = 0, force = 0
+    cdef const Meld *md
+    if st.phase != PH_BUILD:
+        return 0
+    R = CRUNS[st.round] - (st.gd_k - nb)
+    if st.gd_open:
+        md = &st.melds[st.gd_k]
+        R -= 1
+        s_last = md.suit
+        lo_next = md.lo + md.n
+        open_l = md.n
+        open_cw = md.wilds
+        open_lo1 = md.lo == 1
+        force = md.n == 0
+    elif st.gd_k > nb:
+        md = &st.melds[st.gd_k - 1]
+        s_last = md.suit
+        lo_next = md.lo + md.n + 1
+    if W > RX_W - 1:
+        W = RX_W - 1
+    for r in range(4):
+        for w in range(RX_W):
+            acc[r][w] = RX_NEG
+    acc[0][0] = 0
+    for s in range(4):
+        if s < s_last:
+            continue                            # CR-10 order: no run of this suit any more
+        if s == s_last and open_l >= 0:
+            _suit_runs(h, s, 1, R, W, one, lo_next, open_l, open_cw, open_lo1, force)
+        else:
+            _suit_runs(h, s, lo_next if s == s_last else 1, R, W, one, 1, -1, 0, 0, 0)
+        for r in range(R + 1):
+            for w in range(W + 1):
+                tmp[r][w] = RX_NEG
+        for r in range(R + 1):
+            for w in range(W + 1):
+                if acc[r][w] == RX_NEG:
+                    continue
+                for r2 in range(R + 1 - r):
+                    for w2 in range(W + 1 - w):
+                        if one[r2][w2] != RX_NEG and acc[r][w] + one[r2][w2] > tmp[r + r2][w + w2]:
+                            tmp[r + r2][w + w2] = acc[r][w] + one[r2][w2]
+        for r in range(R + 1):
+            for w in range(W + 1):
+                acc[r][w] = tmp[r][w]
+    best = -1
+    for w in range(W + 1):
+        if acc[R][w] > best:
+            best = acc[R][w]
+    return best
+
+
 cdef int _fresh_ub(const CRState *st, int first, const kz_meld_rules *rules, int use_solver) noexcept nogil:
     """An upper bound on the points the contract's melds ``first``.. (not yet begun) can lay
     from seat 0's hand: the shared solver's fewest points left for that many books and runs
@@ -984,20 +1128,94 @@ cdef int _open_ub(const CRState *st, int *cards) noexcept nogil:
 
 
 cdef class _Best:
-    cdef int pts0, n0, best_p, best_c, use_solver
+    cdef int pts0, n0, best_p, best_c, use_solver, exact
     cdef object key
     cdef kz_meld_rules rules
+
+
+cdef int _record(CRState *leaf, _Best X) except -1:
+    """A finished lay-down: keep it in X when it lays more (points, then cards) or as much
+    with a lesser key (sorted melds, leftover)."""
+    cdef int rem_n = 0, rem_p, lp, ln
+    rem_p = _hand_value(leaf, &rem_n)
+    lp = X.pts0 - rem_p
+    ln = X.n0 - rem_n
+    if lp > X.best_p or (lp == X.best_p and ln > X.best_c):
+        X.best_p = lp
+        X.best_c = ln
+        lay, left = _laydown_of(leaf)
+        X.key = (tuple(sorted(lay)), left)
+    elif lp == X.best_p and ln == X.best_c:
+        lay, left = _laydown_of(leaf)
+        key = (tuple(sorted(lay)), left)
+        if key < X.key:
+            X.key = key
+    return 0
+
+
+cdef int _walk(const CRState *st, _Best X, int target) except -1:
+    """Only runs left below st (no ace_wrap, no overlapping_runs): the least-key lay-down
+    laying ``target`` (:func:`_runs_rest`'s value, the best) from st, one step at a time.  The
+    key orders runs by (suit, first position, cards), the order the CR-10 sequence lays them
+    in, so the least key takes at each step the least step that keeps ``target`` reachable:
+    finishing the run (a shorter run is less), else the least card code, else the least
+    (suit, first position) to start.  O(41 steps x 50 actions) calls of :func:`_runs_rest`."""
+    cdef int32_t acts[NUM_ACTIONS]
+    cdef int n, i, j, rest, n0 = 0, n1 = 0, p0, p1, found
+    cdef CRState node
+    cdef CRState child
+    memcpy(&node, st, sizeof(CRState))
+    while node.phase == PH_BUILD:
+        n = cr_legal_actions(&node, acts)
+        p0 = _hand_value(&node, &n0)
+        found = 0
+        for j in range(n):
+            if n and acts[n - 1] == A_FINISH:
+                i = n - 1 if j == 0 else j - 1        # finishing first: the shorter run
+            else:
+                i = j
+            memcpy(&child, &node, sizeof(CRState))
+            cr_apply(&child, acts[i], NULL)
+            p1 = _hand_value(&child, &n1)
+            rest = _runs_rest(&child)
+            if rest >= 0 and (p0 - p1) * RX_CARD + (n0 - n1) + rest == target:
+                memcpy(&node, &child, sizeof(CRState))
+                target = rest
+                found = 1
+                break
+        if not found:
+            raise AssertionError("best_arrangement: the runs DP and the lay-down sequence disagree")
+    return _record(&node, X)
 
 
 cdef int _bb(CRState *st, _Best X, int fub) except -1:
     """Branch and bound over the lay-down sequence below st: the lay-downs laying the most
     points, then the most cards (X.best_p, X.best_c), and of those the least
     (sorted melds, leftover) in X.key.  fub: the bound of the melds after the open one
-    (-2: not known yet)."""
+    (-2: not known yet).  Once only runs are left in a contract of 2 or 3 runs (X.exact):
+    their exact value (:func:`_runs_rest`) and the least lay-down reaching it
+    (:func:`_walk`), no branching.  (One run left, rounds 2 and 5: the search over one run's
+    start, length and wilds is polynomial already, and faster.)"""
     cdef int32_t acts[NUM_ACTIONS]
-    cdef int n, i, rem_n = 0, rem_p, ub_p, ub_c, oc = 0, lp, ln
+    cdef int n, i, rem_n = 0, rem_p, ub_p, ub_c, oc = 0, v
     cdef CRState child
     rem_p = _hand_value(st, &rem_n)
+    if X.exact and st.gd_k >= CBOOKS[st.round] and CRUNS[st.round] >= 2:
+        v = _runs_rest(st)
+        if v < 0:
+            return 0
+        ub_p = X.pts0 - rem_p + v // RX_CARD
+        ub_c = X.n0 - rem_n + v % RX_CARD
+        if ub_p < X.best_p or (ub_p == X.best_p and ub_c < X.best_c):
+            return 0
+        if ub_p == X.best_p and ub_c == X.best_c and CBOOKS[st.round] and X.key is not None:
+            # a tie: the key starts with the sorted books, so books not less than the best's
+            # cannot give a lesser key (equal books: the same runs below)
+            books = tuple(sorted(("book", -1, 0, tuple(_meld_dict(st, k)["cards"]))
+                                 for k in range(CBOOKS[st.round])))
+            if books >= X.key[0][:CBOOKS[st.round]]:
+                return 0
+        return _walk(st, X, v)
     if st.gd_open:
         if fub == -2:
             fub = _fresh_ub(st, st.gd_k + 1, &X.rules, X.use_solver)
@@ -1021,19 +1239,7 @@ cdef int _bb(CRState *st, _Best X, int fub) except -1:
             # a card into the open meld keeps fub; starting or finishing a meld changes it
             _bb(&child, X, fub if (st.gd_open and child.gd_open) else -2)
         else:
-            rem_p = _hand_value(&child, &rem_n)
-            lp = X.pts0 - rem_p
-            ln = X.n0 - rem_n
-            if lp > X.best_p or (lp == X.best_p and ln > X.best_c):
-                X.best_p = lp
-                X.best_c = ln
-                lay, left = _laydown_of(&child)
-                X.key = (tuple(sorted(lay)), left)
-            elif lp == X.best_p and ln == X.best_c:
-                lay, left = _laydown_of(&child)
-                key = (tuple(sorted(lay)), left)
-                if key < X.key:
-                    X.key = key
+            _record(&child, X)
     return 0
 
 
@@ -1090,15 +1296,29 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     the same answer as the exhaustive enumeration of :func:`contract_options`.
     Raises ``ValueError``.
 
-    Cost: a branch and bound over the CR-10 lay-down sequence.  Before each meld is begun,
-    the shared solver (``melds.pxd`` ``kz_meld_contract``, no join rule: an upper bound)
-    bounds what the melds still to come can lay; inside a meld, what that meld can still
-    take.  Subtrees that cannot reach the best lay-down found so far are cut, so the
-    search visits the lay-downs near the best only, not all of them (benches/
-    meld_worst_cases.py: a round-7 hand of 24 cards 220 s before, under a second now).
-    The answer is exact; the cost is not proven polynomial: the solver bound is used for
-    hands of 17..24 cards (below, the plain search is faster; above, the solver's own cost
-    grows), other hands are bounded inside each meld only."""
+    Cost (the answer is exact): once only runs are left to lay in a contract of 2 or 3
+    runs (rounds 3 and 7 from the start, round 6 after its book), neither ace_wrap nor
+    overlapping_runs, hands of 14 or more cards: no search.  A dynamic programme over each suit's 14 positions
+    (CR-3 Ace low or high, never both; CR-5 at most 2 wilds a run, a 2 in its place natural;
+    CR-10 runs in (suit, first position) order that do not join), suits joined by the wilds
+    each uses, gives the best (points, cards) exactly in O(4 x 14 x 4 x 13 x 5 x 3 x 4)
+    steps; the least lay-down reaching it is then walked one step at a time (at most 41
+    steps x 50 actions, each one DP): polynomial, about 5 ms for any hand up to 41 cards.
+    Books (rounds 1, 2, 4, 5 and round 6's book), one run (rounds 2 and 5), hands under 14
+    cards and those options are a branch and bound over the CR-10 lay-down sequence
+    (bounded by the shared solver, ``melds.pxd`` ``kz_meld_contract``, for 17..24 cards); it
+    is not proven polynomial.  Measured (benches/meld_worst_cases.py): round 7, two long
+    suits and two wilds, 24 cards 17.6 s before, 28 cards > 9 min before, now 0.02 s; 41
+    cards 0.03 s; random hands of 14..41 cards, every round: 77 s -> 3.2 s for 350 hands,
+    the worst 2 s (round 5, two books and a run, as before); with ace_wrap or
+    overlapping_runs up to 3.8 s (round 6, 35 cards).
+    """
+    return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN)
+
+
+def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact_min):
+    """best_arrangement, the runs DP from hands of ``exact_min`` cards (tests: 0, every hand;
+    99, never: the plain branch and bound)."""
     cdef ContractRummyState s
     cdef _Best X
     if not _can_go_down_hand(hand, rnd, ace_wrap, overlapping_runs):
@@ -1108,6 +1328,7 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     X.n0 = 0
     X.pts0 = _hand_value(S(s), &X.n0)
     X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX else 0
+    X.exact = 1 if X.n0 >= exact_min and not ace_wrap and not overlapping_runs else 0
     X.best_p = -1
     X.best_c = -1
     X.key = None

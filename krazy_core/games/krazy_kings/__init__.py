@@ -1,7 +1,7 @@
 """Krazy Kings (``krazy-kings``), rules KK-1 .. KK-20 (``rules.md`` beside this file; ``krazy
 rules krazy-kings``): the package's public face.
 
-Files of the package (the same in every game; README.md, "Adding a game"):
+Files of the package (the same in every game; docs/guide/contributors.md, "Adding a game"):
 
 - ``__init__.py`` (this file): ``SPEC``, the State class, ``new_state`` and the loader, the
   public helpers and the action ids as named constants;

@@ -35,17 +35,19 @@ LIMITED_API = os.environ.get("KRAZY_LIMITED_API", "")        # e.g. "0x030B0000"
 
 # the slowest compiles first (C lines, and krazy_kings.core inlines its whole playout twice), so two
 # parallel jobs end together rather than one long module starting last
-COST_ORDER = ["krazy_core.games.krazy_kings.core", "krazy_core.games.krass_kariert",
+COST_ORDER = ["krazy_core.games.krazy_kings.core", "krazy_core.games.krass_kariert.core",
               "krazy_core.games.contract_rummy.core", "krazy_core.games.kings_rummy.core", "krazy_core._state",
               "krazy_core.search.ismcts", "krazy_core.games.melds", "krazy_core.games.krazy_kings.state",
-              "krazy_core.games.contract_rummy.state", "krazy_core.games.kings_rummy.state"]
+              "krazy_core.games.contract_rummy.state", "krazy_core.games.kings_rummy.state",
+              "krazy_core.games.krass_kariert.state"]
 
 # modules whose C runs in the hot path (rules, playouts, search, the State's verbs): -O3.
 # Everything else is parsing and formatting at the edge: -O2 (cards.pyx, rng.pyx, and each game
 # package's state.pyx, its face: observation, JSON, texts; the search and the playouts never
 # call it, they run the GameOps table of core.pyx).  -O2 keeps the wheel within 2 MiB.
 COLD = {"krazy_core.cards", "krazy_core.rng", "krazy_core.games.krazy_kings.state",
-        "krazy_core.games.kings_rummy.state", "krazy_core.games.contract_rummy.state"}
+        "krazy_core.games.kings_rummy.state", "krazy_core.games.contract_rummy.state",
+        "krazy_core.games.krass_kariert.state"}
 
 directives = {
     "language_level": 3,
@@ -149,8 +151,7 @@ for path in sorted(glob.glob("krazy_core/**/*.pyx", recursive=True)):
     extensions.append(Extension(
         name, [path],
         include_dirs=["src"],
-        depends=sorted(glob.glob("src/krazy/*.h") + glob.glob("krazy_core/**/*.pxd", recursive=True)
-                       + glob.glob("krazy_core/**/*.pxi", recursive=True)),
+        depends=sorted(glob.glob("src/krazy/*.h") + glob.glob("krazy_core/**/*.pxd", recursive=True)),
         define_macros=list(define_macros),
         py_limited_api=py_limited_api,
     ))

@@ -15,8 +15,9 @@ MAX_BYTES = 2 * 1024 * 1024
 
 
 def _missing_data(names):
-    """The checkout's stubs, .pxd files and rules texts (git ls-files) absent from the wheel
-    (each game package's core.pxd, *.pyi and rules.md must ship, issue 12 item 1; the value models
+    """The checkout's stubs, .pxd files, rules texts and compiled modules (git ls-files) absent
+    from the wheel (each game package's core.pxd, *.pyi and rules.md must ship, and each
+    ``.pyx`` as its extension module, ``core`` and ``state`` alike; issue 12 item 1; the value models
     krazy_core/models/*.value.npz, issue 18)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
@@ -24,16 +25,19 @@ def _missing_data(names):
                                  capture_output=True, text=True).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         return []                                # not a checkout: nothing to compare with
-    want = [f for f in tracked if f.endswith((".pxd", ".pyi", "py.typed", ".value.npz"))
-            or (f.endswith(".md") and (f.startswith("krazy_core/rules/") or f.endswith("/rules.md")))]
-    return sorted(set(want) - set(names))
+    want = [f for f in tracked if f.endswith((".pxd", ".pyi", "py.typed", "/rules.md", ".value.npz"))]
+    missing = [f"{f} is not in the wheel (pyproject package-data)" for f in sorted(set(want) - set(names))]
+    modules = {n.split(".")[0] for n in names if n.endswith((".so", ".pyd"))}
+    missing += [f"{f}'s extension module is not in the wheel (setup.py)" for f in tracked
+                if f.endswith(".pyx") and f[:-4] not in modules]
+    return missing
 
 
 def main(path):
     bad = []
     size = os.path.getsize(path)
     with zipfile.ZipFile(path) as z:
-        bad += [f"{f} is not in the wheel (pyproject package-data)" for f in _missing_data(z.namelist())]
+        bad += _missing_data(z.namelist())
         mods = [i for i in z.infolist() if i.filename.endswith((".so", ".pyd"))]
         unpacked = sum(i.file_size for i in z.infolist())
         print(f"{os.path.basename(path)}: {size / 1e6:.2f} MB ({unpacked / 1e6:.2f} MB unpacked), "

@@ -1220,9 +1220,8 @@ def _game_progress(state) -> str:
 def rules_renderables(spec):
     """The rules of a game for players: the rules text, then each option as a name on its
     own line (never cut) with its default, range and meaning wrapped below it."""
-    # rules_file: a path under krazy_core ("games/<game>/rules.md"), or a bare name in rules/
-    where = spec.rules_file.split("/") if "/" in spec.rules_file else ["rules", spec.rules_file]
-    text = resources.files("krazy_core").joinpath(*where).read_text(encoding="utf-8")
+    # rules_file: a path under krazy_core ("games/<game>/rules.md")
+    text = resources.files("krazy_core").joinpath(*spec.rules_file.split("/")).read_text(encoding="utf-8")
     out = [Markdown(text), Text(""),
            Text(f"Options of {spec.name} (krazy play {spec.game_id} -o name=value)", style="bold")]
     for o in spec.options:

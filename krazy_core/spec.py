@@ -101,7 +101,7 @@ class GameSpec:
     new_state: Callable[..., Any]
     state_from_dict: Callable[..., Any]
     tensor_shape: Callable[[int], Tuple[int, ...]]
-    rules_file: str                 # under krazy_core: "games/<game>/rules.md" (or a bare name in rules/)
+    rules_file: str                 # under krazy_core: "games/<game>/rules.md"
     min_utility: float = 0.0
     max_utility: float = 1.0
     summary: str = ""

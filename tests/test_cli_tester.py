@@ -807,7 +807,7 @@ def test_krass_kariert_says_why_a_hand_is_lost():
     # seed 4, hand 5: "seat 1 (you) loses the hand: could not act (KA-14b)" — a newcomer
     # could not tell what they failed to do; a real game's event is described
     import krazy_core as kc
-    from krazy_core.ui import krass_kariert as ui
+    from krazy_core.games.krass_kariert import view as ui
     names = [f"seat {p + 1}" for p in range(4)]
     st = kc.make("krass-kariert").new_initial_state(seed=4)
     import random

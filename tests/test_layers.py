@@ -7,9 +7,8 @@ Layers, bottom up:
 0. ``errors``, ``_validate``, ``cards``, ``_cards``, ``_ops``, ``rng``, ``spec`` (option and
    spec types, ``Game``): the base, importing nothing of the package above it;
 1. ``_state``: the generic state, over layer 0 only (``rng`` below it, not above);
-2. the compiled games (``games/*.pyx`` and their ``.pxi``), ``games.melds``, ``search.ismcts``:
-   over layers 0-1 and the shared solver; a game may use its own text-input module;
-   a game package ``games/<game>/`` (issue 12 item 1) is layered inside too, bottom up:
+2. the games, ``games.melds``, ``search.ismcts``: over layers 0-1 and the shared solver;
+   each game is a package ``games/<game>/`` (issue 12 item 1), layered inside, bottom up:
    ``core`` (``.pxd``/``.pyx``: the rules; no Python face of any kind), ``notation`` (over
    the base and its own core), ``state`` (over its core and its notation), the package
    ``__init__`` (over those), ``view`` (a face: nothing of the game imports it, the registry
@@ -28,13 +27,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "krazy_core"
 BASE = {"krazy_core.errors", "krazy_core._validate", "krazy_core.cards", "krazy_core._cards",
         "krazy_core._ops", "krazy_core.rng", "krazy_core.spec"}
 GAME_LAYER_OK = BASE | {"krazy_core._state", "krazy_core.games.melds"}
-# a game's own text-input (notation) module: the only Python face a compiled game may import
-OWN_NOTATION = {"krass_kariert": {"krazy_core.games.krass_kariert_input"}}
 FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.arena", "krazy_core.ui",
          "krazy_core.cli", "krazy_core.search.bot"}
 
-# the four games' packages (krazy_core/games/<game>/); a game still flat (games/<game>.pyx) is
-# checked by the flat rules below until it moves
+# the four games' packages (krazy_core/games/<game>/)
 GAMES = ("krazy_kings", "kings_rummy", "contract_rummy", "krass_kariert")
 # what each module of a game package may import from the package itself, bottom up
 PACKAGE_LAYERS = {"core": {"core"}, "notation": {"core", "notation"},
@@ -122,18 +118,15 @@ def test_rng_sits_below_the_state():
 def test_compiled_games_import_no_python_face(path):
     """No compiled game (or the search) imports the registry, ``krazy_core.make``, a bot, the
     CLI or a view; none calls ``krazy_core.make``."""
-    own = path.stem.split("_py")[0].split("_bot")[0]
-    if path.parent.parent.name == "games":          # a game package: games/<game>/core.pyx ...
-        own = path.parent.name
-    if path.suffix == ".pxi":
-        own = {"_ka_core": "krass_kariert", "_ka_json": "krass_kariert"}.get(path.stem, own)
-    allowed = GAME_LAYER_OK | OWN_NOTATION.get(own, set()) | {f"krazy_core.games.{own}",
-                                                              "krazy_core.search.ismcts"}
     if path.parent.parent.name == "games":
-        # a package: core (.pxd/.pyx) over the base only; state over its core and notation
+        # a game package (games/<game>/): core (.pxd/.pyx) over the base only; state over its
+        # core and notation
+        own = path.parent.name
         allowed = GAME_LAYER_OK | {f"krazy_core.games.{own}.core"}
         if path.stem == "state":
             allowed |= {f"krazy_core.games.{own}.notation"}
+    else:                                           # games/melds, the search
+        allowed = GAME_LAYER_OK | {"krazy_core.search.ismcts"}
     mods = _modules(imports_of(path))
     bad = mods - allowed
     assert not bad, f"{path.name} imports {sorted(bad)}"

@@ -79,8 +79,8 @@ def _code(text) -> str:
 
 def rules_text(spec) -> str:
     """The rules text of a game, found as ``krazy rules`` finds it (``GameSpec.rules_file``: a
-    path under the package, or a bare name in ``krazy_core/rules/``)."""
-    where = spec.rules_file.split("/") if "/" in spec.rules_file else ["rules", spec.rules_file]
+    path under the package, ``games/<game>/rules.md``)."""
+    where = spec.rules_file.split("/")
     return resources.files("krazy_core").joinpath(*where).read_text(encoding="utf-8")
 
 

@@ -1,4 +1,4 @@
-"""KrassKariert short forms (krazy_core.games.krass_kariert_input via string_to_action): what a
+"""KrassKariert short forms (krazy_core.games.krass_kariert.notation via string_to_action): what a
 player types at the table, exact actions and exact refusals on seeded deals."""
 
 import pytest

@@ -64,7 +64,7 @@ def _ways(combos):
 def read_short_form(state, text):
     """The action a short form names (legal or not), ``None`` when ``text`` is no short form.
     Raises ``UnclearActionError`` (see the module docstring)."""
-    from krazy_core.games.krass_kariert import combination_index, window_combinations
+    from krazy_core.games.krass_kariert.core import combination_index, window_combinations
     want = " ".join(str(text).strip().lower().split())
     p = state.current_player()
     if p < 0 or not want:
@@ -187,7 +187,7 @@ def _combo(hand, kind, value, legal, two, window_combinations, combination_index
 
 
 def _reserve(reserves, hn, card_word, pos_word):
-    from krazy_core.games.krass_kariert import _as_card
+    from krazy_core.games.krass_kariert.core import _as_card
     slots = [i for i, c in enumerate(reserves) if c is not None]
     if not slots:
         raise UnclearActionError("you have no reserve card left")

@@ -279,7 +279,7 @@ def action_label(state, a) -> str:
 # The engine (``string_to_action``, ``action_to_string``, its messages) numbers hand positions
 # from 0 (KA-2: "position 0 is the first card dealt"); the table, like its seats, from 1.  What
 # a player types is renumbered to the engine's count (``typed_text``), what the engine says back
-# to the table's (``engine_text``).  The forms are those of ``krass_kariert_input`` (tested
+# to the table's (``engine_text``).  The forms are those of ``notation`` (tested
 # against it move by move in tests/test_cli_tester.py).
 
 RULES_NOTE = ("At the table (krazy play) hand positions count from 1, as seats do: the first "

@@ -32,6 +32,7 @@ from typing import Dict, List, Tuple
 PUBLIC_MODULES = [
     "krazy_core", "krazy_core.errors", "krazy_core.cards", "krazy_core.spec", "krazy_core.game",
     "krazy_core.rng", "krazy_core.vector", "krazy_core.bots", "krazy_core.search.ismcts",
+    "krazy_core.learn.model",
     "krazy_core.envs", "krazy_core.envs.pettingzoo", "krazy_core.envs.gymnasium",
     "krazy_core.envs.openspiel", "krazy_core.protocol",
     "krazy_core.games.krazy_kings", "krazy_core.games.kings_rummy",
@@ -377,7 +378,7 @@ API_SECTIONS = [
      ["krazy_core.games.krazy_kings", "krazy_core.games.kings_rummy", "krazy_core.games.contract_rummy",
       "krazy_core.games.krass_kariert", "krazy_core.games.melds"]),
     ("ai", "AI: bots, search, envs",
-     ["krazy_core.bots", "krazy_core.search.ismcts", "krazy_core.vector", "krazy_core.envs",
+     ["krazy_core.bots", "krazy_core.search.ismcts", "krazy_core.learn.model", "krazy_core.vector", "krazy_core.envs",
       "krazy_core.envs.pettingzoo", "krazy_core.envs.gymnasium", "krazy_core.envs.openspiel"]),
     ("tools", "Tools: protocol, arenas, tournaments, runners, self-play",
      ["krazy_core.protocol", "krazy_core.arena", "krazy_core.tournament", "krazy_core.sprt",

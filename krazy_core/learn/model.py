@@ -8,77 +8,18 @@ chance to win.  Seat returns are the chances normalized to sum to 1 (:func:`seat
 """
 from __future__ import annotations
 
-import os
 from typing import Any, Dict, Optional
 
 import numpy as np
 
 from krazy_core.bots.base import Bot
 from krazy_core.errors import ConfigError
+# the file format and the reference forward pass live below the search, which loads the model
+from krazy_core.search.value_model import (MODELS_DIR, load_value_model, model_path,
+                                           save_value_model, value_numpy)
 
 __all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "seat_values",
            "save_value_model", "ValueBot"]
-
-MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
-_CACHE: Dict[str, Dict[str, Any]] = {}
-
-
-def model_path(game_id: str) -> str:
-    """The shipped value model of ``game_id`` (a path; it may not exist)."""
-    return os.path.join(MODELS_DIR, f"{game_id}.value.npz")
-
-
-def _check(m: Dict[str, Any], where: str) -> Dict[str, Any]:
-    for k in ("w1", "b1", "w2", "b2"):
-        if k not in m:
-            raise ConfigError(f"value model {where}: no array {k!r}")
-    t, h = m["w1"].shape if m["w1"].ndim == 2 else (0, 0)
-    if (m["w1"].ndim != 2 or m["b1"].shape != (h,) or m["w2"].shape != (h,) or m["b2"].shape != (1,)
-            or not 1 <= h <= 4096):
-        raise ConfigError(f"value model {where}: shapes w1 {m['w1'].shape}, b1 {m['b1'].shape}, "
-                          f"w2 {m['w2'].shape}, b2 {m['b2'].shape} are not (T, H), (H,), (H,), (1,)")
-    for k in ("w1", "b1", "w2", "b2"):
-        if not np.all(np.isfinite(m[k])):
-            raise ConfigError(f"value model {where}: {k} has a non-finite weight")
-    return m
-
-
-def load_value_model(game_id_or_path: str) -> Dict[str, Any]:
-    """The value model of a game id (the shipped file) or of a ``.npz`` path: a dict of
-    C-contiguous float32 arrays ``w1`` (T, H), ``b1`` (H,), ``w2`` (H,), ``b2`` (1,) and
-    ``info`` (str).  Cached.  Raises ``ConfigError`` when there is none or it is malformed."""
-    key = game_id_or_path
-    if key in _CACHE:
-        return _CACHE[key]
-    path = key if key.endswith(".npz") else model_path(key)
-    if not os.path.exists(path):
-        raise ConfigError(f"no value model for {key!r} (looked for {path}); "
-                          f"train one with python -m krazy_core.learn.train")
-    with np.load(path, allow_pickle=False) as z:
-        m: Dict[str, Any] = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2") if k in z}
-        m["info"] = str(z["info"]) if "info" in z else ""
-    _CACHE[key] = _check(m, path)
-    return _CACHE[key]
-
-
-def save_value_model(path: str, w1, b1, w2, b2, info: str = "") -> int:
-    """Write the model file (see the module docstring); returns its size in bytes."""
-    arrays: Dict[str, Any] = {"w1": np.ascontiguousarray(w1, np.float32), "b1": np.ascontiguousarray(b1, np.float32),
-              "w2": np.ascontiguousarray(w2, np.float32),
-              "b2": np.ascontiguousarray(np.reshape(b2, (1,)), np.float32)}
-    _check(dict(arrays), path)     # before "info" joins
-    arrays["info"] = np.array(info)
-    np.savez_compressed(path, **arrays)
-    _CACHE.pop(path, None)
-    return os.path.getsize(path)
-
-
-def value_numpy(model: Dict[str, Any], x: np.ndarray) -> np.ndarray:
-    """Reference forward pass: ``x`` float32 (N, T) or (T,) -> chances to win (N,) or ()."""
-    x = np.asarray(x, dtype=np.float32)
-    h = np.maximum(x @ model["w1"] + model["b1"], np.float32(0))
-    z = h @ model["w2"] + model["b2"][0]
-    return (1.0 / (1.0 + np.exp(-z.astype(np.float64))))
 
 
 def seat_values(model: Dict[str, Any], state) -> np.ndarray:

@@ -565,7 +565,7 @@ cdef int _attach_model(_Worker wk, dict model) except -1:
 def _model_arrays(State state, model):
     """The value model for ``state``'s game (``model``: ``None`` for the shipped one, or a
     ``.npz`` path), checked against the game's observation tensor.  Raises ``ConfigError``."""
-    from krazy_core.learn.model import load_value_model
+    from krazy_core.search.value_model import load_value_model
     cdef const kz_ops *ops = state.ops
     gid = ops.game_id.decode()
     if ops.observation_tensor == NULL or ops.tensor_size <= 0:
@@ -834,7 +834,7 @@ def search(state, *, previous=None, **options):
       without the GIL, normalized over the seats; :func:`model_values`).  Needs a game with
       an observation tensor and a model (shipped: Krazy Kings; else ``ConfigError``).
     - ``model`` (``None`` or a ``.npz`` path, only with ``value="model"``): the weights
-      (``krazy_core.learn.model``; default the game's file in ``krazy_core/models/``).
+      (``krazy_core.search.value_model``; default the game's file in ``krazy_core/models/``).
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
     - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
     - ``reuse`` (bool, default False): keep the trees in ``result.tree`` so that the next

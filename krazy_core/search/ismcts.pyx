@@ -562,10 +562,13 @@ cdef int _attach_model(_Worker wk, dict model) except -1:
     return 0
 
 
-def _model_arrays(State state, model):
+def _model_arrays(State state not None, model):
     """The value model for ``state``'s game (``model``: ``None`` for the shipped one, or a
-    ``.npz`` path), checked against the game's observation tensor.  Raises ``ConfigError``."""
+    ``.npz`` path), checked against the game's observation tensor.  Raises ``ConfigError``
+    (``TypeError`` for a non-State, ``InvalidStateError`` for an unready one)."""
     from krazy_core.search.value_model import load_value_model
+    if state.data == NULL:
+        state._not_ready()
     cdef const kz_ops *ops = state.ops
     gid = ops.game_id.decode()
     if ops.observation_tensor == NULL or ops.tensor_size <= 0:

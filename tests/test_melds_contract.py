@@ -80,3 +80,20 @@ def test_CR_10_contract_arrangement_is_a_legal_lay_down():
         assert any(_key([parse_cards(list(m)) for m in lay]) == want for lay in opts), (hand, rnd, wrap, a)
         checked += 1
     assert checked > 100
+
+
+def test_one_best_arrangement_shape_card_forms():
+    """Issue 12 item 3: both best_arrangements give (melds, leftover, points) with the card
+    form chosen the same way: ascii=True "AS", ascii=False "A♠", as_codes=True codes."""
+    hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H JK 2C"
+    a = M.crazy_best_arrangement(hand, contract=(0, 3), ascii=False)
+    b = cr.best_arrangement(hand, 7)
+    assert a[1] == b[1] == ["5♠"] and a[0][0] == b[0][0] == ["A♠", "2♠", "3♠", "4♠"]
+    assert M.crazy_best_arrangement(hand, contract=(0, 3)) == M.crazy_best_arrangement(hand, contract=(0, 3), ascii=True)
+    assert cr.best_arrangement(hand, 7, ascii=True)[1] == ["5S"] and cr.best_arrangement(hand, 7, ascii=True)[2] == 5
+    assert cr.best_arrangement(hand, 7, ascii=False) == b
+    codes = cr.best_arrangement(hand, 7, as_codes=True, ascii=True)
+    assert codes[1] == [0x05] and codes == cr.best_arrangement(hand, 7, as_codes=True)
+    assert M.best_arrangement("3H 4H 5H JK 9S", 7, ascii=False)[1] == ["9♠"]
+    assert M.best_arrangement("3H 4H 5H JK 9S", 7)[1] == ["9S"]
+    assert "🃏" in M.crazy_best_arrangement("3H 4H 5H JK 9S", ascii=False)[0][0]

@@ -1877,8 +1877,10 @@ def deadwood_points(hand, wild_rank, *, wild_points=20, joker_points=50):
     return int(pts)
 
 
-cdef tuple _arrangement_lists(const kz_meld_rules *r, list codes, kz_arrangement *a, bint as_codes):
+cdef tuple _arrangement_lists(const kz_meld_rules *r, list codes, kz_arrangement *a, bint as_codes,
+                              bint ascii=True):
     cdef int mi, i
+    f = (lambda c: c) if as_codes else ((lambda c: format_card(c, True)) if ascii else format_card)
     melds = []
     for mi in range(a.n_melds):
         members = [(a.pos_of[i], codes[i]) for i in range(len(codes)) if a.meld_of[i] == mi]
@@ -1886,19 +1888,23 @@ cdef tuple _arrangement_lists(const kz_meld_rules *r, list codes, kz_arrangement
             members.sort(key=lambda t: t[0])
         else:
             members.sort(key=lambda t: (t[1] == 0x50 or (t[1] & 15) == r.wild_rank, t[1]))
-        melds.append([c if as_codes else _fmt(c) for _, c in members])
+        melds.append([f(c) for _, c in members])
     left = sorted(codes[i] for i in range(len(codes)) if a.meld_of[i] < 0)
-    return melds, [c if as_codes else _fmt(c) for c in left], int(a.points)
+    return melds, [f(c) for c in left], int(a.points)
 
 
-def best_arrangement(hand, wild_rank, *, wild_points=20, joker_points=50, as_codes=False):
+def best_arrangement(hand, wild_rank, *, wild_points=20, joker_points=50, as_codes=False, ascii=True):
     """The arrangement of ``hand`` into books and runs leaving the fewest points (KR-12).
 
     Returns ``(melds, leftover, points)``: ``melds`` a list of melds, each a list of cards
     (runs in rank order, a wild at the place it stands for); ``leftover`` the cards left in
     hand, ascending; ``points`` their value (KR-14: face value, J 11, Q 12, K 13, a wild
-    ``wild_points``, a Joker ``joker_points``).  Cards are ASCII strings (``"7H"``), or int
-    codes with ``as_codes=True``.  Raises ``ValueError`` for a bad card, wild rank, or more
+    ``wild_points``, a Joker ``joker_points``).  Cards are ASCII strings (``"7H"``), suit
+    symbols with ``ascii=False`` (``"7♥"``, as ``cards.format_card``), or int codes with
+    ``as_codes=True``: the one ``best_arrangement`` shape (issue 12 item 3) shared with
+    :func:`crazy_best_arrangement` and ``contract_rummy.best_arrangement``: the hand first,
+    the game's one positional context (here the wild rank), rule options as keywords,
+    ``as_codes`` / ``ascii`` for the card form, ``(melds, leftover, points)`` back.  Raises ``ValueError`` for a bad card, wild rank, or more
     than 32 cards.
     """
     cdef kz_meld_rules r
@@ -1909,7 +1915,7 @@ def best_arrangement(hand, wild_rank, *, wild_points=20, joker_points=50, as_cod
     cdef int n = _load(codes, buf)
     with nogil:
         kz_meld_deadwood(&r, buf, n, &a)
-    return _arrangement_lists(&r, codes, &a, as_codes)
+    return _arrangement_lists(&r, codes, &a, as_codes, ascii)
 
 
 def going_out_discards(hand, wild_rank, *, as_codes=False):
@@ -1994,7 +2000,7 @@ def crazy_contract_feasible(hand, books, runs, *, ace_wrap=False, overlapping_ru
     return kz_contract_feasible(&r, &q) == 1
 
 
-def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=False):
+def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=False, ascii=True):
     """Crazy Rummy rules: ``(melds, leftover, points)`` leaving the fewest points (CR-15
     values), melds free; or with ``contract=(books, runs)`` exactly that many books and runs,
     each as long as wished, laid as CR-10 lays a contract down, ``None`` when the hand holds
@@ -2003,7 +2009,9 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     ``melds``: a list of melds, each a list of cards (a run in rank order with each wild at
     the place it stands for, a book naturals first); ``leftover``: the cards left, ascending
     by code; ``points``: their CR-15 value (an int).  Cards are ASCII strings (``"AS"``,
-    ``"10H"``, ``"JK"``), or int codes with ``as_codes=True``.  ``hand``: a string of cards
+    ``"10H"``, ``"JK"``), suit symbols with ``ascii=False`` (``"A♠"``, ``"🃏"``, the form
+    ``contract_rummy.best_arrangement`` gives by default), or int codes with
+    ``as_codes=True`` (the one ``best_arrangement`` shape, issue 12 item 3).  ``hand``: a string of cards
     or a list of strings / codes, at most 32.  Rules: CR-2 (2s and Jokers wild, a 2 in its
     natural place natural), CR-3 (Ace low or high; K-A-2 only with ``ace_wrap``), CR-5
     (books 3+ with at most 1 wild, runs 4+ with at most 2).
@@ -2038,7 +2046,7 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
         pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
         if pts < 0:
             return None
-    return _arrangement_lists(&r, codes, &a, as_codes)
+    return _arrangement_lists(&r, codes, &a, as_codes, ascii)
 
 
 cdef extern from "krazy/clock.h" nogil:

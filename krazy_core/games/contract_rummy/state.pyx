@@ -1288,10 +1288,16 @@ def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit
     return sorted(out)
 
 
-def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_codes=False):
+def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_codes=False, ascii=False):
     """The lay-down of round ``rnd``'s contract that leaves the fewest points in hand (CR-15
-    values): ``(melds, leftover, points)`` (card strings, or codes with ``as_codes``), or
-    ``None`` when the hand cannot go down.  Ties: the fewest cards left, then the least
+    values): ``(melds, leftover, points)`` -- melds a list of lists of cards (a run low to
+    high, each wild at its place), leftover ascending by code, points an int -- or ``None``
+    when the hand cannot go down.  Cards are strings with suit symbols (``"A♠"``, ``"🃏"``),
+    ASCII with ``ascii=True`` (``"AS"``, ``"JK"``, as ``melds.crazy_best_arrangement`` gives
+    by default), or int codes with ``as_codes=True``: the one ``best_arrangement`` shape
+    (issue 12 item 3; the hand, the game's positional context, rule keywords, the card
+    form).  ``melds.crazy_best_arrangement(hand, contract=CONTRACTS[rnd])`` gives the same
+    points (it has no ``overlapping_runs``).  Ties: the fewest cards left, then the least
     melds (sorted: books, then runs by suit and first position, each by its cards' codes),
     the same answer as the exhaustive enumeration of :func:`contract_options`.
     Raises ``ValueError``.
@@ -1313,10 +1319,10 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     the worst 2 s (round 5, two books and a run, as before); with ace_wrap or
     overlapping_runs up to 3.8 s (round 6, 35 cards).
     """
-    return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN)
+    return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
 
 
-def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact_min):
+def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact_min, ascii=False):
     """best_arrangement, the runs DP from hands of ``exact_min`` cards (tests: 0, every hand;
     99, never: the plain branch and bound)."""
     cdef ContractRummyState s
@@ -1338,5 +1344,5 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
         return None
     lay, left = X.key
     pts = X.pts0 - X.best_p
-    f = (lambda c: c) if as_codes else format_card
+    f = (lambda c: c) if as_codes else ((lambda c: format_card(c, True)) if ascii else format_card)
     return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)

@@ -149,8 +149,10 @@ for path in sorted(glob.glob("krazy_core/**/*.pyx", recursive=True)):
     extensions.append(Extension(
         name, [path],
         include_dirs=["src"],
-        depends=sorted(glob.glob("src/krazy/*.h") + glob.glob("krazy_core/**/*.pxd", recursive=True)
-                       + glob.glob("krazy_core/**/*.pxi", recursive=True)),
+        # the C headers only: cythonize() follows each module's own cimports and includes
+        # (.pxd, .pxi) and regenerates just the modules whose files changed, and build_ext
+        # recompiles just those (a .pxd here would rebuild every module for any .pxd)
+        depends=sorted(glob.glob("src/krazy/*.h")),
         define_macros=list(define_macros),
         py_limited_api=py_limited_api,
     ))

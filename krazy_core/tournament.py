@@ -84,6 +84,15 @@ def _model(two: bool):
     return BradleyTerryFull() if two else PlackettLuce()
 
 
+def _ranks(scores: Sequence[float]) -> List[int]:
+    """openskill ranks of the scores: 0 for the best, equal scores an equal rank (each the
+    number of scores above it).  ``int`` ranks, not ``rate(scores=...)``: openskill 6.0.0 (the
+    newest on Python 3.9) reads a rank that is not an ``int`` (and every float score) as the
+    team's position in the list, so tied bots were rated in list order, the first above the
+    last; 6.1 and later rate a tie as a tie either way, and give the same ratings for these."""
+    return [sum(1 for x in scores if x > v) for v in scores]
+
+
 @dataclass
 class Tournament:
     """What a tournament counted: per bot its games and summed score; per pair the games
@@ -137,7 +146,7 @@ class Tournament:
             if self._r is None:
                 self._r = [model.rating(name=w) for w in self.bots]
             teams = [[self._r[b]] for b in present]
-            new = model.rate(teams, scores=[sc[b] for b in present])
+            new = model.rate(teams, ranks=_ranks([sc[b] for b in present]))
             for b, team in zip(present, new):
                 self._r[b] = team[0]
 

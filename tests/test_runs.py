@@ -14,7 +14,7 @@ from krazy_core.errors import ConfigError
 from krazy_core.runner import InlineRunner, LocalRunner, make_runner
 from krazy_core.sprt import SPRT, elo_to_score, run_sprt
 from krazy_core.store import Store, StoreError
-from krazy_core.tournament import plan_tables, run_tournament, plot_ratings, tournament_job
+from krazy_core.tournament import Tournament, plan_tables, run_tournament, plot_ratings, tournament_job
 
 BOTS4 = ["random", "heuristic", "ismcts:8", "ismcts:8:rollout=random"]
 
@@ -169,6 +169,27 @@ def test_tournament_ratings_pairwise_table_and_plots(tmp_path):
     assert b"<svg" in svg.read_bytes()[:400] and b"heuristic" in svg.read_bytes()
     with pytest.raises(ConfigError, match=".png or .svg"):
         plot_ratings(t, str(tmp_path / "r.jpg"))
+
+
+def test_tournament_rates_tied_bots_alike():
+    # one game of four bots, one winner and three tied losers (the returns of most Krazy Kings
+    # games): the three losers end equal, below the winner, whatever their order in the list.
+    # openskill 6.0.0 (Python 3.9) read float scores as list positions, rating the tied losers
+    # in bot order (random above heuristic in the 80-game tournament above)
+    t = Tournament("krazy-kings", 4, list(BOTS4), tournament_job(_kk(4), BOTS4, 4, seed=0))
+    idx = seating(t.job, 0)[0]
+    winner = idx.index(3)                          # the seat of the last bot in the list wins
+    t.add((0, [1.0 if s == winner else 0.0 for s in range(4)], 10, 10, 0))
+    mu = {w: m for w, m, _, _ in t.ratings()}
+    assert mu["random"] == mu["heuristic"] == mu["ismcts:8"] < mu["ismcts:8:rollout=random"]
+    assert mu["random"] == pytest.approx(24.068, abs=1e-3) and mu[BOTS4[3]] == pytest.approx(27.795, abs=1e-3)
+    # a second game, seats scoring 0.5, 0, 0.5, 0: two pairs of ties (equal ranks within each)
+    before = dict(mu)
+    t.add((1, [0.5, 0.0, 0.5, 0.0], 10, 10, 0))
+    mu = {w: m for w, m, _, _ in t.ratings()}
+    idx = seating(t.job, 1)[0]
+    top, low = [BOTS4[idx[s]] for s in (0, 2)], [BOTS4[idx[s]] for s in (1, 3)]
+    assert all(mu[w] > before[w] for w in top) and all(mu[w] < before[w] for w in low)
 
 
 def test_two_player_tournament_uses_bradley_terry():

@@ -3,6 +3,7 @@ the face; the names importable before still are, the action ranges mean what the
 with them, the face refuses to load when its tables disagree with core.pxd, and a state pickles
 and loads through the new module."""
 import pickle
+import os
 import subprocess
 import sys
 
@@ -67,7 +68,16 @@ def test_the_face_refuses_tables_that_disagree_with_core_pxd():
             "n = importlib.util.module_from_spec(spec); spec.loader.exec_module(n); n.INSERT_AT += 1\n"
             "sys.modules[spec.name] = n\n"
             "try:\n    import krazy_core.games.krass_kariert\nexcept ImportError as e:\n    print(e)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    # cwd: the test's own folder, not the checkout's root, whose unbuilt krazy_core/ `python -c`
+    # would import instead of the installed package (CI runs the suite against an installed build)
+    # and the krazy_core this process imported first on the path (an in-place build or the wheel)
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(krazy_core.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.abspath(__file__)), env=env)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
     assert "notation's action ids or card codes differ from core.pxd's" in out
 
 

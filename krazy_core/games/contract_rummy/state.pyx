@@ -201,8 +201,6 @@ cdef class ContractRummyState(State):
         """Card codes in ``player``'s hand, sorted (omniscient; frontends use ``observation``)."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef CRState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         return _codes(st.hand[player])
 
     def melds(self) -> list:
@@ -263,8 +261,6 @@ cdef class ContractRummyState(State):
         Raises ``ValueError`` for a bad seat."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef CRState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         hand = _codes(st.hand[player])
         nb, nr = CONTRACTS[st.round]
         up = KIND_CODE[st.discard[st.n_discard - 1]] if st.up_live and st.n_discard else None
@@ -312,10 +308,6 @@ cdef class ContractRummyState(State):
         (6 one-hot), stock / 108, turn / max_turns, to act, meld being built / 3.
         Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef CRState *st = S(self)
-        cdef int n = st.num_players
-        if not 0 <= player < n:
-            raise ValueError(f"player {player!r} out of range 0..{n - 1}")
         t = np.zeros(TENSOR, dtype=np.float32)
         cdef float[::1] v = t
         self.ops.observation_tensor(self.data, player, &v[0])   # the GameOps writer (core.pyx): one definition of the segments

@@ -129,8 +129,6 @@ cdef class KingsRummyState(State):
         """Card codes in ``player``'s hand, ascending (omniscient; frontends use ``observation``)."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KRState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         return _hand_list(st, player)
 
     @property
@@ -186,8 +184,6 @@ cdef class KingsRummyState(State):
         cdef KRState *st = S(self)
         cdef int p, k, t
         cdef list ks
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         hand = _hand_list(st, player)
         top = st.discard[st.n_discard - 1] if st.n_discard else None
         known = []
@@ -244,8 +240,6 @@ cdef class KingsRummyState(State):
         Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KRState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         t = np.zeros(KR_TENSOR_SIZE, dtype=np.float32)
         cdef float[::1] v = t
         kr_observation_tensor(st, player, &v[0])      # the GameOps writer: one definition of the segments

@@ -211,7 +211,6 @@ cdef class KrassKariertState(State):
         ``observation``).  Raises ``ValueError`` for a bad seat."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
-        self._seat(player)
         return [s.hand[player][i] for i in range(s.hand_n[player])]
 
     def _seat(self, player):
@@ -230,7 +229,6 @@ cdef class KrassKariertState(State):
         ``player`` is not to act in the play phase.  Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
-        self._seat(player)
         if s.phase != KA_PH_PLAY or s.to_act != player:
             return []
         out = set()
@@ -272,7 +270,6 @@ cdef class KrassKariertState(State):
         ``ValueError`` for a bad seat."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
-        self._seat(player)
         n = s.num_players
         hand = [s.hand[player][i] for i in range(s.hand_n[player])]
         obs = {
@@ -321,7 +318,6 @@ cdef class KrassKariertState(State):
         ``player`` draws it (15); pile size / 54; seat present (5).  Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef ka_state *s = S(self)
-        self._seat(player)
         t = np.zeros(TENSOR_SIZE, dtype=np.float32)
         cdef float[::1] v = t
         ka_observation_tensor(s, player, &v[0])      # the GameOps writer: one definition of the segments

@@ -190,8 +190,6 @@ cdef class KrazyKingsState(State):
         """Card codes in ``player``'s hand, ascending (omniscient; frontends use ``observation``)."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KKState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         return _cards_of(st.hand[player])
 
     def census(self) -> list:
@@ -218,8 +216,6 @@ cdef class KrazyKingsState(State):
         the turn count, the winner (-1 none).  Raises ``ValueError`` for a bad seat."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KKState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         hand = _cards_of(st.hand[player])
         top = st.discard[st.n_discard - 1] if st.n_discard else None
         obs = {
@@ -261,8 +257,6 @@ cdef class KrazyKingsState(State):
         stock size / 54 (1), turn / max_turns (1), terminal (1).  Raises ``ValueError``."""
         player = self._player_index(player)     # an int seat, else ValueError (State)
         cdef KKState *st = S(self)
-        if not 0 <= player < st.num_players:
-            raise ValueError(f"player {player!r} out of range 0..{st.num_players - 1}")
         t = np.zeros(TENSOR, dtype=np.float32)
         cdef float[::1] v = t
         kk_observation_tensor(st, player, &v[0])      # the GameOps writer: one definition of the segments

@@ -191,8 +191,11 @@ def test_sweep_of_module_functions():
 
 # ------------------------------------------------------------------ 4, 5. Ctrl-C
 def _interrupt_after(code, wait, timeout=60):
+    # the child gets Python's own SIGINT handler even when this suite runs where SIGINT is
+    # ignored (a background job of a shell: `pytest &`), which a child would inherit
     p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=_env(), cwd=HERE)   # as run_py
+                         stderr=subprocess.PIPE, text=True, env=_env(), cwd=HERE,    # as run_py
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     line = p.stdout.readline()          # "go": the long call is about to start
     assert line.strip() == "go", p.stderr.read()
     time.sleep(wait)

@@ -4,12 +4,11 @@ import numpy as np
 import numpy.typing as npt
 
 from krazy_core._state import State
-from krazy_core.spec import Game, GameSpec, TensorSegment
+from krazy_core.spec import Game, TensorSegment
 from krazy_core.games.krass_kariert.core import COMBINATION_TYPES as COMBINATION_TYPES
 
 EVENT_NAMES: Dict[int, str]
 PHASE_NAMES: Dict[int, str]
-SPEC: GameSpec
 TENSOR_LAYOUT: Tuple[TensorSegment, ...]
 TRICK_KINDS: Tuple[str, ...]
 NUM_ACTIONS: int

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """KrassKariert's Python face (``krazy_core.games.krass_kariert.state``): the State class
 (observation, observation tensor, JSON load/dump, event texts, action names, the reading of
-a typed move through ``notation.py``), the loaders, ``SPEC``, and the tables that name the
+a typed move through ``notation.py``), the loaders, and the tables that name the
 core's numbers (``EVENT_NAMES``, ``PHASE_NAMES``, ``TRICK_KINDS``, ``TENSOR_LAYOUT``, the
 action ranges ``A_*``).  The rules are ``core.pyx`` (cimported through ``core.pxd``); this
 module is compiled at -O2 (the search and the playouts never call it)."""
@@ -13,12 +13,12 @@ import numpy as np
 from krazy_core._ops cimport KZ_TERMINAL
 from krazy_core._cards cimport CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
 from krazy_core._state cimport State
-from krazy_core._state import check_seed, state_from_bytes as _state_from_bytes
+from krazy_core._state import check_seed
 from krazy_core.games.krass_kariert.core cimport *
 from krazy_core.games.krass_kariert.core import COMBINATION_TYPES, combination_of_index, window_combinations
 from krazy_core.cards import format_card
 from krazy_core.errors import ConfigError, InvalidStateError
-from krazy_core.spec import GameSpec, Option, tensor_layout
+from krazy_core.spec import tensor_layout
 from krazy_core._validate import c_int as _c_int, action_int as _action_int
 import krazy_core.games.krass_kariert.notation as _notation
 
@@ -638,29 +638,3 @@ def state_from_dict(game, body, events):
             raise InvalidStateError("the player to act has no legal action")
     st._load_events(events, max_kind=max(EVENT_NAMES))
     return st
-
-
-SPEC = GameSpec(
-    game_id="krass-kariert",
-    name="KrassKariert",
-    min_players=3,
-    max_players=5,
-    default_players=4,
-    options=(
-        Option("two_straight", True, bool, "KA-6", "2-straights are combinations (between solo and pair)"),
-        Option("chips", 0, int, "KA-2", "chips each player starts with; 0 = 3 (2 with 5 players)", lo=0, hi=9),
-        Option("dealer", 0, int, "KA-4", "the seat that deals the first hand; the seat to its left leads",
-               lo=0, hi=4),
-    ),
-    num_distinct_actions=KA_NUM_ACTIONS,
-    new_state=new_state,
-    state_from_dict=state_from_dict,
-    state_from_bytes=_state_from_bytes,
-    tensor_shape=lambda n: (TENSOR_SIZE,),
-    tensor_layout=lambda n: TENSOR_LAYOUT,
-    rules_file="games/krass_kariert/rules.md",
-    check_options=check_options,
-    summary="Climbing game with fixed-order hands: beat with 1-3 adjacent cards, keep your chips.",
-)
-
-

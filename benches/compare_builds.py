@@ -26,7 +26,7 @@ import tempfile
 def run_tree(tree, only, repeats, seconds, script_tree=None):
     """One fresh process of ``compare_peers.py`` (``script_tree``'s, default ``tree``'s own)
     measuring ``tree``'s build: the samples of each row, our side."""
-    script = os.path.join(script_tree or tree, "benches", "compare_peers.py")
+    script = os.path.join(os.path.abspath(script_tree or tree), "benches", "compare_peers.py")
     env = dict(os.environ, KRAZY_TREE=os.path.abspath(tree))
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.json")

@@ -4,6 +4,7 @@
     python benches/compare_peers.py                  # every row, ~3 minutes on 2 cores
     python benches/compare_peers.py --quick          # short run, ~40 s
     python benches/compare_peers.py --only api,clone --repeats 7 --json out.json
+    KRAZY_TREE=/path/to/other/checkout python benches/compare_peers.py --ours-only   # its build
 
 The peer needs the ``peers`` extra (``pip install 'krazy_core[peers]'``: open_spiel, rlcard).
 Without it the script measures our side only, says what to install, and exits 0.  A row
@@ -83,14 +84,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+# KRAZY_TREE=/path/to/checkout: measure that checkout's in-place build with this script (two
+# builds compared by one script: ``compare_builds.py --one-script``).
+TREE = os.path.abspath(os.environ["KRAZY_TREE"]) if os.environ.get("KRAZY_TREE") else ROOT
+
+
 def _use_source_tree() -> None:
-    """Prefer the in-place build of this checkout (``setup.py build_ext --inplace``) over an
-    installed krazy_core, but only if the tree really has compiled modules."""
-    pkg = os.path.join(ROOT, "krazy_core")
+    """Prefer the in-place build of this checkout, or of ``$KRAZY_TREE`` when set (``setup.py
+    build_ext --inplace``), over an installed krazy_core, but only if the tree really has
+    compiled modules."""
+    pkg = os.path.join(TREE, "krazy_core")
     if os.path.isdir(pkg) and any(f.startswith("_state.") and f.endswith((".so", ".pyd"))
                                   for f in os.listdir(pkg)):
-        if ROOT not in sys.path:
-            sys.path.insert(0, ROOT)
+        if TREE in sys.path:
+            sys.path.remove(TREE)
+        sys.path.insert(0, TREE)
+    elif os.environ.get("KRAZY_TREE"):
+        raise SystemExit(f"KRAZY_TREE={TREE} has no in-place build (krazy_core/_state.*.so)")
 
 
 _use_source_tree()
@@ -480,12 +490,17 @@ def calibrate(side: Side, seconds: float) -> int:
     return max(side.min_n, int(round(n * seconds / sec)))
 
 
-def measure_row(row: Row, repeats: int, seconds: float, log: Callable[[str], None]) -> Dict[str, Any]:
+def measure_row(row: Row, repeats: int, seconds: float, log: Callable[[str], None],
+                ours_only: bool = False) -> Dict[str, Any]:
     result: Dict[str, Any] = {"key": row.key, "title": row.title, "target": row.target,
                               "load_before": _load()}
     sides: Dict[str, Optional[Side]] = {}
     notes: List[str] = []
     for which, factory in (("ours", row.ours), ("peer", row.peer)):
+        if which == "peer" and ours_only:
+            sides[which] = None
+            notes.append("peer: not measured (--ours-only)")
+            continue
         try:
             sides[which] = factory()
         except Unavailable as e:
@@ -545,7 +560,7 @@ def _load() -> Optional[List[float]]:
 
 def _git_head() -> Optional[str]:
     try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+        return subprocess.run(["git", "-C", TREE, "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, timeout=5).stdout.strip() or None
     except Exception:
         return None
@@ -641,6 +656,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--seconds", type=float, default=None,
                     help="target length of one measurement in seconds (default 1.0, quick 0.2)")
     ap.add_argument("--json", metavar="OUT", help="also write every sample to this JSON file")
+    ap.add_argument("--ours-only", action="store_true", help="measure our side only, even with open_spiel installed")
     ap.add_argument("--markdown", action="store_true", help="print the table as GitHub markdown (for the README)")
     ap.add_argument("--from-json", metavar="IN", help="print the report of a run saved with --json (no measuring)")
     args = ap.parse_args(argv)
@@ -674,7 +690,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     results = []
     for row in rows:
         log(f"{row.key}: {row.title}")
-        results.append(measure_row(row, repeats, seconds, log))
+        results.append(measure_row(row, repeats, seconds, log, args.ours_only))
     meta["load_end"] = _load()
     print_report(results, _header(meta), markdown=args.markdown)
     if PEER_ERROR:

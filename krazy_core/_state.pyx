@@ -538,8 +538,12 @@ cdef class State:
                 break
         if not ok:
             raise IllegalActionError(self._illegal_message(a, action), action=a, state=self.clone())
-        ev = self._writable_log()
         cdef EventLog log = self.log
+        if log.base_ev + log.ev.n == self.n_ev and log.base_hist + log.hist.n == self.n_hist:
+            ev = &log.ev        # the usual case, inline: our node is ours to append to
+        else:
+            ev = self._writable_log()
+            log = self.log
         if kz_ev_reserve(&log.hist, log.hist.n + 2) != 0:
             raise MemoryError()
         log.hist.data[log.hist.n] = self.ops.current_player(self.data)

@@ -150,7 +150,16 @@ cdef struct kz_contract_query:
 
 # The positions lo..hi of a run as a bit mask (without wrap bits 1..14; with wrap the ranks,
 # bits 0..12), and whether two same-suit runs' masks join (CR-10; ``overlap`` as above).
-cdef uint32_t kz_run_mask(const kz_meld_rules *r, int lo, int hi) noexcept nogil
+# (Inline here, so an importer's hot path -- Crazy Rummy's ctx_from_state -- has no call.)
+cdef inline uint32_t kz_run_mask(const kz_meld_rules *r, int lo, int hi) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int q
+    for q in range(lo, hi + 1):
+        if r.wrap:
+            m |= 1U << ((q - 1) % 13)
+        else:
+            m |= 1U << q
+    return m
 cdef int kz_runs_join(const kz_meld_rules *r, int overlap, uint32_t a, uint32_t b) noexcept nogil
 # The highest first position of a run (wrap: 13; else pos_hi - min_run + 1).
 cdef int kz_run_lo_max(const kz_meld_rules *r) noexcept nogil

@@ -1546,10 +1546,6 @@ cdef inline int _cq_touches(int wrap, int overlap, uint32_t a, uint32_t b) noexc
     return (e & b) != 0
 
 
-cdef uint32_t kz_run_mask(const kz_meld_rules *r, int lo, int hi) noexcept nogil:
-    return _cq_run_mask(r.wrap, lo, hi)
-
-
 cdef int kz_runs_join(const kz_meld_rules *r, int overlap, uint32_t a, uint32_t b) noexcept nogil:
     return _cq_touches(r.wrap, overlap, a, b)
 

@@ -94,7 +94,7 @@ cdef class ContractRummyState(State):
     """A Crazy Rummy state (see the module docstring for the action table)."""
 
     cdef State _blank(self):
-        return ContractRummyState.__new__(ContractRummyState)
+        return <State>ContractRummyState.__new__(ContractRummyState)   # no type test: a State subclass
 
     def action_to_string(self, action) -> str:
         """``"discard 7♥"``, ``"take up-card"``, ``"buy"``, ``"go down"``, ``"lay 5♥"``,

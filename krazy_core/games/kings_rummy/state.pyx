@@ -78,7 +78,7 @@ cdef class KingsRummyState(State):
     package: ``krazy_core.games.kings_rummy.DRAW`` ...)."""
 
     cdef State _blank(self):
-        return KingsRummyState.__new__(KingsRummyState)
+        return <State>KingsRummyState.__new__(KingsRummyState)   # no type test: a State subclass
 
     def action_to_string(self, action) -> str:
         """``"draw"``, ``"take 7♥"`` (the pile's top), ``"discard Q★"``, ``"go out, discard

@@ -115,7 +115,7 @@ cdef class KrassKariertState(State):
     """A KrassKariert state (see the module docstring for the action table)."""
 
     cdef State _blank(self):
-        return KrassKariertState.__new__(KrassKariertState)
+        return <State>KrassKariertState.__new__(KrassKariertState)   # no type test: a State subclass
 
     def action_to_string(self, action) -> str:
         """``"play 3-4 pair 5"``, ``"play 0 solo 7"``, ``"stop 2"``, ``"draw 5"``,

@@ -104,7 +104,7 @@ cdef class KrazyKingsState(State):
     """A Krazy Kings state (see the module docstring for the action table)."""
 
     cdef State _blank(self):
-        return KrazyKingsState.__new__(KrazyKingsState)
+        return <State>KrazyKingsState.__new__(KrazyKingsState)   # no type test: a State subclass
 
     def determinize(self, player, seed=None):
         """``State.determinize``: a full state sampled to agree with everything ``player``

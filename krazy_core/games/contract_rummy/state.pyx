@@ -990,12 +990,157 @@ cdef int _suit_runs(const uint8_t *h, int s, int lo_min, int R, int W, int out[4
     return 0
 
 
+cdef int _win_runs(const uint8_t *h, int s, int qa, int qb, int start_lo, int start_hi, int last_first,
+                   int R, int W, int out[4][RX_W], int open_l, int open_cw, int open_first, int force,
+                   int fresh_first) noexcept nogil:
+    """The ace_wrap runs DP's one window of suit ``s`` (no overlapping_runs): out[r][w] = the
+    best value (points * RX_CARD + cards) r fresh runs of the suit can lay on the linear
+    positions qa..qb (each rank at most once: the caller's window is at most 13 positions)
+    using exactly w pool wilds, RX_NEG when none can.  A fresh run starts at a position in
+    start_lo..start_hi (its first position, CR-10 order), or at qa when fresh_first (that
+    run counts in r and is the window's first run); runs leave a position between them (no
+    join, CR-10); last_first: position qb may be covered by the window's first run only (any
+    other run there would touch it round the corner).  open_l >= 0: a run being laid
+    (open_l cards, open_cw wilds; open_first: it is the window's first run; force: it holds
+    no card yet and must take qa) goes on at qa; it is not one of the r.  Wilds as in
+    :func:`_suit_runs`.  O(13 x 4 x 13 x 5 x 3 x 2) steps."""
+    cdef int cur[4][RX_W][5][3][2]
+    cdef int nxt[4][RX_W][5][3][2]
+    cdef int q, j, w, l, c, f, v, k, nj, nl, nf, two, nat, vn, vw, first_q
+    for j in range(4):
+        for w in range(RX_W):
+            out[j][w] = RX_NEG
+    for j in range(R + 1):
+        for w in range(W + 1):
+            for l in range(5):
+                for c in range(3):
+                    for f in range(2):
+                        cur[j][w][l][c][f] = RX_NEG
+    if open_l >= 0:
+        cur[0][0][open_l if open_l < 4 else 4][open_cw][open_first] = 0
+    else:
+        cur[0][0][0][0][0] = 0
+        force = 0
+    vw = 20 * RX_CARD + 1
+    for q in range(qa, qb + 1):
+        k = nat_kind(s, q)
+        nat = h[k] > 0
+        two = nat and is_two(k)
+        vn = POINTS[k] * RX_CARD + 1
+        first_q = q == qa and (force or fresh_first)
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(2):
+                            nxt[j][w][l][c][f] = RX_NEG
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(2):
+                            v = cur[j][w][l][c][f]
+                            if v == RX_NEG:
+                                continue
+                            if (l == 0 or l >= 4) and not first_q and v > nxt[j][w][0][0][0]:
+                                nxt[j][w][0][0][0] = v               # q uncovered
+                            if l == 0:
+                                if force and q == qa:
+                                    nj = j                   # the open run's first card
+                                    nf = open_first
+                                elif fresh_first and q == qa:
+                                    if j == R:
+                                        continue
+                                    nj = j + 1
+                                    nf = 1
+                                else:
+                                    if j == R or q < start_lo or q > start_hi:
+                                        continue
+                                    nj = j + 1
+                                    nf = 0
+                            else:
+                                nj = j
+                                nf = f
+                            if last_first and q == qb and not nf:
+                                continue                    # it would touch the first run
+                            nl = l + 1 if l < 4 else 4
+                            if nat and not two and v + vn > nxt[nj][w][nl][c][nf]:
+                                nxt[nj][w][nl][c][nf] = v + vn
+                            if w < W:
+                                if two and v + vw > nxt[nj][w + 1][nl][c][nf]:
+                                    nxt[nj][w + 1][nl][c][nf] = v + vw
+                                if c < 2 and v + vw > nxt[nj][w + 1][nl][c + 1][nf]:
+                                    nxt[nj][w + 1][nl][c + 1][nf] = v + vw
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(2):
+                            cur[j][w][l][c][f] = nxt[j][w][l][c][f]
+    for j in range(R + 1):
+        for w in range(W + 1):
+            for l in range(5):
+                if l == 0 or l >= 4:
+                    for c in range(3):
+                        for f in range(2):
+                            if cur[j][w][l][c][f] > out[j][w]:
+                                out[j][w] = cur[j][w][l][c][f]
+    return 0
+
+
+cdef int _suit_runs_wrap(const CRState *st, int s, int R, int W, int out[4][RX_W]) noexcept nogil:
+    """The ace_wrap runs DP's one suit (no overlapping_runs; CR-3 option, CR-5, CR-10):
+    out[r][w] as :func:`_suit_runs`, below the lay-down in progress of st.  The suit's runs
+    in CR-10 order start at increasing first positions lo (1..13); the first of them, L1,
+    fixes a window L1..L1+12 of 13 positions (each rank once: no run covers a rank twice)
+    that all of them lie in, the others ending by L1+11 (L1+12 is the rank before L1: a run
+    there would touch the first round the corner).  A fresh suit: the best over L1 (13
+    windows); the suit being laid: one window after its runs so far.  O(13 x
+    :func:`_win_runs`)."""
+    cdef const uint8_t *h = st.hand[0]
+    cdef int tmp[4][RX_W]
+    cdef int j, w, L1, nb = CBOOKS[st.round], m, first_lo = -1, last = -1
+    cdef const Meld *md
+    for j in range(4):
+        for w in range(RX_W):
+            out[j][w] = RX_NEG
+    if st.phase == PH_BUILD:
+        for m in range(nb, st.gd_k):
+            md = &st.melds[m]
+            if md.suit == s:
+                if first_lo < 0:
+                    first_lo = md.lo
+                last = m
+    if st.phase == PH_BUILD and st.gd_open and st.gd_k >= nb and st.melds[st.gd_k].suit == s:
+        md = &st.melds[st.gd_k]
+        if first_lo < 0:
+            _win_runs(h, s, md.lo + md.n, md.lo + 12, md.lo + 1, 13, 1, R, W, out,
+                      md.n, md.wilds, 1, md.n == 0, 0)
+        else:
+            _win_runs(h, s, md.lo + md.n, first_lo + 11, md.lo + 1, 13, 0, R, W, out,
+                      md.n, md.wilds, 0, md.n == 0, 0)
+        return 0
+    if last >= 0:
+        md = &st.melds[last]
+        _win_runs(h, s, md.lo + md.n + 1, first_lo + 11, md.lo + md.n + 1, 13, 0, R, W, out,
+                  -1, 0, 0, 0, 0)
+        return 0
+    out[0][0] = 0
+    for L1 in range(1, 14):
+        _win_runs(h, s, L1, L1 + 12, L1 + 1, 13, 1, R, W, tmp, -1, 0, 0, 0, 1)
+        for j in range(R + 1):
+            for w in range(W + 1):
+                if tmp[j][w] > out[j][w]:
+                    out[j][w] = tmp[j][w]
+    return 0
+
 cdef int _runs_rest(const CRState *st) noexcept nogil:
     """The best value (points * RX_CARD + cards) seat 0 can still lay from st when only runs
-    are left to lay (st.gd_k >= the contract's books; neither ace_wrap nor overlapping_runs):
-    the run being laid and the fresh runs after it, exactly (:func:`_suit_runs`, suits joined
-    by the pool wilds each uses); -1 when the lay-down cannot be completed.  Polynomial:
-    O(4 x 14 x 4 x 13 x 5 x 3 x 4 + 4 x 4^2 x 13^2) steps."""
+    are left to lay (st.gd_k >= the contract's books; no overlapping_runs): the run being
+    laid and the fresh runs after it, exactly (:func:`_suit_runs`, with ace_wrap
+    :func:`_suit_runs_wrap`; suits joined by the pool wilds each uses); -1 when the lay-down
+    cannot be completed.  Polynomial: O(4 x 14 x 4 x 13 x 5 x 3 x 4 + 4 x 4^2 x 13^2) steps,
+    with ace_wrap O(4 x 13 x 13 x 4 x 13 x 5 x 3 x 2 + 4 x 4^2 x 13^2)."""
     cdef const uint8_t *h = st.hand[0]
     cdef int W = h[JK] + h[1] + h[14] + h[27] + h[40]
     cdef int one[4][RX_W]
@@ -1029,7 +1174,9 @@ cdef int _runs_rest(const CRState *st) noexcept nogil:
     for s in range(4):
         if s < s_last:
             continue                            # CR-10 order: no run of this suit any more
-        if s == s_last and open_l >= 0:
+        if st.opt_wrap:
+            _suit_runs_wrap(st, s, R, W, one)
+        elif s == s_last and open_l >= 0:
             _suit_runs(h, s, 1, R, W, one, lo_next, open_l, open_cw, open_lo1, force)
         else:
             _suit_runs(h, s, lo_next if s == s_last else 1, R, W, one, 1, -1, 0, 0, 0)
@@ -1326,7 +1473,7 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
     X.n0 = 0
     X.pts0 = _hand_value(S(s), &X.n0)
     X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX else 0
-    X.exact = 1 if X.n0 >= exact_min and not ace_wrap and not overlapping_runs else 0
+    X.exact = 1 if X.n0 >= exact_min and not overlapping_runs else 0
     X.best_p = -1
     X.best_c = -1
     X.key = None

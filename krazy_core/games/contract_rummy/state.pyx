@@ -1134,6 +1134,117 @@ cdef int _suit_runs_wrap(const CRState *st, int s, int R, int W, int out[4][RX_W
                     out[j][w] = tmp[j][w]
     return 0
 
+cdef int _books_value(const uint8_t *h, int nb) noexcept nogil:
+    """Books only (rounds 1 and 4, CR-4): the best value (points * RX_CARD + cards, CR-15)
+    ``nb`` books can lay from the counts ``h``, -1 when they cannot (CR-2, CR-5: 3+ cards
+    of one rank, at most 1 wild; in a book of 2s the 2s are natural and only a Joker is
+    wild).  A book's rank holds all its naturals in an optimal lay-down (one more natural
+    is never worse), so it is a DP over the ranks other than 2: k = 0..3 books of rank r
+    (2k <= its naturals n; they need max(0, 3k - n) wilds, and have k wild places),
+    counting books and wilds needed; then k2 books of 2s (3k2 cards, at most k2 Jokers, all
+    the 2s they can take) and the pool: every 2 lies when there is a book of 2s, the
+    Jokers up to the wild places.  O(12 x 4 x 4 x 13 x 4) steps."""
+    cdef int J = h[JK], T2 = h[1] + h[14] + h[27] + h[40], P, r, s, k, n, val, b, d, D, k2, v, laid
+    cdef int best[4][14]
+    cdef int nxt[4][14]
+    cdef int res = -1
+    P = J + T2
+    for b in range(4):
+        for D in range(14):
+            best[b][D] = RX_NEG
+    best[0][0] = 0
+    for r in range(1, 14):
+        if r == 2:
+            continue
+        n = 0
+        val = 0
+        for s in range(4):
+            k = s * 13 + r - 1
+            n += h[k]
+            val += h[k] * (POINTS[k] * RX_CARD + 1)
+        for b in range(4):
+            for D in range(14):
+                nxt[b][D] = best[b][D]
+        for k in range(1, 4):
+            if n < 2 * k:
+                break
+            d = 3 * k - n if 3 * k > n else 0
+            for b in range(nb - k + 1):
+                for D in range(P - d + 1):
+                    if best[b][D] != RX_NEG and best[b][D] + val > nxt[b + k][D + d]:
+                        nxt[b + k][D + d] = best[b][D] + val
+        for b in range(4):
+            for D in range(14):
+                best[b][D] = nxt[b][D]
+    for k2 in range(nb + 1):
+        b = nb - k2
+        if k2:
+            if 3 * k2 - (k2 if k2 < J else J) > T2:
+                continue
+            laid = T2 + (J if J < b + k2 else b + k2)
+            d = P - 3 * k2
+        else:
+            laid = P if P < b else b
+            d = P
+        for D in range(d + 1 if d < 13 else 14):
+            v = best[b][D]
+            if v != RX_NEG and v + laid * (20 * RX_CARD + 1) > res:
+                res = v + laid * (20 * RX_CARD + 1)
+    return res
+
+
+cdef list _book_candidates(const uint8_t *h):
+    """Every book the counts ``h`` can make, as its cards' codes in laying order (naturals by
+    kind, then the wild), ascending: the order of best_arrangement's key."""
+    cdef int r, s, a0, a1, a2, a3, k, w
+    out = []
+    for r in range(1, 14):
+        ks = [s * 13 + r - 1 for s in range(4)]
+        wilds = [JK] if r == 2 else [1, 14, 27, 40, JK]
+        for a0 in range(h[ks[0]] + 1):
+            for a1 in range(h[ks[1]] + 1):
+                for a2 in range(h[ks[2]] + 1):
+                    for a3 in range(h[ks[3]] + 1):
+                        nat = ([KIND_CODE[ks[0]]] * a0 + [KIND_CODE[ks[1]]] * a1 +
+                               [KIND_CODE[ks[2]]] * a2 + [KIND_CODE[ks[3]]] * a3)
+                        if len(nat) >= 3:
+                            out.append(tuple(nat))
+                        if len(nat) >= 2:
+                            for w in wilds:
+                                if h[w]:
+                                    out.append(tuple(nat) + (KIND_CODE[w],))
+    out.sort()
+    return out
+
+
+cdef object _books_walk(uint8_t *h, int nb):
+    """Books only: the least key (books sorted by their cards) of the lay-downs laying
+    :func:`_books_value`: book by book, the least candidate (:func:`_book_candidates`) that
+    some best lay-down holds (its value plus the best of the rest is the best).  None when
+    the hand has no ``nb`` books.  At most nb x 13 x 3^4 x 6 candidates, each one DP."""
+    cdef int target = _books_value(h, nb), i, v, val
+    if target < 0:
+        return None
+    lay = []
+    for i in range(nb):
+        found = None
+        for cand in _book_candidates(h):
+            val = 0
+            for c in cand:
+                h[CODE_KIND[c]] -= 1
+                val += POINTS[CODE_KIND[c]] * RX_CARD + 1
+            v = _books_value(h, nb - i - 1)
+            if v >= 0 and val + v == target:
+                found = cand
+                target = v
+                break
+            for c in cand:
+                h[CODE_KIND[c]] += 1
+        if found is None:
+            raise AssertionError("best_arrangement: the books DP found no book")
+        lay.append(("book", -1, 0, found))
+    return lay
+
 cdef int _runs_rest(const CRState *st) noexcept nogil:
     """The best value (points * RX_CARD + cards) seat 0 can still lay from st when only runs
     are left to lay (st.gd_k >= the contract's books; no overlapping_runs): the run being
@@ -1466,12 +1577,21 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
     99, never: the plain branch and bound)."""
     cdef ContractRummyState s
     cdef _Best X
+    cdef int n = 0
     if not _can_go_down_hand(hand, rnd, ace_wrap, overlapping_runs):
         return None
     s = _laydown_state(hand, rnd, ace_wrap, overlapping_runs)
     X = _Best()
     X.n0 = 0
     X.pts0 = _hand_value(S(s), &X.n0)
+    f = (lambda c: c) if as_codes else ((lambda c: format_card(c, True)) if ascii else format_card)
+    if CRUNS[rnd] == 0 and X.n0 >= exact_min:
+        lay = _books_walk(S(s).hand[0], CBOOKS[rnd])       # books only: exact, no search
+        if lay is None:
+            raise AssertionError("best_arrangement: the books DP and the going-down check disagree")
+        left = _codes(S(s).hand[0])
+        pts = _hand_value(S(s), &n)
+        return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)
     # the shared solver's contract mode keeps two runs of one suit apart: a bound only
     # without overlapping_runs (with it, the solver's best can lay less than a lay-down can)
     X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX and not overlapping_runs else 0
@@ -1485,7 +1605,6 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
         return None
     lay, left = X.key
     pts = X.pts0 - X.best_p
-    f = (lambda c: c) if as_codes else ((lambda c: format_card(c, True)) if ascii else format_card)
     return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)
 
 

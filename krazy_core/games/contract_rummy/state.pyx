@@ -1552,22 +1552,35 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     the same answer as the exhaustive enumeration of :func:`contract_options`.
     Raises ``ValueError``.
 
-    Cost (the answer is exact): once only runs are left to lay in a contract of 2 or 3
-    runs (rounds 3 and 7 from the start, round 6 after its book), neither ace_wrap nor
-    overlapping_runs, hands of 14 or more cards: no search.  A dynamic programme over each suit's 14 positions
-    (CR-3 Ace low or high, never both; CR-5 at most 2 wilds a run, a 2 in its place natural;
-    CR-10 runs in (suit, first position) order that do not join), suits joined by the wilds
-    each uses, gives the best (points, cards) exactly in O(4 x 14 x 4 x 13 x 5 x 3 x 4)
-    steps; the least lay-down reaching it is then walked one step at a time (at most 41
-    steps x 50 actions, each one DP): polynomial, about 5 ms for any hand up to 41 cards.
-    Books (rounds 1, 2, 4, 5 and round 6's book), one run (rounds 2 and 5), hands under 14
-    cards and those options are a branch and bound over the CR-10 lay-down sequence
-    (bounded by the shared solver, ``melds.pxd`` ``kz_meld_contract``, for 17..24 cards); it
-    is not proven polynomial.  Measured (benches/meld_worst_cases.py): round 7, two long
-    suits and two wilds, 24 cards 17.6 s before, 28 cards > 9 min before, now 0.02 s; 41
-    cards 0.03 s; random hands of 14..41 cards, every round: 77 s -> 3.2 s for 350 hands,
-    the worst 2 s (round 5, two books and a run, as before); with ace_wrap or
-    overlapping_runs up to 3.8 s (round 6, 35 cards).
+    Cost (the answer is exact; n = cards in hand, at most 41 in a real game):
+
+    * Books only (rounds 1 and 4, any option), n >= 14: no search.  A DP over the ranks
+      (every natural of a book's rank lies in its books; books of 2s take the 2s, only
+      Jokers as their wild, CR-2, CR-5) gives the best (points, cards) in O(12 x 4 x 4 x 13
+      x 4) steps; the least key is then found book by book, the least candidate book some
+      best lay-down holds: at most books x 13 x 3^4 x 6 candidates, one DP each.
+    * Only runs left in a contract of 2 or 3 runs (rounds 3 and 7 from the start, round 6
+      after its book), no overlapping_runs, n >= 14: no search.  A DP over each suit's 14
+      positions (CR-3 Ace low or high, never both; CR-5 at most 2 wilds a run, a 2 in its
+      place natural; CR-10 runs in (suit, first position) order that do not join), suits
+      joined by the wilds each uses: O(4 x 14 x 4 x 13 x 5 x 3 x 4) steps.  With ace_wrap
+      a suit's first run fixes a window of 13 positions that all its runs lie in (no run
+      covers a rank twice; the others end a rank before the first, round the corner):
+      O(4 x 13 windows x 13 x 4 x 13 x 5 x 3 x 2) steps.  The least lay-down reaching the
+      best is walked one step at a time (at most 41 steps x 50 actions, each one DP).
+    * Everything else is a branch and bound over the CR-10 lay-down sequence, not proven
+      polynomial: the books of rounds 2, 5 and 6 (books and runs together), the one run
+      of rounds 2 and 5, hands under 14 cards (bounded by the lay-downs of 13 cards), and
+      overlapping_runs (there the lay-downs are those the going-down check admits, which
+      completes each run at its shortest; a DP by the rules alone would find more).  It
+      is bounded by the shared solver (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards,
+      except with overlapping_runs, where that solver is no bound.
+
+    Measured (benches/meld_worst_cases.py, the worst hands we could construct, and random
+    hands of 14..41 cards): books only at most 0.002 s (0.24 s before); the runs DP at most
+    0.03 s for 41 cards (round 7 with ace_wrap: 88 s before on a random 41-card hand); the
+    branch and bound: round 5 0.5 s, round 6 0.4 s (7.7 s with overlapping_runs), round 7
+    with overlapping_runs 41 s (a random 41-card hand).
     """
     return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
 

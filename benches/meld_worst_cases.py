@@ -56,6 +56,22 @@ CASES.append(("contract_rummy.best_arrangement round 7, 41 cards (two suits twic
 for r in (6, 5):
     CASES.append((f"contract_rummy.best_arrangement round {r}, 32 cards (two suits twice, 4 wilds)", "cr",
                   f"best{r}", _two_suits_twice(32)))
+# issue 19 item 7, per round and option: the books DP (rounds 1, 4), the runs DP with
+# ace_wrap (rounds 3, 6, 7), and the searches left (overlapping_runs, round 5)
+_BOOKY_41 = ["10S", "JK", "6H", "AS", "2C", "AS", "JK", "2H", "10S", "6H", "2C", "2S", "10D", "6S", "AC",
+             "AD", "10C", "3S", "JK", "AD", "10D", "2S", "10H", "6C", "2D", "AC", "3D", "6D", "10H", "3S",
+             "2H", "2D", "3H", "JK", "AH", "3C", "AH", "3H", "3D", "6D", "6C"]   # 4 ranks x 8, 9 wilds
+for r in (4, 1):
+    CASES.append((f"contract_rummy.best_arrangement round {r} (books), 41 cards (4 ranks x 8, 9 wilds)", "cr",
+                  f"best{r}", _BOOKY_41))
+for r, opt in ((3, "w"), (7, "w"), (6, "w"), (7, "o"), (3, "o")):
+    name = "ace_wrap" if opt == "w" else "overlapping_runs"
+    CASES.append((f"contract_rummy.best_arrangement round {r} {name}, 41 cards (three suits, JK, 2C)", "cr",
+                  f"best{r}{opt}", _three_suits_41()))
+CASES.append(("contract_rummy.best_arrangement round 6 ace_wrap, 32 cards (two suits twice, 4 wilds)", "cr",
+              "best6w", _two_suits_twice(32)))
+CASES.append(("contract_rummy.best_arrangement round 5 ace_wrap, 32 cards (two suits twice, 4 wilds)", "cr",
+              "best5w", _two_suits_twice(32)))
 for n in (16, 20):
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards, limit=100", "cr", "opts7lim", _two_suits(n)))
@@ -87,8 +103,8 @@ if what == "crazy":
 elif what == "crazy3":
     r = M.crazy_best_arrangement(hand, contract=(0, 3))
     r = None if r is None else r[2]
-elif what in ("best7", "best6", "best5"):
-    r = cr.best_arrangement(hand, int(what[-1]))
+elif what.startswith("best"):                       # best<round>[w: ace_wrap][o: overlapping_runs]
+    r = cr.best_arrangement(hand, int(what[4]), ace_wrap="w" in what[5:], overlapping_runs="o" in what[5:])
     r = None if r is None else r[2]
 elif what in ("down7", "down6"):
     f = getattr(cr, "_can_go_down_hand", None)

@@ -46,6 +46,7 @@ SLOW = {
     "test_krass_kariert_input.py::test_any_typed_words_give_an_action_or_an_illegal_action_error",
     "test_cli.py::test_bot_words_print_as_typed",
     "test_melds.py::test_KR_10_wild_share_bound_many_hands_every_wild_rank",
+    "test_best_arrangement_dp.py::test_issue19_best_arrangement_equals_the_references_on_random_hands",
     # issue 12 item 8: the rest of the fast tier's slowest (a --durations run of
     # `pytest -m "not slow"`), so that tier stays under 2 minutes
     "test_fingerprints.py::test_fingerprint_matches_the_recorded_tree",   # one compute() for all

@@ -990,12 +990,268 @@ cdef int _suit_runs(const uint8_t *h, int s, int lo_min, int R, int W, int out[4
     return 0
 
 
+cdef int _win_runs(const uint8_t *h, int s, int qa, int qb, int start_lo, int start_hi, int last_first,
+                   int R, int W, int out[4][RX_W], int open_l, int open_cw, int open_first, int force,
+                   int fresh_first) noexcept nogil:
+    """The ace_wrap runs DP's one window of suit ``s`` (no overlapping_runs): out[r][w] = the
+    best value (points * RX_CARD + cards) r fresh runs of the suit can lay on the linear
+    positions qa..qb (each rank at most once: the caller's window is at most 13 positions)
+    using exactly w pool wilds, RX_NEG when none can.  A fresh run starts at a position in
+    start_lo..start_hi (its first position, CR-10 order), or at qa when fresh_first (that
+    run counts in r and is the window's first run); runs leave a position between them (no
+    join, CR-10); last_first: position qb may be covered by the window's first run only (any
+    other run there would touch it round the corner).  open_l >= 0: a run being laid
+    (open_l cards, open_cw wilds; open_first: it is the window's first run; force: it holds
+    no card yet and must take qa) goes on at qa; it is not one of the r.  Wilds as in
+    :func:`_suit_runs`.  O(13 x 4 x 13 x 5 x 3 x 2) steps."""
+    cdef int cur[4][RX_W][5][3][2]
+    cdef int nxt[4][RX_W][5][3][2]
+    cdef int q, j, w, l, c, f, v, k, nj, nl, nf, two, nat, vn, vw, first_q
+    for j in range(4):
+        for w in range(RX_W):
+            out[j][w] = RX_NEG
+    for j in range(R + 1):
+        for w in range(W + 1):
+            for l in range(5):
+                for c in range(3):
+                    for f in range(2):
+                        cur[j][w][l][c][f] = RX_NEG
+    if open_l >= 0:
+        cur[0][0][open_l if open_l < 4 else 4][open_cw][open_first] = 0
+    else:
+        cur[0][0][0][0][0] = 0
+        force = 0
+    vw = 20 * RX_CARD + 1
+    for q in range(qa, qb + 1):
+        k = nat_kind(s, q)
+        nat = h[k] > 0
+        two = nat and is_two(k)
+        vn = POINTS[k] * RX_CARD + 1
+        first_q = q == qa and (force or fresh_first)
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(2):
+                            nxt[j][w][l][c][f] = RX_NEG
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(2):
+                            v = cur[j][w][l][c][f]
+                            if v == RX_NEG:
+                                continue
+                            if (l == 0 or l >= 4) and not first_q and v > nxt[j][w][0][0][0]:
+                                nxt[j][w][0][0][0] = v               # q uncovered
+                            if l == 0:
+                                if force and q == qa:
+                                    nj = j                   # the open run's first card
+                                    nf = open_first
+                                elif fresh_first and q == qa:
+                                    if j == R:
+                                        continue
+                                    nj = j + 1
+                                    nf = 1
+                                else:
+                                    if j == R or q < start_lo or q > start_hi:
+                                        continue
+                                    nj = j + 1
+                                    nf = 0
+                            else:
+                                nj = j
+                                nf = f
+                            if last_first and q == qb and not nf:
+                                continue                    # it would touch the first run
+                            nl = l + 1 if l < 4 else 4
+                            if nat and not two and v + vn > nxt[nj][w][nl][c][nf]:
+                                nxt[nj][w][nl][c][nf] = v + vn
+                            if w < W:
+                                if two and v + vw > nxt[nj][w + 1][nl][c][nf]:
+                                    nxt[nj][w + 1][nl][c][nf] = v + vw
+                                if c < 2 and v + vw > nxt[nj][w + 1][nl][c + 1][nf]:
+                                    nxt[nj][w + 1][nl][c + 1][nf] = v + vw
+        for j in range(R + 1):
+            for w in range(W + 1):
+                for l in range(5):
+                    for c in range(3):
+                        for f in range(2):
+                            cur[j][w][l][c][f] = nxt[j][w][l][c][f]
+    for j in range(R + 1):
+        for w in range(W + 1):
+            for l in range(5):
+                if l == 0 or l >= 4:
+                    for c in range(3):
+                        for f in range(2):
+                            if cur[j][w][l][c][f] > out[j][w]:
+                                out[j][w] = cur[j][w][l][c][f]
+    return 0
+
+
+cdef int _suit_runs_wrap(const CRState *st, int s, int R, int W, int out[4][RX_W]) noexcept nogil:
+    """The ace_wrap runs DP's one suit (no overlapping_runs; CR-3 option, CR-5, CR-10):
+    out[r][w] as :func:`_suit_runs`, below the lay-down in progress of st.  The suit's runs
+    in CR-10 order start at increasing first positions lo (1..13); the first of them, L1,
+    fixes a window L1..L1+12 of 13 positions (each rank once: no run covers a rank twice)
+    that all of them lie in, the others ending by L1+11 (L1+12 is the rank before L1: a run
+    there would touch the first round the corner).  A fresh suit: the best over L1 (13
+    windows); the suit being laid: one window after its runs so far.  O(13 x
+    :func:`_win_runs`)."""
+    cdef const uint8_t *h = st.hand[0]
+    cdef int tmp[4][RX_W]
+    cdef int j, w, L1, nb = CBOOKS[st.round], m, first_lo = -1, last = -1
+    cdef const Meld *md
+    for j in range(4):
+        for w in range(RX_W):
+            out[j][w] = RX_NEG
+    if st.phase == PH_BUILD:
+        for m in range(nb, st.gd_k):
+            md = &st.melds[m]
+            if md.suit == s:
+                if first_lo < 0:
+                    first_lo = md.lo
+                last = m
+    if st.phase == PH_BUILD and st.gd_open and st.gd_k >= nb and st.melds[st.gd_k].suit == s:
+        md = &st.melds[st.gd_k]
+        if first_lo < 0:
+            _win_runs(h, s, md.lo + md.n, md.lo + 12, md.lo + 1, 13, 1, R, W, out,
+                      md.n, md.wilds, 1, md.n == 0, 0)
+        else:
+            _win_runs(h, s, md.lo + md.n, first_lo + 11, md.lo + 1, 13, 0, R, W, out,
+                      md.n, md.wilds, 0, md.n == 0, 0)
+        return 0
+    if last >= 0:
+        md = &st.melds[last]
+        _win_runs(h, s, md.lo + md.n + 1, first_lo + 11, md.lo + md.n + 1, 13, 0, R, W, out,
+                  -1, 0, 0, 0, 0)
+        return 0
+    out[0][0] = 0
+    for L1 in range(1, 14):
+        _win_runs(h, s, L1, L1 + 12, L1 + 1, 13, 1, R, W, tmp, -1, 0, 0, 0, 1)
+        for j in range(R + 1):
+            for w in range(W + 1):
+                if tmp[j][w] > out[j][w]:
+                    out[j][w] = tmp[j][w]
+    return 0
+
+cdef int _books_value(const uint8_t *h, int nb) noexcept nogil:
+    """Books only (rounds 1 and 4, CR-4): the best value (points * RX_CARD + cards, CR-15)
+    ``nb`` books can lay from the counts ``h``, -1 when they cannot (CR-2, CR-5: 3+ cards
+    of one rank, at most 1 wild; in a book of 2s the 2s are natural and only a Joker is
+    wild).  A book's rank holds all its naturals in an optimal lay-down (one more natural
+    is never worse), so it is a DP over the ranks other than 2: k = 0..3 books of rank r
+    (2k <= its naturals n; they need max(0, 3k - n) wilds, and have k wild places),
+    counting books and wilds needed; then k2 books of 2s (3k2 cards, at most k2 Jokers, all
+    the 2s they can take) and the pool: every 2 lies when there is a book of 2s, the
+    Jokers up to the wild places.  O(12 x 4 x 4 x 13 x 4) steps."""
+    cdef int J = h[JK], T2 = h[1] + h[14] + h[27] + h[40], P, r, s, k, n, val, b, d, D, k2, v, laid
+    cdef int best[4][14]
+    cdef int nxt[4][14]
+    cdef int res = -1
+    P = J + T2
+    for b in range(4):
+        for D in range(14):
+            best[b][D] = RX_NEG
+    best[0][0] = 0
+    for r in range(1, 14):
+        if r == 2:
+            continue
+        n = 0
+        val = 0
+        for s in range(4):
+            k = s * 13 + r - 1
+            n += h[k]
+            val += h[k] * (POINTS[k] * RX_CARD + 1)
+        for b in range(4):
+            for D in range(14):
+                nxt[b][D] = best[b][D]
+        for k in range(1, 4):
+            if n < 2 * k:
+                break
+            d = 3 * k - n if 3 * k > n else 0
+            for b in range(nb - k + 1):
+                for D in range(P - d + 1):
+                    if best[b][D] != RX_NEG and best[b][D] + val > nxt[b + k][D + d]:
+                        nxt[b + k][D + d] = best[b][D] + val
+        for b in range(4):
+            for D in range(14):
+                best[b][D] = nxt[b][D]
+    for k2 in range(nb + 1):
+        b = nb - k2
+        if k2:
+            if 3 * k2 - (k2 if k2 < J else J) > T2:
+                continue
+            laid = T2 + (J if J < b + k2 else b + k2)
+            d = P - 3 * k2
+        else:
+            laid = P if P < b else b
+            d = P
+        for D in range(d + 1 if d < 13 else 14):
+            v = best[b][D]
+            if v != RX_NEG and v + laid * (20 * RX_CARD + 1) > res:
+                res = v + laid * (20 * RX_CARD + 1)
+    return res
+
+
+cdef list _book_candidates(const uint8_t *h):
+    """Every book the counts ``h`` can make, as its cards' codes in laying order (naturals by
+    kind, then the wild), ascending: the order of best_arrangement's key."""
+    cdef int r, s, a0, a1, a2, a3, k, w
+    out = []
+    for r in range(1, 14):
+        ks = [s * 13 + r - 1 for s in range(4)]
+        wilds = [JK] if r == 2 else [1, 14, 27, 40, JK]
+        for a0 in range(h[ks[0]] + 1):
+            for a1 in range(h[ks[1]] + 1):
+                for a2 in range(h[ks[2]] + 1):
+                    for a3 in range(h[ks[3]] + 1):
+                        nat = ([KIND_CODE[ks[0]]] * a0 + [KIND_CODE[ks[1]]] * a1 +
+                               [KIND_CODE[ks[2]]] * a2 + [KIND_CODE[ks[3]]] * a3)
+                        if len(nat) >= 3:
+                            out.append(tuple(nat))
+                        if len(nat) >= 2:
+                            for w in wilds:
+                                if h[w]:
+                                    out.append(tuple(nat) + (KIND_CODE[w],))
+    out.sort()
+    return out
+
+
+cdef object _books_walk(uint8_t *h, int nb):
+    """Books only: the least key (books sorted by their cards) of the lay-downs laying
+    :func:`_books_value`: book by book, the least candidate (:func:`_book_candidates`) that
+    some best lay-down holds (its value plus the best of the rest is the best).  None when
+    the hand has no ``nb`` books.  At most nb x 13 x 3^4 x 6 candidates, each one DP."""
+    cdef int target = _books_value(h, nb), i, v, val
+    if target < 0:
+        return None
+    lay = []
+    for i in range(nb):
+        found = None
+        for cand in _book_candidates(h):
+            val = 0
+            for c in cand:
+                h[CODE_KIND[c]] -= 1
+                val += POINTS[CODE_KIND[c]] * RX_CARD + 1
+            v = _books_value(h, nb - i - 1)
+            if v >= 0 and val + v == target:
+                found = cand
+                target = v
+                break
+            for c in cand:
+                h[CODE_KIND[c]] += 1
+        if found is None:
+            raise AssertionError("best_arrangement: the books DP found no book")
+        lay.append(("book", -1, 0, found))
+    return lay
+
 cdef int _runs_rest(const CRState *st) noexcept nogil:
     """The best value (points * RX_CARD + cards) seat 0 can still lay from st when only runs
-    are left to lay (st.gd_k >= the contract's books; neither ace_wrap nor overlapping_runs):
-    the run being laid and the fresh runs after it, exactly (:func:`_suit_runs`, suits joined
-    by the pool wilds each uses); -1 when the lay-down cannot be completed.  Polynomial:
-    O(4 x 14 x 4 x 13 x 5 x 3 x 4 + 4 x 4^2 x 13^2) steps."""
+    are left to lay (st.gd_k >= the contract's books; no overlapping_runs): the run being
+    laid and the fresh runs after it, exactly (:func:`_suit_runs`, with ace_wrap
+    :func:`_suit_runs_wrap`; suits joined by the pool wilds each uses); -1 when the lay-down
+    cannot be completed.  Polynomial: O(4 x 14 x 4 x 13 x 5 x 3 x 4 + 4 x 4^2 x 13^2) steps,
+    with ace_wrap O(4 x 13 x 13 x 4 x 13 x 5 x 3 x 2 + 4 x 4^2 x 13^2)."""
     cdef const uint8_t *h = st.hand[0]
     cdef int W = h[JK] + h[1] + h[14] + h[27] + h[40]
     cdef int one[4][RX_W]
@@ -1029,7 +1285,9 @@ cdef int _runs_rest(const CRState *st) noexcept nogil:
     for s in range(4):
         if s < s_last:
             continue                            # CR-10 order: no run of this suit any more
-        if s == s_last and open_l >= 0:
+        if st.opt_wrap:
+            _suit_runs_wrap(st, s, R, W, one)
+        elif s == s_last and open_l >= 0:
             _suit_runs(h, s, 1, R, W, one, lo_next, open_l, open_cw, open_lo1, force)
         else:
             _suit_runs(h, s, lo_next if s == s_last else 1, R, W, one, 1, -1, 0, 0, 0)
@@ -1294,22 +1552,35 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     the same answer as the exhaustive enumeration of :func:`contract_options`.
     Raises ``ValueError``.
 
-    Cost (the answer is exact): once only runs are left to lay in a contract of 2 or 3
-    runs (rounds 3 and 7 from the start, round 6 after its book), neither ace_wrap nor
-    overlapping_runs, hands of 14 or more cards: no search.  A dynamic programme over each suit's 14 positions
-    (CR-3 Ace low or high, never both; CR-5 at most 2 wilds a run, a 2 in its place natural;
-    CR-10 runs in (suit, first position) order that do not join), suits joined by the wilds
-    each uses, gives the best (points, cards) exactly in O(4 x 14 x 4 x 13 x 5 x 3 x 4)
-    steps; the least lay-down reaching it is then walked one step at a time (at most 41
-    steps x 50 actions, each one DP): polynomial, about 5 ms for any hand up to 41 cards.
-    Books (rounds 1, 2, 4, 5 and round 6's book), one run (rounds 2 and 5), hands under 14
-    cards and those options are a branch and bound over the CR-10 lay-down sequence
-    (bounded by the shared solver, ``melds.pxd`` ``kz_meld_contract``, for 17..24 cards); it
-    is not proven polynomial.  Measured (benches/meld_worst_cases.py): round 7, two long
-    suits and two wilds, 24 cards 17.6 s before, 28 cards > 9 min before, now 0.02 s; 41
-    cards 0.03 s; random hands of 14..41 cards, every round: 77 s -> 3.2 s for 350 hands,
-    the worst 2 s (round 5, two books and a run, as before); with ace_wrap or
-    overlapping_runs up to 3.8 s (round 6, 35 cards).
+    Cost (the answer is exact; n = cards in hand, at most 41 in a real game):
+
+    * Books only (rounds 1 and 4, any option), n >= 14: no search.  A DP over the ranks
+      (every natural of a book's rank lies in its books; books of 2s take the 2s, only
+      Jokers as their wild, CR-2, CR-5) gives the best (points, cards) in O(12 x 4 x 4 x 13
+      x 4) steps; the least key is then found book by book, the least candidate book some
+      best lay-down holds: at most books x 13 x 3^4 x 6 candidates, one DP each.
+    * Only runs left in a contract of 2 or 3 runs (rounds 3 and 7 from the start, round 6
+      after its book), no overlapping_runs, n >= 14: no search.  A DP over each suit's 14
+      positions (CR-3 Ace low or high, never both; CR-5 at most 2 wilds a run, a 2 in its
+      place natural; CR-10 runs in (suit, first position) order that do not join), suits
+      joined by the wilds each uses: O(4 x 14 x 4 x 13 x 5 x 3 x 4) steps.  With ace_wrap
+      a suit's first run fixes a window of 13 positions that all its runs lie in (no run
+      covers a rank twice; the others end a rank before the first, round the corner):
+      O(4 x 13 windows x 13 x 4 x 13 x 5 x 3 x 2) steps.  The least lay-down reaching the
+      best is walked one step at a time (at most 41 steps x 50 actions, each one DP).
+    * Everything else is a branch and bound over the CR-10 lay-down sequence, not proven
+      polynomial: the books of rounds 2, 5 and 6 (books and runs together), the one run
+      of rounds 2 and 5, hands under 14 cards (bounded by the lay-downs of 13 cards), and
+      overlapping_runs (there the lay-downs are those the going-down check admits, which
+      completes each run at its shortest; a DP by the rules alone would find more).  It
+      is bounded by the shared solver (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards,
+      except with overlapping_runs, where that solver is no bound.
+
+    Measured (benches/meld_worst_cases.py, the worst hands we could construct, and random
+    hands of 14..41 cards): books only at most 0.002 s (0.24 s before); the runs DP at most
+    0.03 s for 41 cards (round 7 with ace_wrap: 88 s before on a random 41-card hand); the
+    branch and bound: round 5 0.5 s, round 6 0.4 s (7.7 s with overlapping_runs), round 7
+    with overlapping_runs 41 s (a random 41-card hand).
     """
     return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
 
@@ -1319,14 +1590,25 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
     99, never: the plain branch and bound)."""
     cdef ContractRummyState s
     cdef _Best X
+    cdef int n = 0
     if not _can_go_down_hand(hand, rnd, ace_wrap, overlapping_runs):
         return None
     s = _laydown_state(hand, rnd, ace_wrap, overlapping_runs)
     X = _Best()
     X.n0 = 0
     X.pts0 = _hand_value(S(s), &X.n0)
-    X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX else 0
-    X.exact = 1 if X.n0 >= exact_min and not ace_wrap and not overlapping_runs else 0
+    f = (lambda c: c) if as_codes else ((lambda c: format_card(c, True)) if ascii else format_card)
+    if CRUNS[rnd] == 0 and X.n0 >= exact_min:
+        lay = _books_walk(S(s).hand[0], CBOOKS[rnd])       # books only: exact, no search
+        if lay is None:
+            raise AssertionError("best_arrangement: the books DP and the going-down check disagree")
+        left = _codes(S(s).hand[0])
+        pts = _hand_value(S(s), &n)
+        return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)
+    # the shared solver's contract mode keeps two runs of one suit apart: a bound only
+    # without overlapping_runs (with it, the solver's best can lay less than a lay-down can)
+    X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX and not overlapping_runs else 0
+    X.exact = 1 if X.n0 >= exact_min and not overlapping_runs else 0
     X.best_p = -1
     X.best_c = -1
     X.key = None
@@ -1336,5 +1618,55 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
         return None
     lay, left = X.key
     pts = X.pts0 - X.best_p
-    f = (lambda c: c) if as_codes else ((lambda c: format_card(c, True)) if ascii else format_card)
     return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)
+
+
+cdef int _dp_check_rec(CRState *st, list bad, int depth) except -2:
+    """Tests: _runs_rest(st) against the best child (laid + _runs_rest(child)) below st,
+    every node of the runs phase; the inconsistent nodes into bad.  Returns _runs_rest(st)."""
+    cdef int32_t acts[NUM_ACTIONS]
+    cdef int n, i, best = -1, v, p0, p1, n0 = 0, n1 = 0, r
+    cdef CRState child
+    if st.phase != PH_BUILD:
+        return 0
+    v = _runs_rest(st) if st.gd_k >= CBOOKS[st.round] else -1
+    n = cr_legal_actions(st, acts)
+    p0 = _hand_value(st, &n0)
+    for i in range(n):
+        memcpy(&child, st, sizeof(CRState))
+        cr_apply(&child, acts[i], NULL)
+        p1 = _hand_value(&child, &n1)
+        r = _dp_check_rec(&child, bad, depth + 1)
+        if r >= 0 and (p0 - p1) * RX_CARD + (n0 - n1) + r > best:
+            best = (p0 - p1) * RX_CARD + (n0 - n1) + r
+        if len(bad) > 3:
+            return v
+    if st.gd_k >= CBOOKS[st.round] and best != v:
+        bad.append(([_meld_dict(st, k) for k in range(st.gd_k + (1 if st.gd_open else 0))],
+                    _codes(st.hand[0]), v, best))
+    return v
+
+
+def _dp_check(hand, rnd, ace_wrap, overlap=False, book_actions=()):
+    """Tests: the runs DP's consistency below the lay-down of ``book_actions``."""
+    if overlap:
+        raise ValueError("the runs DP has no overlapping_runs")
+    cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap, overlap)
+    cdef CRState *st = S(s)
+    for a in book_actions:
+        cr_apply(st, a, NULL)
+    bad = []
+    _dp_check_rec(st, bad, 0)
+    return bad
+
+
+def _runs_rest_after(hand, rnd, ace_wrap, overlap=False, actions=()):
+    """Tests: :func:`_runs_rest` after the lay-down steps ``actions`` (action ids)."""
+    if overlap:
+        raise ValueError("the runs DP has no overlapping_runs")
+    cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap, overlap)
+    cdef CRState *st = S(s)
+    for a in actions:
+        cr_apply(st, a, NULL)
+    v = _runs_rest(st)
+    return (v // RX_CARD, v % RX_CARD) if v >= 0 else None

@@ -4,11 +4,10 @@ import numpy as np
 import numpy.typing as npt
 
 from krazy_core._state import State
-from krazy_core.spec import Game, GameSpec, TensorSegment
+from krazy_core.spec import Game, TensorSegment
 
 EVENT_NAMES: Dict[int, str]
 PHASE_NAMES: Dict[int, str]
-SPEC: GameSpec
 TENSOR_LAYOUT: Tuple[TensorSegment, ...]
 ROUND_END_REASONS: Dict[int, str]
 CONTRACTS: Dict[int, Tuple[int, int]]
@@ -32,4 +31,6 @@ def best_arrangement(hand: Any, rnd: int, *, ace_wrap: bool = ..., overlapping_r
                      as_codes: bool = ..., ascii: bool = ...) -> Any: ...
 def new_state(game: Game, seed: Optional[int] = ...) -> ContractRummyState: ...
 def state_from_dict(game: Game, body: Dict[str, Any], events: Any) -> ContractRummyState: ...
+def _check_options(num_players: int, o: Any) -> None: ...
+def _bind_spec(spec: Any) -> None: ...
 

@@ -18,7 +18,7 @@ from krazy_core.games.contract_rummy.core cimport *
 from krazy_core.games.contract_rummy.core import CONTRACTS
 from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import InvalidStateError, ConfigError
-from krazy_core.spec import GameSpec, Option, tensor_layout
+from krazy_core.spec import tensor_layout
 from krazy_core.games.contract_rummy.notation import (SUIT_LETTERS, _action_text, _canon_action_text,
                                                      _canon_table, _layoff_ends)
 
@@ -723,7 +723,6 @@ cdef _check_laydown(CRState *st, int p):
 
 
 # ------------------------------------------------------------------ the one validator
-from krazy_core._state import state_from_bytes as _state_from_bytes
 
 
 def _check_options(num_players, o):
@@ -735,42 +734,15 @@ def _check_options(num_players, o):
                           f"use rounds <= {8 - o.first_round} (CR-16)")
 
 
-SPEC = GameSpec(
-    game_id="contract-rummy",
-    name="Crazy Rummy",
-    min_players=2,
-    max_players=MAXP,
-    default_players=4,
-    options=(
-        Option("jokers", 4, int, "CR-1", "Jokers shuffled in with the two decks", lo=0, hi=4),
-        Option("ace_wrap", False, bool, "CR-3", "runs may go round the corner (K-A-2)"),
-        Option("overlapping_runs", False, bool, "CR-10",
-               "two same-suit runs of a contract may overlap; only continuing runs join"),
-        Option("buy_limit", 0, int, "CR-8", "buys per player per round (0: no limit)", lo=0, hi=100),
-        Option("penalty_cards", 1, int, "CR-8", "stock cards a buyer takes with the up-card", lo=0, hi=5),
-        Option("layoff_on_own", False, bool, "CR-11", "a player may lay off on their own melds"),
-        Option("swap_requires_down", False, bool, "CR-12", "only a player who is down may swap for a wild"),
-        Option("final_round_no_discard", False, bool, "CR-13", "round 7 must be gone out without a discard"),
-        Option("rounds", 7, int, "CR-16", "rounds played", lo=1, hi=7),
-        Option("first_round", 1, int, "CR-16", "the contract of the first round played", lo=1, hi=7),
-        Option("max_turns", 400, int, "CR-17", "turns in one round before it ends with no winner",
-               lo=1, hi=100000),
-    ),
-    num_distinct_actions=NUM_ACTIONS,
-    new_state=new_state,
-    state_from_dict=state_from_dict,
-    state_from_bytes=_state_from_bytes,
-    tensor_shape=lambda n: (TENSOR,),
-    tensor_layout=lambda n: TENSOR_LAYOUT,
-    check_options=_check_options,
-    # flat Monte Carlo at the root: with 4 players a deeper tree spends its 1000 iterations
-    # on nodes whose first visits play uniformly random moves (random buys, discards and
-    # lay-downs for all four seats) and loses to the heuristic it rolls out with
-    # (benches/README.md, Crazy Rummy notes)
-    search_defaults={"tree_depth": 1},
-    rules_file="games/contract_rummy/rules.md",
-    summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
-)
+
+_SPEC = None        # the package's SPEC (``__init__.py`` binds it: this module imports no face)
+
+
+def _bind_spec(spec):
+    """Called once by the package's ``__init__.py`` with its ``SPEC``: the lay-down helpers
+    below build their two-seat game from it."""
+    global _SPEC
+    _SPEC = spec
 
 
 # ------------------------------------------------------------------ public faces
@@ -813,6 +785,7 @@ def is_run(cards, *, ace_wrap=False) -> bool:
 
 def _laydown_state(hand, rnd, ace_wrap, overlap=False):
     from krazy_core.spec import Game, options_class     # below the games (not krazy_core.make)
+    SPEC = _SPEC
     if type(rnd) is not int or not 1 <= rnd <= 7:
         raise ValueError(f"round must be 1..7, got {rnd!r}")
     codes = _parse_cards(hand)

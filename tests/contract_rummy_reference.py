@@ -145,12 +145,34 @@ def fresh_runs(rules, hand):
     return out
 
 
+def longer(rules, hand, s, lo, cards):
+    """Every way to extend the run (s, lo, cards) from hand by 0+ cards at its high end:
+    tuples of the added cards (CR-10 option overlapping_runs: a run may need to grow to
+    overlap another rather than continue it)."""
+    yield ()
+    q = lo + len(cards)
+    if len(cards) >= 13 or q > rules.pos_hi:
+        return
+    for k in sorted({nat(s, q)} | {w for w in hand if wildcard(w)}):
+        if hand[k] > 0 and rules.valid_run(s, lo, list(cards) + [k]):
+            for X in longer(rules, sub(hand, [k]), s, lo, list(cards) + [k]):
+                yield (k,) + X
+
+
+def span(r):
+    return (r[1], r[1] + len(r[2]) - 1)
+
+
 def fresh_ok(rules, hand, nb, nr, book_lb, run_lb, fixed):
     """nb books (ranks >= book_lb) and nr runs (keys > run_lb, not joining the fixed runs
-    nor each other) from hand, as sub-multisets."""
+    nor each other) from hand, as sub-multisets.  Runs are of 4 cards, or of any length
+    with overlapping_runs (where a longer run can overlap what a 4-card one continues)."""
     books = [b for b in fresh_books(rules, hand) if b[0] >= book_lb] if nb else []
     runs = [r for r in fresh_runs(rules, hand) if r[0] * 32 + r[1] >= run_lb + rules.step] if nr else []
-    runs = [r for r in runs if not any(f[0] == r[0] and rules.joins(f[1:], (r[1], r[1] + 3)) for f in fixed)]
+    if rules.overlap and nr:
+        runs = sorted({(s, lo, cards + X) for s, lo, cards in runs
+                       for X in longer(rules, sub(hand, cards), s, lo, cards)})
+    runs = [r for r in runs if not any(f[0] == r[0] and rules.joins(f[1:], span(r)) for f in fixed)]
 
     def pick_runs(h, k, start):
         if k == 0:
@@ -161,7 +183,7 @@ def fresh_ok(rules, hand, nb, nr, book_lb, run_lb, fixed):
             if h2 is None:
                 continue
             # same-suit runs chosen together must not join
-            if any(runs[j][0] == s and rules.joins((runs[j][1], runs[j][1] + 3), (lo, lo + 3)) for j in chosen):
+            if any(runs[j][0] == s and rules.joins(span(runs[j]), span(runs[i])) for j in chosen):
                 continue
             chosen.append(i)
             if pick_runs(h2, k - 1, i + rules.step):
@@ -182,9 +204,10 @@ def fresh_ok(rules, hand, nb, nr, book_lb, run_lb, fixed):
     return pick_books(Counter(hand), nb, 0)
 
 
-def completions(rules, hand, P):
+def completions(rules, hand, P, closed=False):
     """Minimal completions X (sub-multisets of hand) of the partial meld P that the
-    construction order allows; yields (X, finished meld)."""
+    construction order allows; yields (X, finished meld).  With overlapping_runs a run not
+    ``closed`` (being finished at its length) also completes to every longer run."""
     kind_, cards = P["kind"], P["cards"]
     if kind_ == "book":
         r = P["rank"]
@@ -206,23 +229,27 @@ def completions(rules, hand, P):
         for perm in set(__import__("itertools").permutations(X)):
             full = list(cards) + list(perm)
             if rules.valid_run(s, lo, full):
-                yield X, ("run", None, s, lo, tuple(full))
+                if rules.overlap and not closed:
+                    for Y in longer(rules, sub(hand, X), s, lo, full):
+                        yield X + Y, ("run", None, s, lo, tuple(full) + Y)
+                else:
+                    yield X, ("run", None, s, lo, tuple(full))
 
 
-def feasible(rules, hand, P, nb, nr, book_lb, run_lb, fixed):
+def feasible(rules, hand, P, nb, nr, book_lb, run_lb, fixed, closed=False):
     if P is None:
         return fresh_ok(rules, hand, nb, nr, book_lb, run_lb, fixed)
-    for X, m in completions(rules, hand, P):
+    for X, m in completions(rules, hand, P, closed):
         h2 = sub(hand, X)
         if m[0] == "book":
             if fresh_ok(rules, h2, nb, nr, m[1], run_lb, fixed):
                 return True
         else:
             s, lo, cards = m[2], m[3], m[4]
-            span = (lo, lo + len(cards) - 1)
-            if any(f[0] == s and rules.joins(f[1:], span) for f in fixed):
+            sp = (lo, lo + len(cards) - 1)
+            if any(f[0] == s and rules.joins(f[1:], sp) for f in fixed):
                 continue
-            if fresh_ok(rules, h2, nb, nr, book_lb, s * 32 + lo, fixed + [(s,) + span]):
+            if fresh_ok(rules, h2, nb, nr, book_lb, s * 32 + lo, fixed + [(s,) + sp]):
                 return True
     return False
 
@@ -298,7 +325,8 @@ def build_legal(rules, body, rnd, p, hand):
                 P = dict(partial, cards=full)
                 if feasible(rules, sub(hand, [k]), P, nb, nr, book_lb, run_lb, fixed):
                     out.append(A_ADD + k)
-        if len(partial["cards"]) >= 4 and feasible(rules, hand, partial, nb, nr, book_lb, run_lb, fixed):
+        if len(partial["cards"]) >= 4 and feasible(rules, hand, partial, nb, nr, book_lb, run_lb, fixed,
+                                                   closed=True):
             out.append(A_FINISH)
     return sorted(out)
 

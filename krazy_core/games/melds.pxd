@@ -146,6 +146,9 @@ cdef struct kz_contract_query:
     int32_t plast               # a book's last natural kind laid (KZ_CQ_NO_NAT after its wild)
     int32_t psuit               # a run's suit 0..3
     int32_t plo                 # a run's first position
+    int32_t pclosed             # 1: the partial run is finished at its length (the finish
+                                # step); 0: with overlap it may still grow (CR-10 option
+                                # overlapping_runs: a run may have to grow to overlap the next)
 
 
 # The positions lo..hi of a run as a bit mask (without wrap bits 1..14; with wrap the ranks,

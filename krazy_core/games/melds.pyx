@@ -1494,9 +1494,13 @@ cdef int32_t kz_meld_contract(const kz_meld_rules *r, const uint8_t *hand, int n
 # kz_contract_feasible (melds.pxd): lay the contract's melds in their fixed order from the
 # counts, exactly.  The partly built meld is completed first (its next natural or a wild),
 # then the fresh runs by their first four positions' natural/wild choice (a longer run is
-# never needed for the contract to exist), then the fresh books by counts (suits no longer
-# matter).  Wilds are lazy: a meld promises a wild (wneed, jres for a Joker) and any wild
-# left may keep it, so a 2 used as a natural must leave enough wilds for the promises.
+# never needed for the contract to exist -- except with overlap, CR-10 option
+# overlapping_runs, where a run may have to grow to overlap a later same-suit run it would
+# otherwise continue, or with wrap an earlier one round the corner: there each run, fresh
+# or partly built and not being finished (pclosed), is also tried at every longer length),
+# then the fresh books by counts (suits no longer matter).  Wilds are lazy: a meld
+# promises a wild (wneed, jres for a Joker) and any wild left may keep it, so a 2 used as
+# a natural must leave enough wilds for the promises.
 # Crazy Rummy's meld rules only (kz_rules_crazy: books 3+ with <= 1 wild, runs 4+ with <= 2,
 # 2s wild and natural in their place, Ace low or high, wrap from the rules); their sizes are
 # constants here (the C compiler unrolls the 4-position windows).  Cost: at most 52 windows x
@@ -1636,9 +1640,12 @@ cdef int _cq_runs(kz_contract_query *c) noexcept nogil:
                 continue
             m = _cq_run_mask(c.wrap, lo, lo + 3)
             bad = 0
-            for j in range(c.nfix):
-                if c.fix_suit[j] == s and _cq_touches(c.wrap, c.overlap, c.fix_mask[j], m):
-                    bad = 1
+            # (with overlap and wrap a run adjacent to a fixed one may still grow round the
+            # corner into it: checked when it is fixed, in _cq_complete_run)
+            if not (c.overlap and c.wrap):
+                for j in range(c.nfix):
+                    if c.fix_suit[j] == s and _cq_touches(c.wrap, c.overlap, c.fix_mask[j], m):
+                        bad = 1
             if bad:
                 continue
             # bit i of mask: a wild at position lo+i (at most 2 wilds)
@@ -1667,6 +1674,19 @@ cdef int _cq_runs(kz_contract_query *c) noexcept nogil:
                 if not ok:
                     continue
                 d.nr -= 1
+                if c.overlap:
+                    # CR-10 option overlapping_runs: the run may have to grow past its 4
+                    # cards to overlap (not continue) another, so it is laid as a partial
+                    # run that _cq_complete_run fixes at each length it can reach
+                    d.pkind = KZ_MELD_RUN
+                    d.psuit = s
+                    d.plo = lo
+                    d.pn = 4
+                    d.pw = nw
+                    d.pclosed = 0
+                    if _cq_complete_run(&d, 0):
+                        return 1
+                    continue
                 d.run_lb = key
                 d.fix_suit[d.nfix] = s
                 d.fix_mask[d.nfix] = m
@@ -1712,20 +1732,31 @@ cdef int _cq_complete_book(kz_contract_query *c, int need) noexcept nogil:
 
 cdef int _cq_complete_run(kz_contract_query *c, int need) noexcept nogil:
     cdef kz_contract_query d
-    cdef int q, k, j
+    cdef int q, k, j, ok, nxt
     cdef uint32_t m
     if need == 0:
         m = _cq_run_mask(c.wrap, c.plo, c.plo + c.pn - 1)
+        ok = 1
         for j in range(c.nfix):
             if c.fix_suit[j] == c.psuit and _cq_touches(c.wrap, c.overlap, c.fix_mask[j], m):
-                return 0
-        d = c[0]
-        d.fix_suit[d.nfix] = c.psuit
-        d.fix_mask[d.nfix] = m
-        d.nfix += 1
-        d.run_lb = c.psuit * 32 + c.plo
-        d.pkind = KZ_CQ_NONE
-        return _cq_fresh(&d)
+                ok = 0
+        if ok:
+            d = c[0]
+            d.fix_suit[d.nfix] = c.psuit
+            d.fix_mask[d.nfix] = m
+            d.nfix += 1
+            d.run_lb = c.psuit * 32 + c.plo
+            d.pkind = KZ_CQ_NONE
+            if _cq_fresh(&d):
+                return 1
+        # CR-10 option overlapping_runs: a run not yet finished may grow by a card to
+        # overlap a later run (or, with wrap, an earlier one round the corner) that it
+        # would otherwise continue.  Without overlap growing never helps: it only uses
+        # cards and widens what the run touches.
+        if not c.overlap or c.pclosed or not (c.nr > 0 or c.wrap):
+            return 0
+        return _cq_complete_run(c, -1)
+    nxt = need - 1 if need > 0 else 0   # need < 0: one more card, then fixed or grown again
     q = c.plo + c.pn
     if q > _cq_pos_hi(c.wrap) or c.pn >= 13:
         return 0
@@ -1734,14 +1765,14 @@ cdef int _cq_complete_run(kz_contract_query *c, int need) noexcept nogil:
         d = c[0]
         if _cq_take_nat(&d, k):
             d.pn += 1
-            if _cq_complete_run(&d, need - 1):
+            if _cq_complete_run(&d, nxt):
                 return 1
     if c.pw < 2:
         d = c[0]
         if _cq_take_wild(&d):
             d.pn += 1
             d.pw += 1
-            if _cq_complete_run(&d, need - 1):
+            if _cq_complete_run(&d, nxt):
                 return 1
     return 0
 

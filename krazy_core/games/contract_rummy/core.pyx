@@ -467,6 +467,7 @@ cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
             return 0
         if c.pkind == MK_RUN and c.pn < 4:
             return 0
+        c.pclosed = 1                   # finished at this length (CR-10, overlapping_runs)
         return feasible(st, &c)
     if a >= A_RUN:
         if st.gd_open or kind != MK_RUN:

@@ -266,6 +266,106 @@ def test_CR_10_option_overlapping_runs():
     assert g.options.overlapping_runs
 
 
+def _hearts_two_run_laydowns(counts, overlapping):
+    """Every (run, run) lay-down of a wild-free all-hearts hand, brute force (CR-10): runs
+    lo..hi (positions, Ace 1 or 14) of 4+ cards drawn from ``counts`` {position: copies},
+    the pair in (lo, hi) order; same-suit runs never continue each other, and overlap only
+    with the option."""
+    runs = [(lo, hi) for lo in range(1, 12) for hi in range(lo + 3, 15)]
+    out = []
+    for a in runs:
+        for b in runs:
+            if b < a:
+                continue
+            use = {q: 0 for q in range(1, 15)}
+            for lo, hi in (a, b):
+                for q in range(lo, hi + 1):
+                    use[q] += 1
+            if use[1] + use[14] > counts.get(1, 0) + counts.get(14, 0) or any(
+                    use[q] > counts.get(q, 0) for q in range(2, 14)) or use[1] > 0 and use[14] > 0:
+                continue
+            share = a[1] >= b[0]
+            if share and not overlapping:
+                continue
+            if not share and b[0] == a[1] + 1:
+                continue                                       # they would continue: join
+            out.append((a, b))
+    return out
+
+
+def _spans(options):
+    pos = {"A": 14, "J": 11, "Q": 12, "K": 13}
+    def p(c):
+        r = c[:-1]
+        return pos[r] if r in pos else int(r)
+    out = []
+    for m1, m2 in options:
+        lo1, lo2 = p(m1[0]), p(m2[0])
+        lo1 = 1 if m1[0][:-1] == "A" and len(m1) > 1 and p(m1[1]) == 2 else lo1
+        lo2 = 1 if m2[0][:-1] == "A" and len(m2) > 1 and p(m2[1]) == 2 else lo2
+        out.append(((lo1, lo1 + len(m1) - 1), (lo2, lo2 + len(m2) - 1)))
+    return sorted(out)
+
+
+def test_CR_10_overlapping_runs_a_run_may_grow_to_overlap_the_next():
+    # 5-Q and J-A overlap on J and Q: allowed with the option, though 5-Q's first four cards
+    # and J-A alone would not show it (the run must grow past 4 cards to overlap, not
+    # continue).  Earlier the check laid runs at 4 cards and never offered it.
+    hand = "5H 6H 7H 8H 9H 10H JH QH JH QH KH AH"
+    opts = cr.contract_options(hand, 3, overlapping_runs=True)
+    want = (("5♥", "6♥", "7♥", "8♥", "9♥", "10♥", "J♥", "Q♥"), ("J♥", "Q♥", "K♥", "A♥"))
+    assert want in opts
+    assert (("5♥", "6♥", "7♥", "8♥", "9♥", "10♥", "J♥"), ("J♥", "Q♥", "K♥", "A♥")) in opts
+    # forbidden joins still refused: 5-10 + J-A continue each other (no shared card)
+    assert (("5♥", "6♥", "7♥", "8♥", "9♥", "10♥"), ("J♥", "Q♥", "K♥", "A♥")) not in opts
+    assert not any(len(a) == 6 and a[0] == "5♥" and b[0] == "J♥" for a, b in opts)
+    counts = {5: 1, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 2, 12: 2, 13: 1, 14: 1}
+    assert _spans(opts) == sorted(_hearts_two_run_laydowns(counts, True))
+    assert len(opts) == 14
+    # without the option nothing changes: the 5 lay-downs whose runs keep apart
+    plain = cr.contract_options(hand, 3)
+    assert _spans(plain) == sorted(_hearts_two_run_laydowns(counts, False))
+    assert len(plain) == 5 and want not in plain
+
+
+def test_CR_10_overlapping_runs_growing_lay_down_reachable_by_legal_steps():
+    hand = "5H 6H 7H 8H 9H 10H JH QH JH QH KH AH"
+    s = scripted(rnd=3, hands={1: hand + " KD"}, phase="play", cur=1, up_live=False, turns=1,
+                 overlapping_runs=True)
+    assert "go down" in texts(s)
+    act(s, "go down", "start run H from 5H", "lay 5H", "lay 6H", "lay 7H", "lay 8H", "lay 9H",
+        "lay 10H")
+    # 5-10 may not finish here (J-A would continue it) but may grow to J and overlap
+    assert norm("finish meld") not in texts(s)
+    assert norm("lay JH") in texts(s)
+    act(s, "lay JH")
+    assert norm("finish meld") in texts(s)
+    act(s, "lay QH", "finish meld")
+    assert texts(s) == [norm("start run H from JH")]
+    act(s, "start run H from JH", "lay JH", "lay QH", "lay KH", "lay AH")
+    assert norm("finish meld") in texts(s)
+    act(s, "finish meld")
+    assert "go down" not in texts(s) and not [t for t in texts(s) if t.startswith("lay ")]
+    # forbidden: 5-10 finished, then J-A would continue it -- and no other run is left
+    t = scripted(rnd=3, hands={1: "5H 6H 7H 8H 9H 10H JH QH KH AH KD QC"}, phase="play", cur=1,
+                 up_live=False, turns=1, overlapping_runs=True)
+    assert "go down" in texts(t)                                       # 5-8 + J-A keep apart
+    act(t, "go down", "start run H from 5H", "lay 5H", "lay 6H", "lay 7H", "lay 8H", "lay 9H")
+    assert norm("lay 10H") not in texts(t)                             # 5-10 + J-A would join
+
+
+def test_CR_10_overlapping_runs_with_ace_wrap_a_run_grows_round_the_corner():
+    # 2-5 is down; J-A would continue it round the corner (A next to 2): it may not finish
+    # there, but grows by the second 2H (natural, CR-2) to overlap 2-5 on the 2
+    s = scripted(rnd=3, hands={1: "2H 3H 4H 5H JH QH KH AH 2H KD"}, phase="play", cur=1,
+                 up_live=False, turns=1, overlapping_runs=True, ace_wrap=True)
+    act(s, "go down", "start run H from 2H", "lay 2H", "lay 3H", "lay 4H", "lay 5H",
+        "finish meld", "start run H from JH", "lay JH", "lay QH", "lay KH", "lay AH")
+    assert norm("finish meld") not in texts(s)
+    act(s, "lay 2H", "finish meld")
+    assert not [t for t in texts(s) if t.startswith(("lay ", "start run", "finish"))]
+
+
 def test_CR_10_no_new_melds_after_going_down_and_no_second_lay_down():
     s = scripted(hands={1: "7H 7S 7C 9D 9C JK 3S 5D 5S 5C 5H"}, up="KD", phase="play", cur=1,
                  up_live=False, turns=1)

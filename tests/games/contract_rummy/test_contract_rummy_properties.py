@@ -159,3 +159,25 @@ def test_determinize_depends_only_on_the_information_set():
     for q in range(4):
         assert a.hand(q) == b.hand(q)
     assert json.loads(a.to_json())["state"]["stock"] == json.loads(b.to_json())["state"]["stock"]
+
+
+def test_CR_10_overlapping_runs_growing_runs_match_the_reference_step_by_step():
+    # lay-downs where a run must grow past 4 cards to overlap, not continue, the other
+    # (round 3, 2 runs): every legal step list, engine against the reference
+    from contract_rummy_helpers import scripted, act
+    paths = [
+        ("5H 6H 7H 8H 9H 10H JH QH JH QH KH AH KD", {},
+         ["go down", "start run H from 5H", "lay 5H", "lay 6H", "lay 7H", "lay 8H", "lay 9H",
+          "lay 10H", "lay JH", "lay QH", "finish meld", "start run H from JH", "lay JH", "lay QH",
+          "lay KH", "lay AH", "finish meld"]),
+        ("2H 3H 4H 5H JH QH KH AH 2H KD", {"ace_wrap": True},
+         ["go down", "start run H from 2H", "lay 2H", "lay 3H", "lay 4H", "lay 5H", "finish meld",
+          "start run H from JH", "lay JH", "lay QH", "lay KH", "lay AH", "lay 2H", "finish meld"]),
+    ]
+    for hand, kw, seq in paths:
+        s = scripted(rnd=3, hands={1: hand}, phase="play", cur=1, up_live=False, turns=1,
+                     overlapping_runs=True, **kw)
+        for a in seq:
+            assert s.legal_actions() == reference_legal(s), (hand, a)
+            act(s, a)
+        assert s.legal_actions() == reference_legal(s)

@@ -1734,8 +1734,8 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     Measured (benches/meld_worst_cases.py, the worst hands we could construct, and random
     hands of 14..41 cards): books only at most 0.002 s (0.24 s before); the runs DP at most
     0.03 s for 41 cards (round 7 with ace_wrap: 88 s before on a random 41-card hand); the
-    mixed DP: round 5 at most 0.4 s (8.5 s before: 41 cards, 4 ranks twice, 8 wilds), round
-    6 0.25 s; the branch and bound: round 6 with overlapping_runs 7.7 s, round 7 with
+    mixed DP: round 5 at most 0.93 s (9.8 s before; the slowest of 120 hunted 40-card hands
+    of 3-8 ranks twice and 8 wilds, ace_wrap), round 6 0.3 s; the branch and bound: round 6 with overlapping_runs 7.7 s, round 7 with
     overlapping_runs 41 s (a random 41-card hand).
     """
     return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)

@@ -72,6 +72,18 @@ CASES.append(("contract_rummy.best_arrangement round 6 ace_wrap, 32 cards (two s
               "best6w", _two_suits_twice(32)))
 CASES.append(("contract_rummy.best_arrangement round 5 ace_wrap, 32 cards (two suits twice, 4 wilds)", "cr",
               "best5w", _two_suits_twice(32)))
+# issue 19 item 7, third part: the mixed rounds (books and runs) by the book sets and the runs DP
+_WILD_RANKS_41 = ["JK"] * 4 + ["2S", "2H", "2D", "2C"] + [f"{r}{s}" for r in "59KA" for s in "SHDC"] * 2 + ["7S"]
+_EIGHT_RANKS_41 = (["JK"] * 4 + ["2S", "2H", "2D", "2C"] +
+                   [f"{r}{s}" for r in ["3", "4", "5", "6", "7", "8", "9", "10"] for s in "SHDC"] + ["KS"])
+for r in (5, 6, 2):
+    for opt, name in (("", ""), ("w", " ace_wrap")):
+        CASES.append((f"contract_rummy.best_arrangement round {r}{name}, 41 cards (4 ranks twice, 8 wilds)", "cr",
+                      f"best{r}{opt}", _WILD_RANKS_41))
+        CASES.append((f"contract_rummy.best_arrangement round {r}{name}, 41 cards (8 ranks x 4 suits, 8 wilds)",
+                      "cr", f"best{r}{opt}", _EIGHT_RANKS_41))
+        CASES.append((f"contract_rummy.best_arrangement round {r}{name}, 41 cards (4 ranks x 8, 9 wilds)", "cr",
+                      f"best{r}{opt}", _BOOKY_41))
 for n in (16, 20):
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards, limit=100", "cr", "opts7lim", _two_suits(n)))

@@ -1466,6 +1466,149 @@ cdef int _bb(CRState *st, _Best X, int fub) except -1:
     return 0
 
 
+cdef int _book_value(tuple cand):
+    cdef int v = 0
+    for c in cand:
+        v += POINTS[CODE_KIND[c]] * RX_CARD + 1
+    return v
+
+
+cdef bint _book_full(const uint8_t *h, tuple books, int wrap):
+    """The mixed rounds' lemma (no overlapping_runs): in a lay-down laying the most
+    (points, then cards) every natural of a book's rank lies in a book or a run, and the
+    runs hold at most one card of each (suit, rank) (runs of one suit do not share a rank,
+    CR-10), so the books leave at most 1 of each natural of their ranks.  Excepted: rank 2
+    (a 2 is also a wild in a run, CR-2) and, without ace_wrap, Aces (CR-3: one run of a
+    suit may take its Ace low, another high: ``AS AS AH AH AD 2S 3S 4S JS QS KS`` in round
+    6 lays all 11 cards only with both AS in runs).  With ace_wrap a suit's runs lie in one
+    window of 13 positions.  Whether ``books`` (with counts ``h`` before them) keep it."""
+    cdef int k, r
+    cdef int take[NK]
+    memset(take, 0, sizeof(take))
+    ranks = set()
+    for b in books:
+        for c in b:
+            take[CODE_KIND[c]] += 1
+        ranks.add(kind_rank(CODE_KIND[b[0]]))
+    for k in range(NK):
+        if take[k] > h[k]:
+            return 0
+    for r in ranks:
+        if r == 2 or (r == 1 and not wrap):
+            continue
+        for k in range(r - 1, 52, 13):
+            if h[k] - take[k] > 1:
+                return 0
+    return 1
+
+
+cdef int _after_books(const CRState *st0, CRState *node, tuple books) except -1:
+    """node = st0 with ``books`` (each a tuple of codes in laying order) laid by the CR-10
+    sequence (cr_apply: add the cards, finish), the books in rank order."""
+    memcpy(node, st0, sizeof(CRState))
+    for b in sorted(books, key=lambda b: kind_rank(CODE_KIND[b[0]])):
+        for c in b:
+            cr_apply(node, A_ADD + CODE_KIND[c], NULL)
+        cr_apply(node, A_FINISH, NULL)
+    return 0
+
+
+cdef int _set_value(const CRState *st0, tuple books, int bv) except -2:
+    """bv (the books' value) plus the runs DP after laying ``books``; -1 when no runs."""
+    cdef CRState nd
+    cdef int v
+    _after_books(st0, &nd, books)
+    v = _runs_rest(&nd)
+    return v + bv if v >= 0 else -1
+
+
+cdef object _mixed_best(const CRState *st0, _Best X):
+    """Rounds 2, 5 and 6 (books and runs), no overlapping_runs: exact.  Every set of the
+    contract's books that keeps :func:`_book_full` (per book rank 2^4 choices of the
+    naturals, 6 of the wild; two books: pairs, taken best first by their value and cut once
+    their value plus the runs DP of the whole hand (a bound: fewer cards lay no more) is
+    below the best), each followed by the runs DP (:func:`_runs_rest`); of the best, the
+    least sorted books, then the least runs by :func:`_walk`."""
+    cdef const uint8_t *h = st0.hand[0]
+    cdef int nb = CBOOKS[st0.round], full, best = -1, v, bv, i, j, k, wrap = st0.opt_wrap
+    cdef CRState node
+    import heapq
+    cands = _book_candidates(h)
+    memcpy(&node, st0, sizeof(CRState))
+    node.gd_k = nb
+    full = _runs_rest(&node)
+    if full < 0:
+        return None
+    bestb = None
+    if nb == 1:
+        L = sorted(((_book_value(c), c) for c in cands if _book_full(h, (c,), wrap)),
+                   key=lambda x: (-x[0], x[1]))
+        for bv, c in L:
+            if bv + full < best:
+                break
+            if bv + full == best and (c,) >= bestb:
+                continue
+            v = _set_value(st0, (c,), bv)
+            if v > best or (v == best and v >= 0 and (c,) < bestb):
+                best = v
+                bestb = (c,)
+    else:
+        # same-rank pairs: explicitly; distinct ranks: pairs of the single books, best first
+        singles = sorted(((_book_value(c), c) for c in cands if _book_full(h, (c,), wrap)),
+                         key=lambda x: (-x[0], x[1]))
+        byrank = {}
+        for c in cands:
+            byrank.setdefault(kind_rank(CODE_KIND[c[0]]), []).append(c)
+        same = []
+        for r, cs in byrank.items():
+            for i in range(len(cs)):
+                for j in range(i, len(cs)):
+                    if _book_full(h, (cs[i], cs[j]), wrap):
+                        same.append((_book_value(cs[i]) + _book_value(cs[j]), (cs[i], cs[j])))
+        same.sort(key=lambda x: (-x[0], x[1]))
+        n1 = len(singles)
+        heap = [(-2 * singles[0][0], 0, 0)] if n1 else []
+        seen = {(0, 0)}
+        si = 0
+        while True:
+            # the next best of the two streams
+            top_d = -heap[0][0] if heap else -1
+            top_s = same[si][0] if si < len(same) else -1
+            if top_d < 0 and top_s < 0:
+                break
+            if top_s >= top_d:
+                bv = top_s
+                books = same[si][1]
+                si += 1
+            else:
+                _, i, j = heapq.heappop(heap)
+                for a, b in ((i + 1, j), (i, j + 1)):
+                    if a <= b < n1 and (a, b) not in seen:
+                        seen.add((a, b))
+                        heapq.heappush(heap, (-(singles[a][0] + singles[b][0]), a, b))
+                bv = singles[i][0] + singles[j][0]
+                books = (singles[i][1], singles[j][1])
+                if kind_rank(CODE_KIND[books[0][0]]) == kind_rank(CODE_KIND[books[1][0]]):
+                    continue                    # same rank: the other stream
+                if not _book_full(h, books, wrap):
+                    continue
+            if bv + full < best:
+                break
+            if bv + full == best and tuple(sorted(books)) >= bestb:
+                continue
+            v = _set_value(st0, books, bv)
+            key = tuple(sorted(books))
+            if v > best or (v == best and v >= 0 and key < bestb):
+                best = v
+                bestb = key
+    if bestb is None:
+        return None
+    _after_books(st0, &node, bestb)
+    v = _runs_rest(&node)
+    _walk(&node, X, v)
+    return X.key
+
+
 def _all_laydowns(hand, rnd, ace_wrap, overlap=False, limit=None):
     cdef ContractRummyState s
     if not _can_go_down_hand(hand, rnd, ace_wrap, overlap):
@@ -1541,9 +1684,21 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
       covers a rank twice; the others end a rank before the first, round the corner):
       O(4 x 13 windows x 13 x 4 x 13 x 5 x 3 x 2) steps.  The least lay-down reaching the
       best is walked one step at a time (at most 41 steps x 50 actions, each one DP).
+    * Books and runs (rounds 2, 5, 6), no overlapping_runs, n >= 14: no search.  In a best
+      lay-down every natural of a book's rank lies in a book or a run, and the runs hold at
+      most one card of each (suit, rank) (CR-10; not the 2s, also wilds, nor without
+      ace_wrap the Aces, low in one run and high in another), so a book of rank 3..K has
+      at most 2^4 choices of its naturals and 6 of its wild (CR-2, CR-5), a book of 2s
+      3^4 x 2, of Aces 3^4 x 6: B <= 11 x 16 x 6 + 162 + 486 = 1,704 single books, at
+      most B^2 / 2 pairs (round 5; the pairs of one rank listed apart), each followed by
+      the runs DP above: O(B^2 x 4 x 14 x 4 x 13 x 5 x 3 x 4) steps at worst (with
+      ace_wrap its bound).  The sets are taken best first by the books' value and cut once
+      that plus the runs DP of the whole hand (fewer cards lay no more) is below the best,
+      so few are tried.  The least key: the least sorted books of the best, then the runs
+      walk above.
     * Everything else is a branch and bound over the CR-10 lay-down sequence, not proven
-      polynomial: the books of rounds 2, 5 and 6 (books and runs together), the one run
-      of rounds 2 and 5, hands under 14 cards (bounded by the lay-downs of 13 cards), and
+      polynomial: hands under 14 cards (bounded by the lay-downs of 13 cards; the search is
+      faster there, and the tests check both against the exhaustive enumeration), and
       overlapping_runs (there the lay-downs are those the going-down check admits, which
       completes each run at its shortest; a DP by the rules alone would find more).  It
       is bounded by the shared solver (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards,
@@ -1552,8 +1707,9 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     Measured (benches/meld_worst_cases.py, the worst hands we could construct, and random
     hands of 14..41 cards): books only at most 0.002 s (0.24 s before); the runs DP at most
     0.03 s for 41 cards (round 7 with ace_wrap: 88 s before on a random 41-card hand); the
-    branch and bound: round 5 0.5 s, round 6 0.4 s (7.7 s with overlapping_runs), round 7
-    with overlapping_runs 41 s (a random 41-card hand).
+    mixed DP: round 5 at most 0.93 s (9.8 s before; the slowest of 120 hunted 40-card hands
+    of 3-8 ranks twice and 8 wilds, ace_wrap), round 6 0.3 s; the branch and bound: round 6 with overlapping_runs 7.7 s, round 7 with
+    overlapping_runs 41 s (a random 41-card hand).
     """
     return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
 
@@ -1586,7 +1742,12 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
     X.best_c = -1
     X.key = None
     kz_rules_crazy(&X.rules, 1 if ace_wrap else 0)
-    _bb(S(s), X, -2)
+    if X.exact and CBOOKS[rnd] and CRUNS[rnd]:
+        _mixed_best(S(s), X)                    # books and runs: exact, no search
+        if X.key is None:
+            raise AssertionError("best_arrangement: the mixed DP and the going-down check disagree")
+    else:
+        _bb(S(s), X, -2)
     if X.key is None:
         return None
     lay, left = X.key

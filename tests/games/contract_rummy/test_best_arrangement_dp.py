@@ -272,3 +272,100 @@ def test_issue19_worst_books_four_ranks_eight_times_and_nine_wilds():
     assert cr.best_arrangement(hand, 1, as_codes=True) == (
         [[1, 1, 17, 17, 33, 33, 49, 49, 80], [2, 2, 18, 18, 34, 34, 50, 50, 80]],
         [3, 3, 6, 10, 10, 19, 19, 22, 22, 26, 26, 35, 35, 38, 38, 42, 42, 51, 54, 54, 58, 80, 80], 180)
+
+
+# ---- the mixed rounds 2, 5, 6 (books and runs), no overlapping_runs: exact, no search
+
+def _mixed_hand(rng, lo, hi):
+    """Books of 2-4 ranks, runs of 1-2 suits and wilds: hands that often hold both."""
+    kind = rng.random()
+    if kind < 0.4:
+        return _booky(rng, lo, hi) + _runny(rng, 2, False)[:rng.randint(0, 8)]
+    if kind < 0.7:
+        return _runny(rng, 3, False, books=2)
+    return _crowded(rng, lo, hi)
+
+
+def _clip(hand):
+    out, cnt = [], {}
+    for c in hand:
+        if cnt.get(c, 0) < (4 if c == "JK" else 2):
+            cnt[c] = cnt.get(c, 0) + 1
+            out.append(c)
+    return out
+
+
+def test_CR_5_a_books_natural_can_belong_in_a_run():
+    # "a book's rank holds all its naturals" (the books-only lemma) fails with runs in the
+    # contract: 5S makes the spade run, the book of 5s keeps its other three
+    hand = ["5S", "5S", "5H", "5D", "3S", "4S", "6S", "7D", "8D", "9D", "10D"]
+    assert crs._best_arrangement(hand, 6, False, False, False, 0, True) == (
+        [["5S", "5H", "5D"], ["3S", "4S", "5S", "6S"], ["7D", "8D", "9D", "10D"]], [], 0)
+    assert crs._best_arrangement(hand, 6, False, False, False, 99, True) == (
+        [["5S", "5H", "5D"], ["3S", "4S", "5S", "6S"], ["7D", "8D", "9D", "10D"]], [], 0)
+
+
+def test_CR_3_both_aces_of_a_suit_can_lie_in_runs():
+    # the mixed DP's lemma (the books leave at most 1 of each natural of their ranks) has
+    # an exception without ace_wrap: one run takes AS low, another high (CR-3); with
+    # ace_wrap the two runs would join round the corner (CR-10) and the hand cannot go down
+    hand = "AS AS AH AH AD 2S 3S 4S JS QS KS".split()
+    want = ([["AH", "AH", "AD"], ["AS", "2S", "3S", "4S"], ["JS", "QS", "KS", "AS"]], [], 0)
+    assert crs._best_arrangement(hand, 6, False, False, False, 0, True) == want
+    assert crs._best_arrangement(hand, 6, False, False, False, 99, True) == want
+    assert crs._best_arrangement(hand, 6, True, False, False, 0, True) is None
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+@pytest.mark.parametrize("rnd", [2, 5, 6])
+def test_CR_10_mixed_dp_equals_exhaustive(rnd, wrap):
+    # the mixed DP forced on small hands (exact_min 0) against every lay-down listed
+    rng = random.Random(5100 + rnd * 10 + wrap)
+    down = 0
+    for _ in range(120):
+        hand = _clip(_mixed_hand(rng, 7, 12))[:12]
+        want = _exhaustive_best(hand, rnd, wrap, False)
+        assert crs._best_arrangement(hand, rnd, wrap, False, True, 0) == want, (hand, rnd)
+        down += want is not None
+    assert down >= 15                   # the comparison saw real lay-downs
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+@pytest.mark.parametrize("rnd", [2, 5, 6])
+def test_CR_10_mixed_dp_equals_branch_and_bound(rnd, wrap):
+    # 10..30 cards, the default path (the DP from 14 cards) and the DP forced, against the
+    # plain branch and bound (exact_min 99)
+    rng = random.Random(5200 + rnd * 10 + wrap)
+    down = 0
+    for i in range(150):                # 900 hands, ~75 s: the slow tier
+        hand = rng.sample(DECK, rng.randint(14, 30)) if i % 2 else _clip(_mixed_hand(rng, 10, 20))
+        want = crs._best_arrangement(hand, rnd, wrap, False, True, 99)
+        assert crs._best_arrangement(hand, rnd, wrap, False, True, 0) == want, (hand, rnd)
+        if want is not None:
+            _check_valid(hand, rnd, wrap, want)
+            down += 1
+    assert down >= 40
+
+
+def test_issue19_worst_round_5_four_ranks_twice_and_eight_wilds():
+    # benches/meld_worst_cases.py's round-5 hand (checked once against the branch and bound:
+    # 8.5 s there, 0.2 s here).  Both AC lie in melds (CR-3: the run takes its Ace low), and
+    # three Jokers stay in hand: a book takes one wild, a run two (CR-5)
+    hand = ["JK"] * 4 + ["2S", "2H", "2D", "2C"] + [f"{r}{s}" for r in "59KA" for s in "SHDC"] * 2 + ["7S"]
+    books = [["AS", "AS", "AH", "AH", "AD", "AD", "AC", "2S"], ["9S", "9S", "9H", "9H", "9D", "9D", "9C", "9C", "2H"]]
+    left = ["5S", "5S", "7S", "KS", "KS", "5H", "5H", "KH", "KH", "5D", "5D", "KD", "KD", "5C"]
+    assert cr.best_arrangement(hand, 5, ascii=True) == (
+        books + [["AC", "2C", "2D", "JK", "5C"]], left + ["KC", "KC", "JK", "JK", "JK"], 180)
+    assert cr.best_arrangement(hand, 5, ascii=True, ace_wrap=True) == (
+        books + [["KC", "AC", "2C", "2D", "JK", "5C"]], left + ["KC", "JK", "JK", "JK"], 170)
+
+
+def test_issue19_worst_round_5_ace_wrap_four_ranks_twice_every_suit():
+    # the slowest hand a hunt found for the mixed DP (0.93 s; 9.8 s by the branch and bound,
+    # the same answer): 9 10 Q A twice in every suit and all 8 wilds.  The run is
+    # 9C 10C (2D) QC (JK) AC 2C round the corner (CR-3 ace_wrap): 2 wilds and 2C natural
+    # at its place (CR-2, CR-5); each book of 8 naturals takes one 2 as its wild
+    hand = [f"{r}{s}" for r in ["9", "10", "Q", "A"] for s in "SHDC"] * 2 + ["JK"] * 4 + ["2S", "2H", "2D", "2C"]
+    assert cr.best_arrangement(hand, 5, ace_wrap=True, as_codes=True) == (
+        [[1, 1, 17, 17, 33, 33, 49, 2], [9, 9, 25, 25, 41, 41, 57, 18], [57, 58, 34, 60, 80, 49, 50]],
+        [10, 10, 12, 12, 26, 26, 28, 28, 42, 42, 44, 44, 58, 60, 80, 80, 80], 200)

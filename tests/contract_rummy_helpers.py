@@ -88,3 +88,19 @@ def norm(text):
         except (ValueError, KeyError, IndexError):
             out.append(tok)
     return " ".join(out)
+
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def crowded_hand(rng, lo, hi, nsuits=(1, 1, 2, 2, 3, 4)):
+    """A random hand of ``lo..hi`` cards (ASCII) from 1-4 suits with many wilds, at most 2 of
+    a card and 4 Jokers (CR-1): the hard case of the lay-down searches."""
+    suits = rng.sample("SHDC", rng.choice(nsuits))
+    pool = [f"{r}{s}" for s in suits for r in RANKS] * 2 + ["JK"] * 4 + [f"2{s}" for s in "SHDC"] * 2
+    hand, cnt = [], {}
+    for c in rng.sample(pool, rng.randint(lo, hi)):
+        if cnt.get(c, 0) < (4 if c == "JK" else 2):
+            cnt[c] = cnt.get(c, 0) + 1
+            hand.append(c)
+    return hand

@@ -11,6 +11,7 @@ import pytest
 from krazy_core.games import contract_rummy as cr
 from krazy_core.games.contract_rummy import state as crs
 from krazy_core.cards import parse_card
+from contract_rummy_helpers import crowded_hand
 
 POINTS = {1: 15, 2: 20, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -84,14 +85,7 @@ def test_CR_10_best_arrangement_worst_hands_two_runs_of_a_suit_must_not_join():
 
 
 def _small_hand(rng, lo=4, hi=13):
-    suits = rng.sample("SHDC", rng.choice([1, 1, 2, 2, 3, 4]))
-    pool = [f"{r}{s}" for s in suits for r in RANKS] * 2 + ["JK"] * 4 + [f"2{s}" for s in "SHDC"] * 2
-    hand, cnt = [], {}
-    for c in rng.sample(pool, rng.randint(lo, hi)):
-        if cnt.get(c, 0) < (4 if c == "JK" else 2):
-            cnt[c] = cnt.get(c, 0) + 1
-            hand.append(c)
-    return hand
+    return crowded_hand(rng, lo, hi)
 
 
 @pytest.mark.parametrize("rnd", [3, 7, 2, 6])

@@ -13,6 +13,7 @@ import pytest
 from krazy_core.games import contract_rummy as cr
 from krazy_core.games.contract_rummy import state as crs
 from krazy_core.cards import parse_card
+from contract_rummy_helpers import crowded_hand
 
 POINTS = {1: 15, 2: 20, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -40,16 +41,7 @@ def _exhaustive_best(hand, rnd, wrap, ov):
     return ([list(m[3]) for m in lay], list(left), sum(_pts(c) for c in left))
 
 
-def _crowded(rng, lo, hi, nsuits=(1, 1, 2, 2, 3, 4)):
-    """A hand of lo..hi cards from 1-4 suits, with many wilds (the hard case)."""
-    suits = rng.sample("SHDC", rng.choice(nsuits))
-    pool = [f"{r}{s}" for s in suits for r in RANKS] * 2 + ["JK"] * 4 + [f"2{s}" for s in "SHDC"] * 2
-    hand, cnt = [], {}
-    for c in rng.sample(pool, rng.randint(lo, hi)):
-        if cnt.get(c, 0) < (4 if c == "JK" else 2):
-            cnt[c] = cnt.get(c, 0) + 1
-            hand.append(c)
-    return hand
+_crowded = crowded_hand
 
 
 def _runny(rng, runs, wrap, books=0):

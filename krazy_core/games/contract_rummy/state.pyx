@@ -1107,6 +1107,227 @@ cdef int _suit_runs_wrap(const CRState *st, int s, int R, int W, int out[4][RX_W
                     out[j][w] = tmp[j][w]
     return 0
 
+# ---- the overlapping_runs runs DP: one suit's open runs as a multiset of up to 3 run codes
+DEF OV_CODES = 30           # a run code: (cards bucket 0..4 * 3 + wilds 0..2) * 2 + began at position 1
+DEF OV_MS = 5456            # multisets of at most 3 codes (1 + 30 + 465 + 4960)
+DEF OV_ST = 851136          # OV_MS x 4 runs begun x RX_W wilds used x 3 low Aces used
+cdef int _OV_IDX[29791]     # sorted (descending, +1, 0 = none) code triple -> multiset index
+cdef uint8_t _OV_RUN[OV_MS][3]
+cdef uint8_t _OV_N[OV_MS]
+cdef int _ov_val[2][OV_ST]  # the DP's two layers (RX_NEG = unreached), kept all RX_NEG between calls
+cdef int _ov_act[2][OV_ST]  # the reached states of each layer
+cdef int _ov_nact[2]
+cdef int _ov_ready = 0        # the tables are built on the first call (13.6 MB touched then, not at import)
+
+
+cdef inline int _ov_key(int x, int y, int z) noexcept nogil:
+    """Codes (-1 = none) -> the multiset index."""
+    cdef int t
+    if y > x:
+        t = x; x = y; y = t
+    if z > y:
+        t = y; y = z; z = t
+        if y > x:
+            t = x; x = y; y = t
+    return _OV_IDX[(x + 1) * 961 + (y + 1) * 31 + (z + 1)]
+
+
+cdef void _ov_init() noexcept nogil:
+    global _ov_ready
+    cdef int i, x, y, z, n = 0
+    for i in range(29791):
+        _OV_IDX[i] = -1
+    for x in range(-1, OV_CODES):
+        for y in range(-1, x + 1 if x >= 0 else 0):
+            for z in range(-1, y + 1 if y >= 0 else 0):
+                _OV_IDX[(x + 1) * 961 + (y + 1) * 31 + (z + 1)] = n
+                _OV_N[n] = (x >= 0) + (y >= 0) + (z >= 0)
+                _OV_RUN[n][0] = x if x >= 0 else 0
+                _OV_RUN[n][1] = y if y >= 0 else 0
+                _OV_RUN[n][2] = z if z >= 0 else 0
+                n += 1
+    for i in range(OV_ST):
+        _ov_val[0][i] = RX_NEG
+        _ov_val[1][i] = RX_NEG
+    _ov_nact[0] = 0
+    _ov_nact[1] = 0
+    _ov_ready = 1
+
+
+cdef inline void _ov_put(int layer, int ms, int j, int w, int a, int v) noexcept nogil:
+    cdef int i = ((ms * 4 + j) * RX_W + w) * 3 + a
+    if _ov_val[layer][i] == RX_NEG:
+        _ov_act[layer][_ov_nact[layer]] = i
+        _ov_nact[layer] += 1
+        _ov_val[layer][i] = v
+    elif v > _ov_val[layer][i]:
+        _ov_val[layer][i] = v
+
+
+cdef int _suit_runs_ov(const CRState *st, int s, int R, int W, int out[4][RX_W]) noexcept nogil:
+    """The overlapping_runs runs DP's one suit (no ace_wrap; CR-3, CR-5, CR-10 option):
+    out[r][w] as :func:`_suit_runs`, below the lay-down in progress of st.  Positions 1..14
+    left to right; the state is the multiset of the suit's open runs (each: cards 0..4+,
+    wilds 0..2, began at position 1), the fresh runs begun, the pool wilds used and the low
+    Aces used (position 14 has the rest).  At a position each open run stops (4+ cards) or
+    takes a natural or a wild (a natural 2 in its place: a pool card, no cap, CR-2); fresh
+    runs begin (first positions at or after the CR-10 order's last, up to 11) only where
+    no run stopped just before: two runs of one suit may overlap but never continue one
+    another (CR-10, ``kz_runs_join``), nor continue a run laid before (its last position + 1
+    is no first position).  The run being laid: its cards so far stand at its first
+    positions, it joins the multiset where it goes on.  A run from position 1 stops by 13
+    (CR-3).  Bound: 14 positions x the reached states (at most 5,456 multisets x 4 x 13 x 3)
+    x at most 27 x 10 moves each."""
+    cdef const uint8_t *h = st.hand[0]
+    cdef int nb = CBOOKS[st.round], m, qb = 1, q0 = -1, ocode = -1, q, cur = 0, nx, i, idx, v
+    cdef int ms, j, w, a, n, k, avail, two, vn, vw = 20 * RX_CARD + 1, lo_ok
+    cdef int rc[3]
+    cdef int nc[6]
+    cdef int ch[3]
+    cdef int combo, ncombo, bad, nn, nw, ended, t, tn, tmax, x, c, l, f, nv, nw2, na, nms, jj
+    cdef uint8_t forbid[16]
+    cdef const Meld *md
+    if not _ov_ready:
+        _ov_init()
+    for j in range(4):
+        for w in range(RX_W):
+            out[j][w] = RX_NEG
+    memset(forbid, 0, sizeof(forbid))
+    if st.phase == PH_BUILD:
+        for m in range(nb, st.gd_k):
+            md = &st.melds[m]
+            if md.suit == s:
+                forbid[md.lo + md.n] = 1        # would continue that run (CR-10)
+                qb = md.lo                      # CR-10 order: fresh runs begin here or later
+        if st.gd_open and st.gd_k >= nb and st.melds[st.gd_k].suit == s:
+            md = &st.melds[st.gd_k]
+            qb = md.lo
+            q0 = md.lo + md.n
+            ocode = ((md.n if md.n < 4 else 4) * 3 + md.wilds) * 2 + (1 if md.lo == 1 else 0)
+    _ov_nact[0] = 0
+    _ov_put(0, 0, 0, 0, 0, 0)
+    for q in range(qb, 16):
+        if q == q0 or (q == 15 and q0 == 15):
+            # the run being laid goes on here: into every state's multiset
+            nx = 1 - cur
+            _ov_nact[nx] = 0
+            for i in range(_ov_nact[cur]):
+                idx = _ov_act[cur][i]
+                v = _ov_val[cur][idx]
+                _ov_val[cur][idx] = RX_NEG
+                a = idx % 3
+                w = (idx // 3) % RX_W
+                j = (idx // (3 * RX_W)) % 4
+                ms = idx // (3 * RX_W * 4)
+                n = _OV_N[ms]
+                if n >= 3:
+                    continue
+                rc[0] = -1
+                rc[1] = -1
+                if n > 0:
+                    rc[0] = _OV_RUN[ms][0]
+                if n > 1:
+                    rc[1] = _OV_RUN[ms][1]
+                _ov_put(nx, _ov_key(rc[0], rc[1], ocode), j, w, a, v)
+            cur = nx
+        if q == 15:
+            break
+        k = nat_kind(s, q)
+        two = is_two(k)
+        vn = POINTS[k] * RX_CARD + 1
+        lo_ok = q >= qb and q <= 11 and not forbid[q]
+        nx = 1 - cur
+        _ov_nact[nx] = 0
+        for i in range(_ov_nact[cur]):
+            idx = _ov_act[cur][i]
+            v = _ov_val[cur][idx]
+            _ov_val[cur][idx] = RX_NEG
+            a = idx % 3
+            w = (idx // 3) % RX_W
+            j = (idx // (3 * RX_W)) % 4
+            ms = idx // (3 * RX_W * 4)
+            n = _OV_N[ms]
+            avail = h[k] - (a if q == 14 else 0)
+            ncombo = 1
+            for x in range(n):
+                rc[x] = _OV_RUN[ms][x]
+                ncombo *= 3
+            for combo in range(ncombo):
+                t = combo
+                bad = 0
+                nn = 0
+                nw = 0
+                ended = 0
+                for x in range(n):
+                    ch[x] = t % 3
+                    t //= 3
+                    l = rc[x] // 6
+                    c = (rc[x] // 2) % 3
+                    f = rc[x] & 1
+                    if ch[x] == 0:
+                        if l < 4:
+                            bad = 1
+                        ended = 1
+                    else:
+                        if q == 14 and f:
+                            bad = 1                 # a run from the low Ace stops at K (CR-3)
+                        if ch[x] == 1:
+                            nn += 1
+                        elif c >= 2:
+                            bad = 1
+                        else:
+                            nw += 1
+                if bad or nn > avail:
+                    continue
+                tmax = 0
+                if lo_ok and not ended:
+                    tmax = R - j
+                    if tmax > 3 - (nn + nw):
+                        tmax = 3 - (nn + nw)
+                for t in range(tmax + 1):
+                    for tn in range(t + 1):             # fresh runs taking a natural
+                        if nn + tn > avail:
+                            break
+                        na = nn + tn
+                        nw2 = w + nw + (t - tn) + (na if two else 0)
+                        if nw2 > W:
+                            continue
+                        nv = v + na * vn + (nw + t - tn) * vw
+                        # the new multiset
+                        jj = 0
+                        for x in range(n):
+                            if ch[x]:
+                                l = rc[x] // 6
+                                c = (rc[x] // 2) % 3 + (1 if ch[x] == 2 else 0)
+                                nc[jj] = (((l + 1) if l < 4 else 4) * 3 + c) * 2 + (rc[x] & 1)
+                                jj += 1
+                        for x in range(t):
+                            nc[jj] = (1 * 3 + (0 if x < tn else 1)) * 2 + (1 if q == 1 else 0)
+                            jj += 1
+                        nc[jj] = -1
+                        nc[jj + 1] = -1
+                        nc[jj + 2] = -1
+                        nms = _ov_key(nc[0], nc[1], nc[2])
+                        _ov_put(nx, nms, j + t, nw2, na if q == 1 else a, nv)
+        cur = nx
+    for i in range(_ov_nact[cur]):
+        idx = _ov_act[cur][i]
+        v = _ov_val[cur][idx]
+        _ov_val[cur][idx] = RX_NEG
+        w = (idx // 3) % RX_W
+        j = (idx // (3 * RX_W)) % 4
+        ms = idx // (3 * RX_W * 4)
+        n = _OV_N[ms]
+        bad = 0
+        for x in range(n):
+            if _OV_RUN[ms][x] // 6 < 4:
+                bad = 1
+        if not bad and v > out[j][w]:
+            out[j][w] = v
+    _ov_nact[cur] = 0
+    return 0
+
+
 cdef int _books_value(const uint8_t *h, int nb) noexcept nogil:
     """Books only (rounds 1 and 4, CR-4): the best value (points * RX_CARD + cards, CR-15)
     ``nb`` books can lay from the counts ``h``, -1 when they cannot (CR-2, CR-5: 3+ cards
@@ -1220,9 +1441,10 @@ cdef object _books_walk(uint8_t *h, int nb):
 
 cdef int _runs_rest(const CRState *st) noexcept nogil:
     """The best value (points * RX_CARD + cards) seat 0 can still lay from st when only runs
-    are left to lay (st.gd_k >= the contract's books; no overlapping_runs): the run being
-    laid and the fresh runs after it, exactly (:func:`_suit_runs`, with ace_wrap
-    :func:`_suit_runs_wrap`; suits joined by the pool wilds each uses); -1 when the lay-down
+    are left to lay (st.gd_k >= the contract's books; not overlapping_runs with ace_wrap
+    and 2+ runs): the run being laid and the fresh runs after it, exactly
+    (:func:`_suit_runs`, with ace_wrap :func:`_suit_runs_wrap`, with overlapping_runs and
+    2+ runs :func:`_suit_runs_ov`; suits joined by the pool wilds each uses); -1 when the lay-down
     cannot be completed.  Polynomial: O(4 x 14 x 4 x 13 x 5 x 3 x 4 + 4 x 4^2 x 13^2) steps,
     with ace_wrap O(4 x 13 x 13 x 4 x 13 x 5 x 3 x 2 + 4 x 4^2 x 13^2)."""
     cdef const uint8_t *h = st.hand[0]
@@ -1258,7 +1480,9 @@ cdef int _runs_rest(const CRState *st) noexcept nogil:
     for s in range(4):
         if s < s_last:
             continue                            # CR-10 order: no run of this suit any more
-        if st.opt_wrap:
+        if st.opt_overlap and CRUNS[st.round] >= 2:
+            _suit_runs_ov(st, s, R, W, one)
+        elif st.opt_wrap:
             _suit_runs_wrap(st, s, R, W, one)
         elif s == s_last and open_l >= 0:
             _suit_runs(h, s, 1, R, W, one, lo_next, open_l, open_cw, open_lo1, force)
@@ -1377,7 +1601,7 @@ cdef int _record(CRState *leaf, _Best X) except -1:
 
 
 cdef int _walk(const CRState *st, _Best X, int target) except -1:
-    """Only runs left below st (no ace_wrap, no overlapping_runs): the least-key lay-down
+    """Only runs left below st (any option :func:`_runs_rest` covers): the least-key lay-down
     laying ``target`` (:func:`_runs_rest`'s value, the best) from st, one step at a time.  The
     key orders runs by (suit, first position, cards), the order the CR-10 sequence lays them
     in, so the least key takes at each step the least step that keeps ``target`` reachable:
@@ -1473,7 +1697,7 @@ cdef int _book_value(tuple cand):
     return v
 
 
-cdef bint _book_full(const uint8_t *h, tuple books, int wrap):
+cdef bint _book_full(const uint8_t *h, tuple books, int wrap, int overlap=0):
     """The mixed rounds' lemma (no overlapping_runs): in a lay-down laying the most
     (points, then cards) every natural of a book's rank lies in a book or a run, and the
     runs hold at most one card of each (suit, rank) (runs of one suit do not share a rank,
@@ -1481,7 +1705,10 @@ cdef bint _book_full(const uint8_t *h, tuple books, int wrap):
     (a 2 is also a wild in a run, CR-2) and, without ace_wrap, Aces (CR-3: one run of a
     suit may take its Ace low, another high: ``AS AS AH AH AD 2S 3S 4S JS QS KS`` in round
     6 lays all 11 cards only with both AS in runs).  With ace_wrap a suit's runs lie in one
-    window of 13 positions.  Whether ``books`` (with counts ``h`` before them) keep it."""
+    window of 13 positions.  With overlapping_runs in round 6 (two runs of one suit may share
+    a rank, CR-10 option; every card is held at most twice, CR-1) there is no such lemma:
+    ``overlap`` 1 checks only that the hand holds the books.  Whether ``books`` (with counts
+    ``h`` before them) keep it."""
     cdef int k, r
     cdef int take[NK]
     memset(take, 0, sizeof(take))
@@ -1493,6 +1720,8 @@ cdef bint _book_full(const uint8_t *h, tuple books, int wrap):
     for k in range(NK):
         if take[k] > h[k]:
             return 0
+    if overlap:
+        return 1
     for r in ranks:
         if r == 2 or (r == 1 and not wrap):
             continue
@@ -1531,6 +1760,7 @@ cdef object _mixed_best(const CRState *st0, _Best X):
     least sorted books, then the least runs by :func:`_walk`."""
     cdef const uint8_t *h = st0.hand[0]
     cdef int nb = CBOOKS[st0.round], full, best = -1, v, bv, i, j, k, wrap = st0.opt_wrap
+    cdef int ov = 1 if st0.opt_overlap and CRUNS[st0.round] >= 2 else 0
     cdef CRState node
     import heapq
     cands = _book_candidates(h)
@@ -1541,7 +1771,7 @@ cdef object _mixed_best(const CRState *st0, _Best X):
         return None
     bestb = None
     if nb == 1:
-        L = sorted(((_book_value(c), c) for c in cands if _book_full(h, (c,), wrap)),
+        L = sorted(((_book_value(c), c) for c in cands if _book_full(h, (c,), wrap, ov)),
                    key=lambda x: (-x[0], x[1]))
         for bv, c in L:
             if bv + full < best:
@@ -1554,7 +1784,7 @@ cdef object _mixed_best(const CRState *st0, _Best X):
                 bestb = (c,)
     else:
         # same-rank pairs: explicitly; distinct ranks: pairs of the single books, best first
-        singles = sorted(((_book_value(c), c) for c in cands if _book_full(h, (c,), wrap)),
+        singles = sorted(((_book_value(c), c) for c in cands if _book_full(h, (c,), wrap, ov)),
                          key=lambda x: (-x[0], x[1]))
         byrank = {}
         for c in cands:
@@ -1563,7 +1793,7 @@ cdef object _mixed_best(const CRState *st0, _Best X):
         for r, cs in byrank.items():
             for i in range(len(cs)):
                 for j in range(i, len(cs)):
-                    if _book_full(h, (cs[i], cs[j]), wrap):
+                    if _book_full(h, (cs[i], cs[j]), wrap, ov):
                         same.append((_book_value(cs[i]) + _book_value(cs[j]), (cs[i], cs[j])))
         same.sort(key=lambda x: (-x[0], x[1]))
         n1 = len(singles)
@@ -1590,7 +1820,7 @@ cdef object _mixed_best(const CRState *st0, _Best X):
                 books = (singles[i][1], singles[j][1])
                 if kind_rank(CODE_KIND[books[0][0]]) == kind_rank(CODE_KIND[books[1][0]]):
                     continue                    # same rank: the other stream
-                if not _book_full(h, books, wrap):
+                if not _book_full(h, books, wrap, ov):
                     continue
             if bv + full < best:
                 break
@@ -1696,20 +1926,32 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
       that plus the runs DP of the whole hand (fewer cards lay no more) is below the best,
       so few are tried.  The least key: the least sorted books of the best, then the runs
       walk above.
+    * overlapping_runs without ace_wrap, n >= 14 (CR-10 option: runs of one suit may
+      overlap but never continue one another): rounds 3 and 7, and round 6 after its book,
+      by a DP over each suit's 14 positions whose state is the multiset of the suit's open
+      runs (at most 3, each: cards 0..4+, wilds 0..2, begun at the low Ace), the runs begun,
+      the pool wilds and the low Aces used; at a position each open run stops (4+ cards) or
+      takes a natural or a wild, fresh runs begin where no run stopped just before: at most
+      14 x 5,456 x 4 x 13 x 3 states x 27 x 10 moves a suit (the states reached are far
+      fewer).  Round 6 tries every book (no lemma: two runs may share a rank; at most 13 x
+      3^4 x 6 = 6,318), best first with the cut above, each followed by that DP.  Rounds 2
+      and 5 hold one run, where the option changes nothing: the mixed DP above (ace_wrap
+      too).
     * Everything else is a branch and bound over the CR-10 lay-down sequence, not proven
       polynomial: hands under 14 cards (bounded by the lay-downs of 13 cards; the search is
       faster there, and the tests check both against the exhaustive enumeration), and
-      overlapping_runs (there the lay-downs are those the going-down check admits, which
-      completes each run at its shortest; a DP by the rules alone would find more).  It
-      is bounded by the shared solver (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards,
-      except with overlapping_runs, where that solver is no bound.
+      overlapping_runs with ace_wrap in rounds 3, 6, 7.  It is bounded by the shared solver
+      (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards, except with overlapping_runs,
+      where that solver (it keeps two runs of one suit apart) is no bound.
 
     Measured (benches/meld_worst_cases.py, the worst hands we could construct, and random
     hands of 14..41 cards): books only at most 0.002 s (0.24 s before); the runs DP at most
     0.03 s for 41 cards (round 7 with ace_wrap: 88 s before on a random 41-card hand); the
     mixed DP: round 5 at most 0.93 s (9.8 s before; the slowest of 120 hunted 40-card hands
-    of 3-8 ranks twice and 8 wilds, ace_wrap), round 6 0.3 s; the branch and bound: round 6 with overlapping_runs 7.7 s, round 7 with
-    overlapping_runs 41 s (a random 41-card hand).
+    of 3-8 ranks twice and 8 wilds, ace_wrap), round 6 0.3 s; the overlap DP: at most
+    0.04 s on the worst hands of 41 cards (rounds 3, 6, 7: the branch and bound 6..41 s
+    and more), 0.16 s round 5; the branch and bound left: overlapping_runs with ace_wrap,
+    round 7 on 41 cards, see benches/README.md.
     """
     return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
 
@@ -1737,7 +1979,9 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
     # the shared solver's contract mode keeps two runs of one suit apart: a bound only
     # without overlapping_runs (with it, the solver's best can lay less than a lay-down can)
     X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX and not overlapping_runs else 0
-    X.exact = 1 if X.n0 >= exact_min and not overlapping_runs else 0
+    # overlapping_runs: the overlap runs DP (no ace_wrap); with one run (rounds 2, 5) the
+    # option changes nothing; with ace_wrap and 2+ runs, the branch and bound
+    X.exact = 1 if X.n0 >= exact_min and not (overlapping_runs and ace_wrap and CRUNS[rnd] >= 2) else 0
     X.best_p = -1
     X.best_c = -1
     X.key = None
@@ -1783,8 +2027,8 @@ cdef int _dp_check_rec(CRState *st, list bad, int depth) except -2:
 
 def _dp_check(hand, rnd, ace_wrap, overlap=False, book_actions=()):
     """Tests: the runs DP's consistency below the lay-down of ``book_actions``."""
-    if overlap:
-        raise ValueError("the runs DP has no overlapping_runs")
+    if overlap and ace_wrap and CRUNS[rnd] >= 2:
+        raise ValueError("the runs DP has no overlapping_runs with ace_wrap")
     cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap, overlap)
     cdef CRState *st = S(s)
     for a in book_actions:
@@ -1796,11 +2040,12 @@ def _dp_check(hand, rnd, ace_wrap, overlap=False, book_actions=()):
 
 def _runs_rest_after(hand, rnd, ace_wrap, overlap=False, actions=()):
     """Tests: :func:`_runs_rest` after the lay-down steps ``actions`` (action ids)."""
-    if overlap:
-        raise ValueError("the runs DP has no overlapping_runs")
+    if overlap and ace_wrap and CRUNS[rnd] >= 2:
+        raise ValueError("the runs DP has no overlapping_runs with ace_wrap")
     cdef ContractRummyState s = _laydown_state(hand, rnd, ace_wrap, overlap)
     cdef CRState *st = S(s)
     for a in actions:
         cr_apply(st, a, NULL)
     v = _runs_rest(st)
     return (v // RX_CARD, v % RX_CARD) if v >= 0 else None
+

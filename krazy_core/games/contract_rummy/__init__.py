@@ -30,6 +30,8 @@ from krazy_core.games.contract_rummy.state import (  # noqa: F401
     ContractRummyState, _bind_spec, _check_options, new_state, state_from_dict, is_book, is_run, contract_options,
     best_arrangement, EVENT_NAMES, PHASE_NAMES, ROUND_END_REASONS, SUIT_LETTERS, TENSOR_LAYOUT)
 from krazy_core.games.contract_rummy.notation import _action_text  # noqa: F401
+from krazy_core.games.melds import _set_contract_oracle
+from krazy_core.games.contract_rummy.state import _contract_points
 from krazy_core.spec import GameSpec, Option
 
 __all__ = ["SPEC", "ContractRummyState", "new_state", "state_from_dict", "is_book", "is_run",
@@ -78,3 +80,5 @@ SPEC = GameSpec(
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )
 _bind_spec(SPEC)
+# melds.crazy_best_arrangement's contract mode takes its exact value from the DPs here
+_set_contract_oracle(_contract_points)

@@ -2049,3 +2049,26 @@ def _runs_rest_after(hand, rnd, ace_wrap, overlap=False, actions=()):
     v = _runs_rest(st)
     return (v // RX_CARD, v % RX_CARD) if v >= 0 else None
 
+
+_ROUND_OF = {v: k for k, v in CONTRACTS.items()}
+
+
+def _contract_points(codes, books, runs, ace_wrap):
+    """``melds.crazy_best_arrangement``'s contract mode oracle (registered by the package's
+    ``__init__``): the fewest points ``codes`` leave laying ``books`` books and ``runs`` runs
+    as CR-10 lays them (no overlapping_runs), by :func:`best_arrangement`'s exact DPs; -1 when
+    they cannot be laid; None when the contract is no round's (CR-4) or the hand breaks CR-1
+    (more than 2 of a card or 4 Jokers), where only the search answers."""
+    rnd = _ROUND_OF.get((books, runs))
+    if rnd is None:
+        return None
+    cnt = [0] * NK
+    for c in codes:
+        k = CODE_KIND[c] if type(c) is int and 0 <= c < 256 else -1
+        if k < 0:
+            return None
+        cnt[k] += 1
+    if any(x > 2 for x in cnt[:52]) or cnt[JK] > 4:
+        return None
+    r = _best_arrangement(codes, rnd, bool(ace_wrap), False, True, RX_MIN)
+    return -1 if r is None else r[2]

@@ -84,6 +84,30 @@ for r in (5, 6, 2):
                       "cr", f"best{r}{opt}", _EIGHT_RANKS_41))
         CASES.append((f"contract_rummy.best_arrangement round {r}{name}, 41 cards (4 ranks x 8, 9 wilds)", "cr",
                       f"best{r}{opt}", _BOOKY_41))
+# issue 19 item 7, fourth part: overlapping_runs by the overlap runs DP (no ace_wrap); with
+# ace_wrap (rounds 3, 6, 7) the branch and bound stays
+for r in (3, 7, 6):
+    CASES.append((f"contract_rummy.best_arrangement round {r} overlapping_runs, 41 cards (two suits twice, 4 wilds)",
+                   "cr", f"best{r}o", _two_suits_twice(41)))
+CASES.append(("contract_rummy.best_arrangement round 6 overlapping_runs, 41 cards (three suits, JK, 2C)", "cr",
+              "best6o", _three_suits_41()))
+for r in (5, 6):
+    CASES.append((f"contract_rummy.best_arrangement round {r} overlapping_runs, 41 cards (4 ranks twice, 8 wilds)",
+                   "cr", f"best{r}o", _WILD_RANKS_41))
+    CASES.append((f"contract_rummy.best_arrangement round {r} overlapping_runs, 41 cards (8 ranks x 4 suits, 8 wilds)",
+                   "cr", f"best{r}o", _EIGHT_RANKS_41))
+for n in (17, 20, 24):
+    CASES.append((f"contract_rummy.best_arrangement round 7 ace_wrap overlapping_runs, {n} cards (two suits twice)",
+                   "cr", "best7wo", _two_suits_twice(n)))
+for r in (3, 7):
+    CASES.append((f"contract_rummy.best_arrangement round {r} ace_wrap overlapping_runs, 41 cards (three suits, JK, 2C)",
+                   "cr", f"best{r}wo", _three_suits_41()))
+# melds.crazy_best_arrangement's contract mode on the hands above (32 cards: its cap)
+for c in ("0,3", "0,2", "1,2", "2,1"):
+    CASES.append((f"melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract ({c})", "melds",
+                  f"crazyc{c}", _two_suits_twice(32)))
+CASES.append(("melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract (0,3), ace_wrap", "melds",
+              "crazyc0,3w", _two_suits_twice(32)))
 for n in (16, 20):
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards, limit=100", "cr", "opts7lim", _two_suits(n)))
@@ -112,6 +136,10 @@ REPS = 1000 if what.startswith("down") else 1   # a fast call: the mean of 1000
 t = time.perf_counter()
 if what == "crazy":
     r = M.crazy_best_arrangement(hand)[2]
+elif what.startswith("crazyc"):                    # crazyc<books>,<runs>[w: ace_wrap]
+    c = tuple(int(x) for x in what[6:].rstrip("w").split(","))
+    r = M.crazy_best_arrangement(hand, contract=c, ace_wrap=what.endswith("w"))
+    r = None if r is None else r[2]
 elif what == "crazy3":
     r = M.crazy_best_arrangement(hand, contract=(0, 3))
     r = None if r is None else r[2]
@@ -154,10 +182,14 @@ def main(argv=None):
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per call (default 60)")
+    ap.add_argument("--match", default="", help="only the rows whose name holds this text (default: all)")
+    ap.add_argument("--after", type=int, default=0, help="only the rows from this index on (0-based)")
     a = ap.parse_args(argv)
     print(f"| helper, hand | old s | new s | old / new | answer old / new |")
     print(f"|---|---:|---:|---:|---|")
-    for name, _, what, hand in CASES:
+    for name, _, what, hand in CASES[a.after:]:
+        if a.match not in name:
+            continue
         to, ro = run(a.old, what, hand, a.cap)
         tn, rn = run(a.new, what, hand, a.cap)
         fo = f"> {a.cap:g}" if to is None else f"{to:.4f}"

@@ -312,6 +312,8 @@ def _command(args, game_id, seed=None, resume=None):
 def cmd_play(args, console: Console) -> int:
     if args.resume is not None:
         game, args.resume_text = _resume_game(args)
+        if args.save is None:           # a resumed game goes on saving to its file
+            args.save = args.resume
     else:
         game = _make_game(args)
     n = game.num_players
@@ -353,14 +355,24 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             bw = f"ismcts:{args.think}s" if (bw == "ismcts" and args.think) else bw
             bots[p] = make_bot(bw, seed=(seed or 0) * 104729 + p)
     ui = load_ui(game.game_id)
-    if args.resume is not None:
+    resumed = args.resume is not None
+    if resumed:
         state = game.state_from_json(args.resume_text)
     else:
         state = game.new_initial_state(seed=seed)
     ui.state = state                    # the play by play may describe from it (a meld's cards)
     hot_seat = humans > 1
     viewer_for_log = 0 if humans == 1 else None
-    shown = 0
+    # a resumed game starts at its saved position: the past is not played by play again
+    # (it asked Enter for every past roll of the humans and showed today's table at each)
+    shown = state.num_events if resumed else 0
+
+    def act(action):
+        """Play ``action`` (a human's, a bot's or a pass) and keep the save file up to date
+        (it missed the bots' moves after a human's: a crash lost them)."""
+        state.apply_action(action)
+        if args.save:
+            _save(args.save, state)
     last_seated = None
     queue: list = []                        # the rest of a comma-separated line of moves
     queue_player = None
@@ -403,6 +415,10 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     replay = _command(args, game.game_id, seed) if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
+    if resumed:
+        n_moves = len(state.history())
+        console.print(f"Resumed at move {n_moves + 1} ({plural(n_moves, 'move')} played)"
+                      + (": the game is over." if state.is_terminal() else "."))
     try:                                # Ctrl-C at the table: as q (saved, how to go on)
         while True:
             events = state.events_for(viewer_for_log, since=shown)     # only what is new
@@ -432,14 +448,14 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                 if args.delay and p != last_actor:      # a pause per bot turn, not per decision
                     time.sleep(args.delay)
                 last_actor = p
-                state.apply_action(bots[p].step(state))
+                act(bots[p].step(state))
                 _drop_queue(console, queue)
                 continue
             last_actor = p
             offer = _out_of_turn_offer(state, p)
             if offer and auto_pass.get(p) == offer:
                 console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
-                state.apply_action(_pass_action(state))
+                act(_pass_action(state))
                 continue
             if hot_seat and last_seated != p:
                 if not roll_read(p):
@@ -460,7 +476,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                 if offer is not None and answer in ("p", "pa"):
                     if answer == "pa":
                         auto_pass[p] = offer
-                    state.apply_action(_pass_action(state))
+                    act(_pass_action(state))
                     continue
                 last_seated = p
                 for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
@@ -471,9 +487,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             queue_player = p
             if action is None:
                 return _bye(console, state, args, replay)
-            state.apply_action(action)
-            if args.save:
-                _save(args.save, state)
+            act(action)
     except KeyboardInterrupt:
         console.print()
         return _bye(console, state, args, replay)
@@ -1332,7 +1346,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="roll without a keypress")
     p.add_argument("--names", default=None, help="comma-separated names of the human players (hot-seat)")
     p.add_argument("--save", default=None, metavar="FILE", help="save the game to FILE after every move and on quit")
-    p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save")
+    p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save (and keep saving to FILE unless --save names another)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("match", help="a bot-only game, play by play")

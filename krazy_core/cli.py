@@ -857,7 +857,9 @@ def _queued_names(queue):
 def _expand(ui, state, parts):
     """The pieces of a typed line with the game's multi-move forms opened up
     (``ui.expand_typed``: Crazy Rummy ``lay 5♠ 5♥ 5♦``): a list of pieces, each a text or a
-    list of texts to play in whichever order is legal."""
+    list of texts to play in whichever order is legal.  Raises ``UnclearActionError`` (from
+    the view) for a form that names no move, saying why (Crazy Rummy: cards that are neither
+    a book nor a run, CR-5)."""
     out = []
     for x in parts:
         more = ui.expand_typed(state, x)
@@ -1026,9 +1028,17 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
             else:
                 a = e[1]
             if queue is not None:
-                _queue(queue, state, _expand(ui, state, pieces[1:]), legal, labels)
+                try:
+                    _queue(queue, state, _expand(ui, state, pieces[1:]), legal, labels)
+                except UnclearActionError as e:      # a typed meld that is none (CR-5)
+                    console.print(f"[red]{escape(str(e))}; not played: "
+                                  f"{escape(', '.join(pieces[1:])[:200])}[/]")
             return a
-        pieces = _expand(ui, state, pieces)
+        try:
+            pieces = _expand(ui, state, pieces)
+        except UnclearActionError as e:         # Crazy Rummy: cards that are no meld say why
+            message = Text(str(e), style="red")
+            continue
         if isinstance(pieces[0], list):
             a, i = _from_alternatives(state, pieces[0], legal, labels, ui)
             if a is None:

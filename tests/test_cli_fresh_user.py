@@ -5,6 +5,7 @@ was and passes now."""
 import json
 
 import krazy_core
+from krazy_core.cards import format_card
 from krazy_core import cli
 from test_cli_table import krazy
 
@@ -67,3 +68,76 @@ def test_a_resumed_game_goes_on_saving_to_its_file(tmp_path):
     assert code == 0 and f"continue with krazy play krazy-kings --resume {save}" in out.replace("\n", "")
     after = krazy_core.make("krazy-kings").state_from_json(open(save).read())
     assert len(after.history()) > before + 1 and after.current_player() == 0
+
+
+# ---------------------------------------------------------------- item 2: typed melds (CR-5)
+def _cr_turn(hand, typed, rnd=2, **opts):
+    """Seat 1 (seat 0 of the engine) of a scripted Crazy Rummy round ``rnd`` after the draw,
+    holding ``hand``; the lines ``typed`` answered at the table's prompts until the turn
+    ends or the lines run out: ``(moves played, screen text)``."""
+    import io
+    from rich.console import Console
+    from contract_rummy_helpers import scripted
+    from krazy_core.ui import load_ui
+    st = scripted(rnd=rnd, hands={0: hand}, phase="play", discard_below="7C", up_live=False,
+                  discarder=1, turns=1, **opts)
+    ui = load_ui("contract-rummy")
+    ui.state = st
+    console = Console(width=100, height=40, file=io.StringIO(), record=True, color_system=None)
+    answers = iter(list(typed) + ["q"])
+    console.input = lambda prompt="", **kw: next(answers)
+    queue, played = [], []
+    args = cli.build_parser().parse_args(["play", "contract-rummy"])
+    while st.current_player() == 0:
+        a = cli._human_turn(console, st, 0, ui, [f"seat {p + 1}" for p in range(4)], args, queue)
+        if a is None:
+            break
+        played.append(st.action_to_string(a))
+        st.apply_action(a)
+    return played, st, console.export_text()
+
+
+def test_CR_5_a_run_typed_in_any_order_is_laid_as_its_run():
+    # `lay qh kh jk 2h` was refused (the run was started from Q♥: typed low to high only);
+    # Q♥ K♥ and two wilds are 10♥-K♥ with the wilds at 10 and J (or J-A: the lower first)
+    played, st, out = _cr_turn("QH KH JK 2H 5S 5D 5C 9D 4D", ["lay 5s 5d 5c", "lay qh kh jk 2h"])
+    assert played == ["go down", "lay 5♠", "lay 5♦", "lay 5♣", "finish meld",
+                      "start run H from 10♥", "lay 🃏", "lay 2♥", "lay Q♥", "lay K♥", "finish meld"], out
+    run = st.observation(0)["melds"][1]
+    assert (run["kind"], run["suit"], run["lo"]) == ("run", 1, 10)
+    assert [format_card(c) for c in run["cards"]] == ["🃏", "2♥", "Q♥", "K♥"]
+
+
+def test_CR_5_run_order_helpers():
+    from krazy_core.games.contract_rummy import view
+    from krazy_core.cards import parse_cards
+    # a 2 of the run's suit stands in its own place (CR-2): A-2-3-4 by any order typed
+    assert view._run_places(parse_cards("4h 2h ah 3h"))[0] == [(0, 1, parse_cards("ah 2h 3h 4h"))]
+    # an Ace high (CR-3): J-Q-K-A
+    assert view._run_places(parse_cards("ah kh jh qh"))[0] == [(0, 11, parse_cards("jh qh kh ah"))]
+    # fewest wilds first: 2♥ natural at 2 (2-5), before 3-6 with 2♥ as a wild at 6
+    assert [w[:2] for w in view._run_places(parse_cards("3h 4h 2h 5h"))[0]] == [(0, 2), (1, 3)]
+    ui_pieces = view.expand_typed(_cr_turn("5S", [])[1], "lay 5h 3h 4h 2h")
+    assert ui_pieces[-3:-1] == ["start run H from 2♥", [("lay 2♥",), ("lay 3♥",), ("lay 4♥",), ("lay 5♥",)]]
+
+
+def test_CR_5_cards_that_are_no_meld_say_why_in_the_rules_terms():
+    played, st, out = _cr_turn("QH KH JK 2H 5S 5D 5C 9D 4D KD", ["lay 4d 9d kd"])
+    flat = " ".join(out.split())
+    assert played == [] and "books go down first" not in flat
+    assert ("4♦ 9♦ K♦ is not a meld (CR-5): neither a book (3 or more cards of one rank, at most 1 "
+            "wild: the ranks differ) nor a run (4 or more cards of one suit in sequence, at most 2 "
+            "wilds: it has 3 cards, and 4♦ 9♦ K♦ are not consecutive)") in flat
+    from krazy_core.games.contract_rummy import view
+    from krazy_core.cards import parse_cards
+    assert view.meld_problem(parse_cards("5s 5h jk 2c")) == (
+        "5♠ 5♥ 🃏 2♣ is not a meld (CR-5): neither a book (3 or more cards of one rank, at most 1 "
+        "wild: it holds 2 wilds) nor a run (4 or more cards of one suit in sequence, at most 2 "
+        "wilds: the suits differ)")
+    assert view.meld_problem(parse_cards("kh ah 2h 3h")).endswith(
+        "A♥ 2♥ 3♥ K♥ go round the corner (K-A-2), which a run never does (CR-3))")
+    assert view.meld_problem(parse_cards("kh ah 2h 3h"), ace_wrap=True) is None
+    assert view.meld_problem(parse_cards("4d 9d kd jk")).endswith(
+        "4♦ 9♦ K♦ are not consecutive: 7 cards missing, 1 wild to fill them)")
+    assert view.meld_problem(parse_cards("5h 5h 6h 7h")).endswith("it holds 5♥ twice)")
+    assert view.meld_problem(parse_cards("5s 5h 5h")) is None           # duplicates in a book

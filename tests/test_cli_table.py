@@ -514,7 +514,7 @@ def test_gap_crazy_rummy_a_whole_run_is_started_from_its_low_place():
     st = krazy_core.make("contract-rummy").new_initial_state(seed=3)
     assert ui.expand_typed(st, "lay 8s 9s jk 2d")[-3:-1] == [
         "start run S from 8♠", [("lay 8♠",), ("lay 9♠",), ("lay 🃏",), ("lay 2♦",)]]
-    assert ui.expand_typed(st, "lay jk 9h 10h")[-3] == "start run H from 8♥"     # a wild below
+    assert ui.expand_typed(st, "lay jk 9h 10h jh")[-3] == "start run H from 8♥"  # a wild below, as typed
     assert [x for x in ui.expand_typed(st, "lay 5s 5h 2c") if isinstance(x, str) and x.startswith("start")] == []
     assert ui.expand_typed(st, "t") in (["take up-card"], None) and ui.expand_typed(st, "lay") is None
 

@@ -23,7 +23,8 @@ named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
   (Krazy Kings: a play that leaves one card calls "last card" unless the text says not to);
 - optionally ``expand_typed(state, text) -> [[text, ...], ...] | None``: a typed line that
   stands for several moves, each a list of alternatives played in whichever order is legal
-  (Crazy Rummy: ``lay 5♠ 5♥ 5♦``);
+  (Crazy Rummy: ``lay 5♠ 5♥ 5♦``); it may raise ``UnclearActionError`` saying why a line of
+  its form names no move (Crazy Rummy: cards that are neither a book nor a run);
 - optionally ``final_points(state) -> (heading, [value per seat])`` for the result table;
 - optionally ``round_summary(before, state, viewer) -> rich renderable``: what the table
   shows between rounds (``before``: the state before the move that ended the round);

@@ -141,3 +141,46 @@ def test_CR_5_cards_that_are_no_meld_say_why_in_the_rules_terms():
         "4♦ 9♦ K♦ are not consecutive: 7 cards missing, 1 wild to fill them)")
     assert view.meld_problem(parse_cards("5h 5h 6h 7h")).endswith("it holds 5♥ twice)")
     assert view.meld_problem(parse_cards("5s 5h 5h")) is None           # duplicates in a book
+
+
+# ---------------------------------------------------------------- item 3: p at a buy offer (CR-8)
+def _buy_offer():
+    from contract_rummy_helpers import scripted
+    return scripted(rnd=1, hands={0: "5S 5D 9C 4D KD 7H 8H"}, phase="buy_or_pass", cur=0,
+                    turn_player=1, up="QC", discarder=3, turns=1)
+
+
+def _answer_at(st, *typed):
+    """``_human_turn`` of seat 1 answered ``typed``: ``(the move's name or None, the prompts
+    asked, the screen)``."""
+    import io
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui(st.game.game_id)
+    ui.state = st
+    console = Console(width=80, height=24, file=io.StringIO(), record=True, color_system=None)
+    answers, prompts = iter(list(typed) + ["q"]), []
+    console.input = lambda prompt="", **kw: prompts.append(prompt) or next(answers)
+    args = cli.build_parser().parse_args(["play", st.game.game_id])
+    a = cli._human_turn(console, st, 0, ui, [f"seat {p + 1} (you)" if p == 0 else f"seat {p + 1}"
+                                             for p in range(st.num_players())], args, [])
+    return (None if a is None else st.action_to_string(a)), prompts, console.export_text()
+
+
+def test_CR_8_p_passes_at_a_buy_offer_and_the_prompt_lists_it():
+    # 'p' was "not one of your moves" at a buy offer
+    move, prompts, out = _answer_at(_buy_offer(), "p")
+    assert move == "pass" and len(prompts) == 1, out
+    assert prompts[0] == "Your move (1-2, b buy, p pass, or a name; h hint, q quit): "
+    assert _answer_at(_buy_offer(), "b")[0] == "buy"
+    assert _answer_at(_buy_offer(), "d")[0] == "pass"          # the up-card's decline word
+    assert _answer_at(_buy_offer(), "pass")[0] == "pass"
+
+
+def test_CR_7_the_up_card_prompt_lists_take_and_draw():
+    from contract_rummy_helpers import scripted
+    st = scripted(rnd=1, hands={0: "5S 5D 9C 4D KD 7H 8H"}, phase="take_or_decline", cur=0,
+                  up="QC", discarder=3, turns=1)
+    move, prompts, out = _answer_at(st, "d")
+    assert move == "decline up-card" and prompts[0] == \
+        "Your move (1-2, t take, d draw, or a name; h hint, q quit): ", out

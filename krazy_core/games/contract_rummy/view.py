@@ -17,7 +17,7 @@ PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decl
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
 
-SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; at a buy offer 'buy' or 'pass'; a card alone discards it ('8s'); 'lay 5s 5h "
+SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; at a buy offer 'b' buys, 'p' passes; a card alone discards it ('8s'); 'lay 5s 5h "
                "5d' lays a whole meld (a run's cards in any order); cards in letters ('lay off JK on meld 3 high'); a lay off on a "
                "book needs no end")
 
@@ -501,7 +501,8 @@ def expand_typed(state, text):
       (CR-7, CR-10).  Cards that are neither a book nor a run raise ``UnclearActionError``
       saying why (``meld_problem``), unless a meld is being built (the cards may add to it);
     - a card alone (``8s``) discards it when that is legal, as in the other games;
-    - ``take`` / ``t`` takes the up-card, ``decline`` / ``draw`` / ``d`` declines it (and draws).
+    - ``take`` / ``t`` takes the up-card, ``decline`` / ``draw`` / ``d`` declines it (and draws);
+    - at a buy offer (CR-8) ``b`` buys, ``p`` / ``d`` / ``decline`` / ``n`` / ``no`` pass.
 
     ``None`` for anything else."""
     words = str(text).split()
@@ -531,7 +532,8 @@ def expand_typed(state, text):
         return out + [starts[lo], [(f"lay {format_card(c)}",) for c in run], "finish meld"]
     word = " ".join(words).lower()
     for short, move in (("take", "take up-card"), ("t", "take up-card"), ("decline", "decline up-card"),
-                        ("draw", "decline up-card"), ("d", "decline up-card")):
+                        ("draw", "decline up-card"), ("d", "decline up-card"), ("b", "buy"),
+                        ("p", "pass"), ("decline", "pass"), ("d", "pass"), ("n", "pass"), ("no", "pass")):
         if word == short and move in legal:
             return [move]
     cards = _cards_in(text)
@@ -555,6 +557,19 @@ def _building(state):
         return False
     m = obs.get("building_meld")
     return m is not None and any(x.get("id") == m and x.get("cards") for x in obs.get("melds", ()))
+
+
+def prompt_keys(state):
+    """The short answers the prompt lists: at a buy offer ``b buy, p pass`` (CR-8), at the
+    up-card ``t take, d draw`` (CR-7, CR-8); else ``None``."""
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    if "buy" in legal and "pass" in legal:
+        return "b buy, p pass"
+    if "pass" in legal:
+        return "p pass"
+    if "take up-card" in legal and "decline up-card" in legal:
+        return "t take, d draw"
+    return None
 
 
 def typed_action(state, action, text):

@@ -184,3 +184,21 @@ def test_CR_7_the_up_card_prompt_lists_take_and_draw():
     move, prompts, out = _answer_at(st, "d")
     assert move == "decline up-card" and prompts[0] == \
         "Your move (1-2, t take, d draw, or a name; h hint, q quit): ", out
+
+
+# ---------------------------------------------------------------- item 4: seats from 1
+def test_rules_count_seats_and_positions_from_1_as_the_table_does():
+    # `krazy rules` said "the first dealer is seat 0" (CR-6, KR-4) and "position 0 is the
+    # first card dealt" (KA-3) while the table counts seats and positions from 1
+    import re
+    flat = {}
+    for g in ("krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"):
+        code, out = krazy("rules", g, "--no-pager")
+        assert code == 0, out
+        flat[g] = " ".join(out.split())
+        shown = re.sub(r"(?:seat|position) 0 in the Python API", "", flat[g])
+        assert not re.search(r"\b(?:seat|position|player) 0\b", shown), g
+    assert "the first dealer is seat 1 (seat 0 in the Python API)" in flat["contract-rummy"]
+    assert "The first dealer is seat 1 (option first_dealer; seat 0 in the Python API)" in flat["kings-rummy"]
+    assert "position 1 is the first card dealt (position 0 in the Python API)" in flat["krass-kariert"]
+    assert "The Python API (string_to_action, action_to_string) counts positions from 0." in flat["krass-kariert"]

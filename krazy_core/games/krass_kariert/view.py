@@ -284,8 +284,8 @@ def action_label(state, a) -> str:
 
 RULES_NOTE = ("At the table (krazy play) hand positions count from 1, as seats do: the first "
               "card of your hand is position 1, and you type them so ('p1', '3-4 pair', "
-              "'reserve 8 at 2', 'insert 1'). The rules above and the Python API "
-              "(string_to_action, action_to_string) count positions from 0.")
+              "'reserve 8 at 2', 'insert 1'). The Python API "
+              "(string_to_action, action_to_string) counts positions from 0.")
 
 
 def _renumber_play(text: str) -> str:

@@ -202,3 +202,27 @@ def test_rules_count_seats_and_positions_from_1_as_the_table_does():
     assert "The first dealer is seat 1 (option first_dealer; seat 0 in the Python API)" in flat["kings-rummy"]
     assert "position 1 is the first card dealt (position 0 in the Python API)" in flat["krass-kariert"]
     assert "The Python API (string_to_action, action_to_string) counts positions from 0." in flat["krass-kariert"]
+
+
+# ---------------------------------------------------------------- item 5: the card examples
+def test_a_bad_card_names_only_cards_of_the_game_CR_1_KR_1():
+    # best_arrangement('5H XX', 1) said "try ... '3R' for stars" and then refused 3R (CR-1
+    # has no stars); every example a refusal gives is a card the same function takes
+    import re
+    import pytest
+    from krazy_core.games import contract_rummy as cr, melds
+    cases = [(lambda h: cr.best_arrangement(h, 1), "Crazy Rummy"),
+             (lambda h: cr.is_book(h), "Crazy Rummy"),
+             (lambda h: melds.crazy_best_arrangement(h, contract=cr.CONTRACTS[1]), "Crazy Rummy"),
+             (lambda h: melds.deadwood_points(h, 5), "Kings Rummy")]
+    for f, name in cases:
+        with pytest.raises(ValueError) as e:
+            f("5H XX")
+        msg = str(e.value)
+        assert msg.startswith(f"'XX' is not a {name} card (try "), msg
+        assert ("'3R'" in msg) == (name == "Kings Rummy"), msg         # stars: Kings Rummy only
+        examples = re.findall(r"'([0-9A-Z]+)'", msg.split("(try ", 1)[1])
+        assert len(examples) >= 4, msg
+        for ex in examples:
+            f("5H " + ex)                    # no ValueError: the example is a card here
+    assert "'3R' for stars" in str(pytest.raises(ValueError, melds.deadwood_points, "5H AC", 5).value)

@@ -614,6 +614,19 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
     return True
 
 
+def _met_by(events, i):
+    """The index of the ``challenge_met`` event that the play ``events[i]`` is (Krazy Kings,
+    KK-11: the same seat and card, after its ``last_card`` call, KK-19), else ``None``."""
+    e = events[i]
+    j = i + 1
+    while j < len(events) and events[j].get("event") == "last_card" and events[j].get("player") == e.get("player"):
+        j += 1
+    if j < len(events) and events[j].get("event") == "challenge_met" and \
+            events[j].get("player") == e.get("player") and events[j].get("card") == e.get("card"):
+        return j
+    return None
+
+
 def _log_lines(ui, events, names):
     """The play by play of ``events``: a run of draws by one seat is one line (``draws 6
     cards``; after "fails the challenge and draws 6" or "meets the challenge ...; seat 2
@@ -652,10 +665,13 @@ def _log_lines(ui, events, names):
             owed = None
         elif j - i > 1 and k in ("draw", "drawn"):
             out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
-        elif k == "play" and not e.get("announced") and i + 1 < len(events) and \
-                events[i + 1].get("event") == "challenge_met" and \
-                events[i + 1].get("player") == e.get("player") and events[i + 1].get("card") == e.get("card"):
-            pass                        # "meets the challenge with A♠" is the play's line (KK-11)
+        elif k == "play" and _met_by(events, i) is not None:
+            # "meets the challenge with A♠" is the play's line (KK-11), and says "LAST CARD!"
+            # when the play called it (KK-19): it was "plays A♠ — LAST CARD!" then "meets the
+            # challenge with A♠", two lines for one card
+            if e.get("announced"):
+                m = _met_by(events, i)
+                events = events[:m] + [dict(events[m], announced=True)] + events[m + 1:]
         elif j - i > 1 and k == "pass":
             lines = [_describe(ui, x, names) for x in events[i:j]]
             lines = [x for x in lines if x]
@@ -672,10 +688,29 @@ def _log_lines(ui, events, names):
     return out
 
 
+def _fit_prompt(console, prompt):
+    """A prompt (rich markup) wider than the terminal folded at spaces: the lines but the last
+    printed, the last returned to ask with (a prompt is not wrapped by the console: "seat 1
+    (player 1), your move (1-2, t take, d draw, ...): " ran past 80 columns)."""
+    from rich.cells import cell_len
+    width = console.size.width
+    text = Text.from_markup(prompt) if isinstance(prompt, str) else prompt
+    if cell_len(text.plain) < width:
+        return prompt
+    lines = text.wrap(console, width - 1)      # a column left for the cursor
+    for line in lines[:-1]:
+        console.print(line)
+    last = lines[-1]
+    if text.plain.endswith(" ") and not last.plain.endswith(" "):
+        last.append(" ")
+    return last.markup
+
+
 def _ask(console, prompt):
-    """A line of input, stripped, in the case it was typed (``"q"`` at end of input)."""
+    """A line of input, stripped, in the case it was typed (``"q"`` at end of input); a prompt
+    wider than the terminal folds (``_fit_prompt``)."""
     try:
-        return console.input(prompt).strip()
+        return console.input(_fit_prompt(console, prompt)).strip()
     except EOFError:
         # Ctrl-D: end the prompt's line, else "Replay this deal: ..." followed the prompt on
         # its line (tester2, issue 16)

@@ -226,3 +226,63 @@ def test_a_bad_card_names_only_cards_of_the_game_CR_1_KR_1():
         for ex in examples:
             f("5H " + ex)                    # no ValueError: the example is a card here
     assert "'3R' for stars" in str(pytest.raises(ValueError, melds.deadwood_points, "5H AC", 5).value)
+
+
+# ---------------------------------------------------------------- item 6: cosmetics
+def test_a_prompt_wider_than_the_terminal_folds_at_spaces():
+    # "Press Enter when seated, p to pass, pa to pass every offer this round, q to quit: " (85
+    # columns, the hot-seat buy offer) ran past an 80-column terminal: a prompt is not wrapped
+    import io
+    from rich.console import Console
+    from rich.cells import cell_len
+    console = Console(width=80, file=io.StringIO(), record=True, color_system=None)
+    asked = []
+    console.input = lambda prompt="", **kw: asked.append(prompt) or "p"
+    long = "Press Enter when seated, p to pass, pa to pass every offer this round, q to quit: "
+    assert cli._ask(console, long) == "p"
+    printed = console.export_text()
+    assert printed == "Press Enter when seated, p to pass, pa to pass every offer this round, q to \n"
+    assert asked == ["quit: "]
+    assert all(cell_len(x) < 80 for x in printed.splitlines() + asked)
+    short = "Your move (1-2, b buy, p pass, or a name; h hint, q quit): "
+    assert cli._ask(console, short) == "p" and asked[-1] == short      # as it was
+
+
+def test_KA_11_you_can_play_lists_a_playable_stop():
+    # "You can play: none" was shown while the STOP card was the move to play
+    import io
+    import random
+    from rich.console import Console
+    from krazy_core.games.krass_kariert import view
+    g = krazy_core.make("krass-kariert")
+    r = random.Random(1)
+    st = g.new_initial_state(seed=0)
+    for _ in range(24):
+        st.apply_action(st.heuristic_action(r.randrange(1000)))
+    p = st.current_player()
+    assert [st.action_to_string(a) for a in st.legal_actions()] == ["stop 0", "stop 1"]
+    assert view.playable_list(st, p).plain == "STOP at 1; STOP at 2"    # positions from 1
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(view.render(st, p))
+    assert "You can play: STOP at 1; STOP at 2" in console.export_text()
+
+
+def test_KK_11_a_last_card_that_meets_a_challenge_is_one_line():
+    # seed 1, choice 1 every time: "seat 1 (you) plays 6♦ — LAST CARD!" and then "seat 1 (you)
+    # meets the challenge with 6♦; seat 2 (heuristic bot) draws 6 cards", two lines for one card
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "--delay", "0", "--no-roll-key",
+                      input="1\n" * 60 + "q\n")
+    assert code == 0
+    assert "seat 1 (you) meets the challenge with 6♦ — LAST CARD!; seat 2 (heuristic bot) draws 6 cards" in out
+    assert "seat 1 (you) plays 6♦" not in out
+    ui = __import__("krazy_core.ui", fromlist=["load_ui"]).load_ui("krazy-kings")
+    names = ["seat 1 (you)", "seat 2"]
+    ev = [{"event": "play", "player": 0, "card": 38, "card_text": "6♦", "announced": True},
+          {"event": "last_card", "player": 0},
+          {"event": "challenge_met", "player": 0, "card": 38, "card_text": "6♦", "challenger": 1}] + \
+        [{"event": "draw", "player": 1, "card": None, "reason": "challenge met"}] * 6
+    assert cli._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦ — LAST CARD!; "
+                                             "seat 2 draws 6 cards"]
+    ev[0] = dict(ev[0], announced=False)
+    del ev[1]
+    assert cli._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦; seat 2 draws 6 cards"]

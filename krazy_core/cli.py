@@ -367,6 +367,9 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     # (it asked Enter for every past roll of the humans and showed today's table at each)
     shown = state.num_events if resumed else 0
 
+    if args.save:                       # a file that cannot be written is said before the table starts
+        _save(args.save, state)
+
     def act(action):
         """Play ``action`` (a human's, a bot's or a pass) and keep the save file up to date
         (it missed the bots' moves after a human's: a crash lost them)."""
@@ -516,10 +519,19 @@ def _bye(console, state, args, replay):
 
 
 def _save(path, state):
+    """Write the game to ``path`` (after every action): through a file beside it and a rename,
+    so a crash or Ctrl-C in the middle of a write leaves the last save whole.  Raises
+    ``ConfigError`` when it cannot be written."""
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with open(path, "w", encoding="utf-8") as f:
+        with open(tmp, "w", encoding="utf-8") as f:
             f.write(state.to_json())
+        os.replace(tmp, path)
     except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
         raise ConfigError(f"--save: cannot write {path!r}: {e.strerror}") from None
 
 

@@ -286,3 +286,14 @@ def test_KK_11_a_last_card_that_meets_a_challenge_is_one_line():
     ev[0] = dict(ev[0], announced=False)
     del ev[1]
     assert cli._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦; seat 2 draws 6 cards"]
+
+
+def test_a_save_file_that_cannot_be_written_is_said_before_the_table_starts(tmp_path):
+    # with a save after every action it failed at the first bot's move, mid play by play
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "--delay", "0", "--save",
+                      str(tmp_path / "no" / "such" / "dir.save"), input="q\n")
+    assert code == 2 and "--save: cannot write" in out and "rolls" not in out, out
+    # a save goes through a file beside it and a rename: none is left behind
+    save = tmp_path / "kk.save"
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "--delay", "0", "--save", str(save), input="1\nq\n")
+    assert code == 0 and [p.name for p in tmp_path.iterdir() if p.is_file()] == ["kk.save"]

@@ -312,6 +312,8 @@ def _command(args, game_id, seed=None, resume=None):
 def cmd_play(args, console: Console) -> int:
     if args.resume is not None:
         game, args.resume_text = _resume_game(args)
+        if args.save is None:           # a resumed game goes on saving to its file
+            args.save = args.resume
     else:
         game = _make_game(args)
     n = game.num_players
@@ -353,14 +355,27 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             bw = f"ismcts:{args.think}s" if (bw == "ismcts" and args.think) else bw
             bots[p] = make_bot(bw, seed=(seed or 0) * 104729 + p)
     ui = load_ui(game.game_id)
-    if args.resume is not None:
+    resumed = args.resume is not None
+    if resumed:
         state = game.state_from_json(args.resume_text)
     else:
         state = game.new_initial_state(seed=seed)
     ui.state = state                    # the play by play may describe from it (a meld's cards)
     hot_seat = humans > 1
     viewer_for_log = 0 if humans == 1 else None
-    shown = 0
+    # a resumed game starts at its saved position: the past is not played by play again
+    # (it asked Enter for every past roll of the humans and showed today's table at each)
+    shown = state.num_events if resumed else 0
+
+    if args.save:                       # a file that cannot be written is said before the table starts
+        _save(args.save, state)
+
+    def act(action):
+        """Play ``action`` (a human's, a bot's or a pass) and keep the save file up to date
+        (it missed the bots' moves after a human's: a crash lost them)."""
+        state.apply_action(action)
+        if args.save:
+            _save(args.save, state)
     last_seated = None
     queue: list = []                        # the rest of a comma-separated line of moves
     queue_player = None
@@ -403,6 +418,10 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     replay = _command(args, game.game_id, seed) if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
+    if resumed:
+        n_moves = len(state.history())
+        console.print(f"Resumed at move {n_moves + 1} ({plural(n_moves, 'move')} played)"
+                      + (": the game is over." if state.is_terminal() else "."))
     try:                                # Ctrl-C at the table: as q (saved, how to go on)
         while True:
             events = state.events_for(viewer_for_log, since=shown)     # only what is new
@@ -432,14 +451,14 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                 if args.delay and p != last_actor:      # a pause per bot turn, not per decision
                     time.sleep(args.delay)
                 last_actor = p
-                state.apply_action(bots[p].step(state))
+                act(bots[p].step(state))
                 _drop_queue(console, queue)
                 continue
             last_actor = p
             offer = _out_of_turn_offer(state, p)
             if offer and auto_pass.get(p) == offer:
                 console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
-                state.apply_action(_pass_action(state))
+                act(_pass_action(state))
                 continue
             if hot_seat and last_seated != p:
                 if not roll_read(p):
@@ -460,7 +479,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                 if offer is not None and answer in ("p", "pa"):
                     if answer == "pa":
                         auto_pass[p] = offer
-                    state.apply_action(_pass_action(state))
+                    act(_pass_action(state))
                     continue
                 last_seated = p
                 for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
@@ -471,9 +490,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
             queue_player = p
             if action is None:
                 return _bye(console, state, args, replay)
-            state.apply_action(action)
-            if args.save:
-                _save(args.save, state)
+            act(action)
     except KeyboardInterrupt:
         console.print()
         return _bye(console, state, args, replay)
@@ -502,10 +519,19 @@ def _bye(console, state, args, replay):
 
 
 def _save(path, state):
+    """Write the game to ``path`` (after every action): through a file beside it and a rename,
+    so a crash or Ctrl-C in the middle of a write leaves the last save whole.  Raises
+    ``ConfigError`` when it cannot be written."""
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with open(path, "w", encoding="utf-8") as f:
+        with open(tmp, "w", encoding="utf-8") as f:
             f.write(state.to_json())
+        os.replace(tmp, path)
     except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
         raise ConfigError(f"--save: cannot write {path!r}: {e.strerror}") from None
 
 
@@ -600,6 +626,19 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
     return True
 
 
+def _met_by(events, i):
+    """The index of the ``challenge_met`` event that the play ``events[i]`` is (Krazy Kings,
+    KK-11: the same seat and card, after its ``last_card`` call, KK-19), else ``None``."""
+    e = events[i]
+    j = i + 1
+    while j < len(events) and events[j].get("event") == "last_card" and events[j].get("player") == e.get("player"):
+        j += 1
+    if j < len(events) and events[j].get("event") == "challenge_met" and \
+            events[j].get("player") == e.get("player") and events[j].get("card") == e.get("card"):
+        return j
+    return None
+
+
 def _log_lines(ui, events, names):
     """The play by play of ``events``: a run of draws by one seat is one line (``draws 6
     cards``; after "fails the challenge and draws 6" or "meets the challenge ...; seat 2
@@ -638,10 +677,13 @@ def _log_lines(ui, events, names):
             owed = None
         elif j - i > 1 and k in ("draw", "drawn"):
             out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
-        elif k == "play" and not e.get("announced") and i + 1 < len(events) and \
-                events[i + 1].get("event") == "challenge_met" and \
-                events[i + 1].get("player") == e.get("player") and events[i + 1].get("card") == e.get("card"):
-            pass                        # "meets the challenge with A♠" is the play's line (KK-11)
+        elif k == "play" and _met_by(events, i) is not None:
+            # "meets the challenge with A♠" is the play's line (KK-11), and says "LAST CARD!"
+            # when the play called it (KK-19): it was "plays A♠ — LAST CARD!" then "meets the
+            # challenge with A♠", two lines for one card
+            if e.get("announced"):
+                m = _met_by(events, i)
+                events = events[:m] + [dict(events[m], announced=True)] + events[m + 1:]
         elif j - i > 1 and k == "pass":
             lines = [_describe(ui, x, names) for x in events[i:j]]
             lines = [x for x in lines if x]
@@ -658,10 +700,29 @@ def _log_lines(ui, events, names):
     return out
 
 
+def _fit_prompt(console, prompt):
+    """A prompt (rich markup) wider than the terminal folded at spaces: the lines but the last
+    printed, the last returned to ask with (a prompt is not wrapped by the console: "seat 1
+    (player 1), your move (1-2, t take, d draw, ...): " ran past 80 columns)."""
+    from rich.cells import cell_len
+    width = console.size.width
+    text = Text.from_markup(prompt) if isinstance(prompt, str) else prompt
+    if cell_len(text.plain) < width:
+        return prompt
+    lines = text.wrap(console, width - 1)      # a column left for the cursor
+    for line in lines[:-1]:
+        console.print(line)
+    last = lines[-1]
+    if text.plain.endswith(" ") and not last.plain.endswith(" "):
+        last.append(" ")
+    return last.markup
+
+
 def _ask(console, prompt):
-    """A line of input, stripped, in the case it was typed (``"q"`` at end of input)."""
+    """A line of input, stripped, in the case it was typed (``"q"`` at end of input); a prompt
+    wider than the terminal folds (``_fit_prompt``)."""
     try:
-        return console.input(prompt).strip()
+        return console.input(_fit_prompt(console, prompt)).strip()
     except EOFError:
         # Ctrl-D: end the prompt's line, else "Replay this deal: ..." followed the prompt on
         # its line (tester2, issue 16)
@@ -843,7 +904,9 @@ def _queued_names(queue):
 def _expand(ui, state, parts):
     """The pieces of a typed line with the game's multi-move forms opened up
     (``ui.expand_typed``: Crazy Rummy ``lay 5♠ 5♥ 5♦``): a list of pieces, each a text or a
-    list of texts to play in whichever order is legal."""
+    list of texts to play in whichever order is legal.  Raises ``UnclearActionError`` (from
+    the view) for a form that names no move, saying why (Crazy Rummy: cards that are neither
+    a book nor a run, CR-5)."""
     out = []
     for x in parts:
         more = ui.expand_typed(state, x)
@@ -1012,9 +1075,17 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
             else:
                 a = e[1]
             if queue is not None:
-                _queue(queue, state, _expand(ui, state, pieces[1:]), legal, labels)
+                try:
+                    _queue(queue, state, _expand(ui, state, pieces[1:]), legal, labels)
+                except UnclearActionError as e:      # a typed meld that is none (CR-5)
+                    console.print(f"[red]{escape(str(e))}; not played: "
+                                  f"{escape(', '.join(pieces[1:])[:200])}[/]")
             return a
-        pieces = _expand(ui, state, pieces)
+        try:
+            pieces = _expand(ui, state, pieces)
+        except UnclearActionError as e:         # Crazy Rummy: cards that are no meld say why
+            message = Text(str(e), style="red")
+            continue
         if isinstance(pieces[0], list):
             a, i = _from_alternatives(state, pieces[0], legal, labels, ui)
             if a is None:
@@ -1332,7 +1403,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="roll without a keypress")
     p.add_argument("--names", default=None, help="comma-separated names of the human players (hot-seat)")
     p.add_argument("--save", default=None, metavar="FILE", help="save the game to FILE after every move and on quit")
-    p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save")
+    p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save (and keep saving to FILE unless --save names another)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("match", help="a bot-only game, play by play")

@@ -132,12 +132,15 @@ def _height(console: Console, renderable, width) -> int:
     return len(console.render_lines(renderable, console.options.update(width=width, height=None), pad=False))
 
 
-def prompt_text(name: Optional[str], n: int, pages: int) -> str:
-    """The short prompt: ``Your move (1-7, or a name; h hint, q quit): ``."""
+def prompt_text(name: Optional[str], n: int, pages: int, keys: Optional[str] = None) -> str:
+    """The short prompt: ``Your move (1-7, or a name; h hint, q quit): ``; ``keys``: the
+    game's short answers at this decision (``ui.prompt_keys``), listed after the numbers
+    (``Your move (1-2, b buy, p pass, or a name; h hint, q quit): ``)."""
     more = ", m more" if pages > 1 else ""
     who = f"{name}, your move" if name else "Your move"
     span = "1" if n == 1 else f"1-{n}"      # "(1-1, ...)" read as a typo (tester2, issue 16)
-    return f"{who} ({span}{more}, or a name; h hint, q quit): "
+    extra = f", {keys}" if keys else ""
+    return f"{who} ({span}{more}{extra}, or a name; h hint, q quit): "
 
 
 def fit_table(console: Console, ui, state, viewer, reserve: int, width: int, height: int):
@@ -164,8 +167,9 @@ def screen_lines(console: Console, ui, state, viewer, entries: List[Entry], page
     width = width or console.size.width
     height = height or console.size.height
     n = len(entries)
+    keys = ui.prompt_keys(state) if getattr(ui, "prompt_keys", None) else None
     msg_lines = _height(console, message, width) if message is not None else 0
-    prompt_lines = -(-len(prompt_text(name, n, 2)) // width)
+    prompt_lines = -(-len(prompt_text(name, n, 2, keys)) // width)
     need = _rows_needed(entries, width)
     # the choices get what they need, but at most half the screen (they page beyond that)
     want = min(need, max(2, (height - prompt_lines - msg_lines) // 2))
@@ -185,7 +189,7 @@ def screen_lines(console: Console, ui, state, viewer, entries: List[Entry], page
     parts = [table] + grid
     if message is not None:
         parts.append(message)
-    return parts, prompt_text(name, n, pages), page, pages, first, count
+    return parts, prompt_text(name, n, pages, keys), page, pages, first, count
 
 
 def group_prompt(group: Entry) -> str:

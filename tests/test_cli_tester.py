@@ -672,7 +672,7 @@ def test_crazy_rummy_t_at_a_buy_offer_is_refused_with_the_buy_offer_words():
     labels = [ui.action_label(st, a) for a in legal]
     got, err = cli._resolve_name(st, "t", legal, labels, ui.short_forms, ui)
     assert got is None
-    assert "at a buy offer 'buy' or 'pass'" in " ".join(err.split())
+    assert "at a buy offer 'b' buys, 'p' passes" in " ".join(err.split())
 
 
 def test_a_split_hint_is_not_called_about_the_same():

@@ -1844,9 +1844,13 @@ def _parse_kings_cards(cards, what="hand"):
             raise ValueError(f"{what} must be a list of cards, got {cards!r}") from None
     codes = []
     for c in items:
-        code = parse_card(c)
-        if code != 0x50 and ((code >> 4) > 4 or (code & 15) < 3):
-            raise ValueError(f"{c!r} is not a Kings Rummy card (suits S H D C R, ranks 3..K, JK; KR-1)")
+        try:
+            code = parse_card(c)
+        except ValueError:
+            code = -1                   # parse_card's examples name other games' cards ('AC')
+        if code != 0x50 and (code < 0 or (code >> 4) > 4 or (code & 15) < 3):
+            raise ValueError(f"{c!r} is not a Kings Rummy card (try 'QS', '10H', 'TH', '3R' for stars, "
+                             f"'JK': suits S H D C R, ranks 3..K; KR-1)")
         codes.append(code)
     if len(codes) > KZ_MELD_MAX_HAND:
         raise ValueError(f"{what} has {len(codes)} cards; the solver takes at most {KZ_MELD_MAX_HAND}")
@@ -1983,10 +1987,16 @@ def can_meld_all(hand, wild_rank):
 
 def _parse_crazy_cards(cards):
     items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-    codes = [parse_card(c) for c in items]
-    for c, code in zip(items, codes):
-        if code != 0x50 and (code >> 4) > 3:
-            raise ValueError(f"{c!r} is not a Crazy Rummy card (suits S H D C, ranks A..K, JK; CR-1)")
+    codes = []
+    for c in items:
+        try:
+            code = parse_card(c)
+        except ValueError:
+            code = -1                   # parse_card's examples name other games' cards ('3R')
+        if code != 0x50 and (code < 0 or (code >> 4) > 3):
+            raise ValueError(f"{c!r} is not a Crazy Rummy card (try 'QS', '10H', 'TH', 'AC', 'JK': "
+                             f"suits S H D C, ranks A..K, the Joker; CR-1)")
+        codes.append(code)
     if len(codes) > KZ_MELD_MAX_HAND:
         raise ValueError(f"hand has {len(codes)} cards; the solver takes at most {KZ_MELD_MAX_HAND}")
     return codes

@@ -23,7 +23,10 @@ named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
   (Krazy Kings: a play that leaves one card calls "last card" unless the text says not to);
 - optionally ``expand_typed(state, text) -> [[text, ...], ...] | None``: a typed line that
   stands for several moves, each a list of alternatives played in whichever order is legal
-  (Crazy Rummy: ``lay 5♠ 5♥ 5♦``);
+  (Crazy Rummy: ``lay 5♠ 5♥ 5♦``); it may raise ``UnclearActionError`` saying why a line of
+  its form names no move (Crazy Rummy: cards that are neither a book nor a run);
+- optionally ``prompt_keys(state) -> str | None``: the short answers of this decision that
+  the prompt lists after the numbers (Crazy Rummy at a buy offer: ``"b buy, p pass"``);
 - optionally ``final_points(state) -> (heading, [value per seat])`` for the result table;
 - optionally ``round_summary(before, state, viewer) -> rich renderable``: what the table
   shows between rounds (``before``: the state before the move that ended the round);
@@ -102,6 +105,7 @@ def load_ui(game_id: str):
         choice_groups=getattr(mod, "choice_groups", None),
         typed_action=getattr(mod, "typed_action", lambda state, a, text: a),
         expand_typed=getattr(mod, "expand_typed", lambda state, text: None),
+        prompt_keys=getattr(mod, "prompt_keys", None),
         final_points=getattr(mod, "final_points", None),
         round_summary=getattr(mod, "round_summary", None),
         before_roll=getattr(mod, "before_roll", None),

@@ -750,9 +750,13 @@ def _parse_cards(cards):
     items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
     out = []
     for c in items:
-        code = c if type(c) is int else parse_card(c)
+        try:
+            code = c if type(c) is int else parse_card(c)
+        except ValueError:
+            code = -1                   # parse_card's examples name other games' cards ('3R')
         if not 0 <= code < 256 or CODE_KIND[code] < 0:
-            raise ValueError(f"{c!r} is not a Crazy Rummy card (S H D C, A..K, JK; CR-1)")
+            raise ValueError(f"{c!r} is not a Crazy Rummy card (try 'QS', '10H', 'TH', 'AC', 'JK': "
+                             f"suits S H D C, ranks A..K, the Joker; CR-1)")
         out.append(code)
     return out
 

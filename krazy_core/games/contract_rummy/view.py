@@ -17,8 +17,8 @@ PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decl
                "buy_or_pass": "buy the up-card (+ penalty card) or pass", "play": "play (go down, lay off, swap, discard)",
                "going_down": "going down", "over": "game over"}
 
-SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; at a buy offer 'buy' or 'pass'; a card alone discards it ('8s'); 'lay 5s 5h "
-               "5d' lays a whole meld; cards in letters ('lay off JK on meld 3 high'); a lay off on a "
+SHORT_FORMS = ("'t' takes the up-card, 'd' declines it; at a buy offer 'b' buys, 'p' passes; a card alone discards it ('8s'); 'lay 5s 5h "
+               "5d' lays a whole meld (a run's cards in any order); cards in letters ('lay off JK on meld 3 high'); a lay off on a "
                "book needs no end")
 
 
@@ -344,16 +344,165 @@ def _cards_in(text):
     return out
 
 
+def _is_wild(c, rank=None):
+    """CR-2: every Joker and every 2 is wild (a 2 in a book of 2s is natural there)."""
+    return c == 0x50 or ((c & 15) == 2 and rank != 2)
+
+
+def _book_reason(cards):
+    """Why ``cards`` is not a book (CR-5: 3 or more cards of one rank, at most 1 wild; CR-2: a
+    2 in a book of 2s is natural), or ``None`` when it is one."""
+    ranks = {c & 15 for c in cards if not _is_wild(c)}
+    if len(ranks) > 1:
+        return "the ranks differ"
+    if ranks:
+        rank = ranks.pop()
+    elif any(c != 0x50 for c in cards):
+        rank = 2                            # 2s (and Jokers) only: a book of 2s
+    else:
+        return "it has no natural card"
+    why = []
+    if len(cards) < 3:
+        why.append(f"it has {plural(len(cards), 'card')}")
+    wilds = sum(_is_wild(c, rank) for c in cards)
+    if wilds > 1:
+        why.append(f"it holds {wilds} wilds")
+    return ", and ".join(why) or None
+
+
+def _gaps(ranks, ace_wrap=False):
+    """The fewest places missing between the ranks ``ranks`` (distinct) in one sequence: an Ace
+    low or high (CR-3), round the corner with ``ace_wrap``."""
+    best = None
+    for k in range(13 if ace_wrap else 2):
+        if ace_wrap:
+            pos = [(r - 1 - k) % 13 for r in ranks]
+        else:
+            pos = [14 if (r == 1 and k) else r for r in ranks]
+        g = max(pos) - min(pos) + 1 - len(pos)
+        best = g if best is None else min(best, g)
+    return best or 0
+
+
+def _run_places(cards, ace_wrap=False):
+    """The ways ``cards`` forms a run (CR-5: 4 or more cards of one suit in sequence, at most
+    2 wilds; CR-2: a 2 of the suit in its own place is natural there; CR-3: an Ace low or
+    high, never both, no wrap unless ``ace_wrap``): ``([(wilds used, lo, cards low to
+    high)], reason)``, ``lo`` the first position (1 an Ace low, 11 J-Q-K-A), fewest wilds
+    first, then lowest ``lo``; ``reason`` says why there is no way (``""`` when there are)."""
+    n = len(cards)
+    suits = {c >> 4 for c in cards if not _is_wild(c)}
+    if not suits:                           # 2s (and Jokers) only: a 2 may stand in its place
+        suits = {c >> 4 for c in cards if c != 0x50}
+    if len(suits) > 1:
+        return [], "the suits differ"
+    if not suits:
+        return [], "it has no natural card"
+    suit = suits.pop()
+    if n < 4:
+        more = _sequence_reason(cards, suit, ace_wrap)
+        return [], f"it has {plural(n, 'card')}" + (f", and {more}" if more else "")
+    out = []
+    for lo in range(1, (13 if ace_wrap else 15 - n) + 1):
+        if n > 13:
+            break
+        place = {(p - 1) % 13 + 1: p - lo for p in range(lo, lo + n)}     # rank -> index
+        slot = [None] * n
+        wild = []
+        ok = True
+        for c in sorted(cards, key=lambda c: _is_wild(c)):      # the naturals first
+            r = c & 15
+            if c != 0x50 and c >> 4 == suit and r in place and slot[place[r]] is None:
+                slot[place[r]] = c              # a natural (a 2 of the suit in its place too)
+            elif _is_wild(c):
+                wild.append(c)
+            else:
+                ok = False
+                break
+        if not ok or len(wild) > 2:
+            continue
+        gaps = [i for i, x in enumerate(slot) if x is None]
+        for i, c in zip(gaps, wild):           # the wilds in the order typed
+            slot[i] = c
+        out.append((len(wild), lo, slot))
+    if out:
+        out.sort(key=lambda x: (x[0], x[1]))
+        return out, ""
+    nat = [c for c in cards if not _is_wild(c)]
+    why = []
+    for c in nat:
+        if sum((d & 15) == (c & 15) for d in nat) > 1:
+            why.append(f"it holds {format_card(c)} twice")
+            break
+    wilds = sum(_is_wild(c) for c in cards)
+    own_two = any(c == (suit << 4 | 2) for c in cards)     # may be natural in its place (CR-2)
+    if wilds - own_two > 2:
+        why.append(f"it holds {wilds} wilds")
+    if not why:
+        why.append(_sequence_reason(cards, suit, ace_wrap))
+    return [], ", and ".join(why) or "its cards do not make one sequence"
+
+
+def _sequence_reason(cards, suit, ace_wrap=False):
+    """Why the naturals of ``cards`` (one suit) are not in sequence with its wilds filling
+    the gaps, or ``""`` when they are."""
+    nat = [c for c in cards if not _is_wild(c)]
+    if not nat:
+        return ""
+    ranks = {c & 15 for c in nat}
+    if len(ranks) < len(nat):
+        return ""
+    wilds = len(cards) - len(nat)
+    if (suit << 4 | 2) in cards and 2 not in ranks:
+        ranks.add(2)                        # the 2 of the suit in its own place (CR-2)
+        wilds -= 1
+    gaps = _gaps(ranks, ace_wrap)
+    if gaps <= max(0, wilds):
+        return ""
+    shown = " ".join(format_card(c) for c in sorted(nat, key=lambda c: c & 15))
+    if not ace_wrap and _gaps(ranks, True) <= max(0, wilds) and 1 in ranks:
+        shown = " ".join(format_card(suit << 4 | r) for r in sorted(ranks))
+    if not ace_wrap and _gaps(ranks, True) <= max(0, wilds):
+        return f"{shown} go round the corner (K-A-2), which a run never does (CR-3)"
+    if len(cards) - len(nat) == 0:
+        return f"{shown} are not consecutive"
+    return (f"{shown} are not consecutive: {plural(gaps, 'card')} missing, "
+            f"{plural(len(cards) - len(nat), 'wild')} to fill them")
+
+
+def meld_problem(cards, ace_wrap=False):
+    """Why the cards ``cards`` (codes) are not a meld, in the terms of CR-5, or ``None``
+    when they are a book or a run: ``"4♦ 9♦ K♦ is not a meld (CR-5): neither a book (3 or
+    more cards of one rank, at most 1 wild: the ranks differ) nor a run (4 or more cards of
+    one suit in sequence, at most 2 wilds: it has 3 cards)"``."""
+    book = _book_reason(cards)
+    if book is None:
+        return None
+    ways, run = _run_places(cards, ace_wrap)
+    if ways:
+        return None
+    shown = " ".join(format_card(c) for c in cards)
+    return (f"{shown} is not a meld (CR-5): neither a book (3 or more cards of one rank, at most "
+            f"1 wild: {book}) nor a run (4 or more cards of one suit in sequence, at most 2 "
+            f"wilds: {run})")
+
+
 def expand_typed(state, text):
     """A typed line that stands for several moves (the CLI's chained moves):
 
     - ``lay 5♠ 5♥ 5♦`` (two cards or more): a whole meld -- ``go down`` first when that is
-      still to do; a run (naturals of several ranks) is started from its lowest place
-      (``start run S from 8♠`` for ``lay 8♠ 9♠ 🃏 J♠``); then each card, in whichever order
-      the engine takes them (a book's naturals in suit order, its wild last: the CLI tries
-      the typed order first), then ``finish meld`` (CR-7, CR-10);
+      still to do; a run (naturals of several ranks) in any order: it is sorted into its
+      run (CR-5: one suit in sequence, the wilds filling the gaps, a 2 of the suit in its
+      own place natural, CR-2; an Ace low or high, CR-3), fewest wilds first, then the
+      order typed when that is a run low to high, then the lowest run that may be started
+      now; it is started from its lowest place (``start run H from 10♥`` for ``lay qh kh jk
+      2h``), then each card, in whichever order the engine takes them (a book's naturals in
+      suit order, its wild last: the CLI tries the run's order first), then ``finish meld``
+      (CR-7, CR-10).  Cards that are neither a book nor a run raise ``UnclearActionError``
+      saying why (``meld_problem``), unless a meld is being built (the cards may add to it);
     - a card alone (``8s``) discards it when that is legal, as in the other games;
-    - ``take`` / ``t`` takes the up-card, ``decline`` / ``draw`` / ``d`` declines it (and draws).
+    - ``take`` / ``t`` takes the up-card, ``decline`` / ``draw`` / ``d`` declines it (and draws);
+    - at a buy offer (CR-8) ``b`` buys, ``p`` / ``d`` / ``decline`` / ``n`` / ``no`` pass.
 
     ``None`` for anything else."""
     words = str(text).split()
@@ -362,25 +511,64 @@ def expand_typed(state, text):
         cards = _cards_in(" ".join(words[1:]))
         if not cards:
             return None
-        opts = [(f"lay {format_card(c)}",) for c in cards]
         out = ["go down"] if "go down" in legal else []
-        natural = [(i, c) for i, c in enumerate(cards) if c >> 4 < 4 and (c & 15) != 2]
-        if len({c & 15 for _, c in natural}) > 1:
-            # a run: declared from its lowest place (the first natural's rank less the
-            # cards typed before it), then laid low to high (CR-10)
-            i, c = natural[0]
-            lo = (c & 15) - i
-            if lo >= 1:
-                out.append(f"start run {'SHDC'[c >> 4]} from {format_card((c & 0xF0) | lo)}")
-        return out + [opts, "finish meld"]
+        wrap = bool(getattr(state.game.options, "ace_wrap", False))
+        building = _building(state)
+        if _book_reason(cards) is None or building:
+            return out + [[(f"lay {format_card(c)}",) for c in cards], "finish meld"]
+        ways, _ = _run_places(cards, wrap)
+        if not ways:
+            from krazy_core.errors import UnclearActionError
+            raise UnclearActionError(meld_problem(cards, wrap), matches=None)
+        least = ways[0][0]
+        ways = [w for w in ways if w[0] == least]
+
+        suit = _run_suit(cards)
+        starts = {lo: f"start run {'SHDC'[suit]} from {format_card((suit << 4) | ((lo - 1) % 13 + 1))}"
+                  for _, lo, _ in ways}
+        typed = [w for w in ways if w[2] == cards]
+        now = [w for w in ways if starts[w[1]] in legal]
+        _, lo, run = (typed or now or ways)[0]
+        return out + [starts[lo], [(f"lay {format_card(c)}",) for c in run], "finish meld"]
     word = " ".join(words).lower()
     for short, move in (("take", "take up-card"), ("t", "take up-card"), ("decline", "decline up-card"),
-                        ("draw", "decline up-card"), ("d", "decline up-card")):
+                        ("draw", "decline up-card"), ("d", "decline up-card"), ("b", "buy"),
+                        ("p", "pass"), ("decline", "pass"), ("d", "pass"), ("n", "pass"), ("no", "pass")):
         if word == short and move in legal:
             return [move]
     cards = _cards_in(text)
     if cards is not None and len(cards) == 1 and f"discard {format_card(cards[0])}" in legal:
         return [f"discard {format_card(cards[0])}"]
+    return None
+
+
+def _run_suit(cards):
+    nat = [c >> 4 for c in cards if not _is_wild(c)]
+    if nat:
+        return nat[0]
+    return next(c >> 4 for c in cards if c != 0x50)
+
+
+def _building(state):
+    """Whether a meld is being built and holds cards already (going down, CR-10)."""
+    try:
+        obs = state.observation(state.current_player())
+    except Exception:
+        return False
+    m = obs.get("building_meld")
+    return m is not None and any(x.get("id") == m and x.get("cards") for x in obs.get("melds", ()))
+
+
+def prompt_keys(state):
+    """The short answers the prompt lists: at a buy offer ``b buy, p pass`` (CR-8), at the
+    up-card ``t take, d draw`` (CR-7, CR-8); else ``None``."""
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    if "buy" in legal and "pass" in legal:
+        return "b buy, p pass"
+    if "pass" in legal:
+        return "p pass"
+    if "take up-card" in legal and "decline up-card" in legal:
+        return "t take, d draw"
     return None
 
 

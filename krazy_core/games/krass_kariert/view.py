@@ -70,12 +70,16 @@ def hand_table(obs) -> Table:
 
 
 def playable_list(state, viewer) -> Text:
-    """The combinations the viewer can play now, by position from 1 (``1-2 pair 5``)."""
+    """What the viewer can play now, by position from 1: the combinations (``1-2 pair 5``)
+    and the special cards (``STOP at 5``, ``DRAW at 3``; KA-11, KA-12): "none" was shown
+    while a STOP was playable."""
     seen = []
     for a in state.legal_actions(viewer):
         s = state.action_to_string(a)
         if s.startswith("play "):
             seen.append(_renumber_play(s)[5:])
+        elif s.startswith(("stop ", "draw ")) and s.split()[1].isdigit():
+            seen.append(f"{s.split()[0].upper()} at {int(s.split()[1]) + 1}")
     return Text("; ".join(seen) if seen else "none", style="green" if seen else "dim")
 
 
@@ -284,8 +288,8 @@ def action_label(state, a) -> str:
 
 RULES_NOTE = ("At the table (krazy play) hand positions count from 1, as seats do: the first "
               "card of your hand is position 1, and you type them so ('p1', '3-4 pair', "
-              "'reserve 8 at 2', 'insert 1'). The rules above and the Python API "
-              "(string_to_action, action_to_string) count positions from 0.")
+              "'reserve 8 at 2', 'insert 1'). The Python API "
+              "(string_to_action, action_to_string) counts positions from 0.")
 
 
 def _renumber_play(text: str) -> str:

@@ -202,8 +202,11 @@ def describe_event(e, names):
         return f"{who} challenges with a King: {dice_text(e['dice'])}"
     if k == "challenge_met":
         # KK-11: the challenger draws the value matched, which is the card's dice value (KK-2)
+        # (``announced``: the CLI's mark of a play that called "last card", KK-19, whose line
+        # this is)
         value = e["card"] & 15
-        return (f"{who} meets the challenge with {e['card_text']}; {names[e['challenger']]} draws "
+        last = " — LAST CARD!" if e.get("announced") else ""
+        return (f"{who} meets the challenge with {e['card_text']}{last}; {names[e['challenger']]} draws "
                 f"{plural(value, 'card')}")
     if k == "challenge_failed":
         return f"{who} fails the challenge and draws {e['draws']}"

@@ -1,0 +1,299 @@
+"""A fresh user at the terminal table (issue: resume, Crazy Rummy's typed melds and buy
+offers, seat numbers, hints, wide lines, narration): each test fails on the table as it
+was and passes now."""
+
+import json
+
+import krazy_core
+from krazy_core.cards import format_card
+from krazy_core import cli
+from test_cli_table import krazy
+
+
+# ---------------------------------------------------------------- item 1: --resume
+def _saved_kk(tmp_path):
+    """krazy-kings seed 7: roll for the deal, roll, play 2♠, quit; the save file."""
+    save = str(tmp_path / "kk4.save")
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", "--roll-key",
+                      "--save", save, input="\n\n1\nq\n")
+    assert code == 0 and "seat 1 (you) plays 2♠" in out, out
+    return save
+
+
+def test_resume_fast_forwards_to_the_saved_position(tmp_path):
+    save = _saved_kk(tmp_path)
+    st = krazy_core.make("krazy-kings").state_from_json(open(save).read())
+    moves = len(st.history())
+    code, out = krazy("play", "krazy-kings", "--delay", "0", "--roll-key", "--resume", save, input="q\n")
+    assert code == 0, out
+    # the past is not played again: no Enter asked for the deal's roll, no old play by play
+    assert "press Enter to roll" not in out
+    assert "shuffles 54 cards" not in out and "plays 2♠" not in out
+    assert f"Resumed at move {moves + 1} ({moves} moves played)." in out
+    # the table once, as it is now (seat 1 holds 6 cards after playing 2♠ from 7)
+    assert out.count("Your hand:") == 1
+    flat = " ".join(out.split())
+    assert "Your hand: 4♠ Q♠ 3♥ 3♦ 9♦ 9♣" in flat and "Your hand: (empty)" not in flat
+
+
+def test_the_save_is_written_after_the_bots_moves_too(tmp_path, monkeypatch, capsys):
+    # the save was written after the human's move only: at the next prompt it held the
+    # position before the bots' replies (a crash there lost them)
+    from rich.console import Console
+    save = str(tmp_path / "kk.json")
+    seen = []
+    answers = iter(["1", "1", "1"])
+
+    def answer(self, prompt="", **kw):
+        if "your move" in prompt.lower():
+            try:
+                st = krazy_core.make("krazy-kings").state_from_json(open(save).read())
+                seen.append((st.current_player(), len(st.history())))
+            except FileNotFoundError:
+                seen.append(None)
+        return next(answers, "q")
+
+    monkeypatch.setattr(Console, "input", answer)
+    code = cli.main(["play", "krazy-kings", "--seed", "7", "--delay", "0", "--no-roll-key", "--save", save])
+    capsys.readouterr()
+    # at every prompt the file holds the position the human is asked about: seat 1 to act
+    # (before, at the second prompt it held seat 4 to act, after 2♠ and before the bots)
+    assert code == 0 and seen == [(0, 3), (0, 7)], seen
+
+
+def test_a_resumed_game_goes_on_saving_to_its_file(tmp_path):
+    save = _saved_kk(tmp_path)
+    before = len(krazy_core.make("krazy-kings").state_from_json(open(save).read()).history())
+    code, out = krazy("play", "krazy-kings", "--delay", "0", "--no-roll-key", "--resume", save, input="1\nq\n")
+    assert code == 0 and f"continue with krazy play krazy-kings --resume {save}" in out.replace("\n", "")
+    after = krazy_core.make("krazy-kings").state_from_json(open(save).read())
+    assert len(after.history()) > before + 1 and after.current_player() == 0
+
+
+# ---------------------------------------------------------------- item 2: typed melds (CR-5)
+def _cr_turn(hand, typed, rnd=2, **opts):
+    """Seat 1 (seat 0 of the engine) of a scripted Crazy Rummy round ``rnd`` after the draw,
+    holding ``hand``; the lines ``typed`` answered at the table's prompts until the turn
+    ends or the lines run out: ``(moves played, screen text)``."""
+    import io
+    from rich.console import Console
+    from contract_rummy_helpers import scripted
+    from krazy_core.ui import load_ui
+    st = scripted(rnd=rnd, hands={0: hand}, phase="play", discard_below="7C", up_live=False,
+                  discarder=1, turns=1, **opts)
+    ui = load_ui("contract-rummy")
+    ui.state = st
+    console = Console(width=100, height=40, file=io.StringIO(), record=True, color_system=None)
+    answers = iter(list(typed) + ["q"])
+    console.input = lambda prompt="", **kw: next(answers)
+    queue, played = [], []
+    args = cli.build_parser().parse_args(["play", "contract-rummy"])
+    while st.current_player() == 0:
+        a = cli._human_turn(console, st, 0, ui, [f"seat {p + 1}" for p in range(4)], args, queue)
+        if a is None:
+            break
+        played.append(st.action_to_string(a))
+        st.apply_action(a)
+    return played, st, console.export_text()
+
+
+def test_CR_5_a_run_typed_in_any_order_is_laid_as_its_run():
+    # `lay qh kh jk 2h` was refused (the run was started from Q♥: typed low to high only);
+    # Q♥ K♥ and two wilds are 10♥-K♥ with the wilds at 10 and J (or J-A: the lower first)
+    played, st, out = _cr_turn("QH KH JK 2H 5S 5D 5C 9D 4D", ["lay 5s 5d 5c", "lay qh kh jk 2h"])
+    assert played == ["go down", "lay 5♠", "lay 5♦", "lay 5♣", "finish meld",
+                      "start run H from 10♥", "lay 🃏", "lay 2♥", "lay Q♥", "lay K♥", "finish meld"], out
+    run = st.observation(0)["melds"][1]
+    assert (run["kind"], run["suit"], run["lo"]) == ("run", 1, 10)
+    assert [format_card(c) for c in run["cards"]] == ["🃏", "2♥", "Q♥", "K♥"]
+
+
+def test_CR_5_run_order_helpers():
+    from krazy_core.games.contract_rummy import view
+    from krazy_core.cards import parse_cards
+    # a 2 of the run's suit stands in its own place (CR-2): A-2-3-4 by any order typed
+    assert view._run_places(parse_cards("4h 2h ah 3h"))[0] == [(0, 1, parse_cards("ah 2h 3h 4h"))]
+    # an Ace high (CR-3): J-Q-K-A
+    assert view._run_places(parse_cards("ah kh jh qh"))[0] == [(0, 11, parse_cards("jh qh kh ah"))]
+    # fewest wilds first: 2♥ natural at 2 (2-5), before 3-6 with 2♥ as a wild at 6
+    assert [w[:2] for w in view._run_places(parse_cards("3h 4h 2h 5h"))[0]] == [(0, 2), (1, 3)]
+    ui_pieces = view.expand_typed(_cr_turn("5S", [])[1], "lay 5h 3h 4h 2h")
+    assert ui_pieces[-3:-1] == ["start run H from 2♥", [("lay 2♥",), ("lay 3♥",), ("lay 4♥",), ("lay 5♥",)]]
+
+
+def test_CR_5_cards_that_are_no_meld_say_why_in_the_rules_terms():
+    played, st, out = _cr_turn("QH KH JK 2H 5S 5D 5C 9D 4D KD", ["lay 4d 9d kd"])
+    flat = " ".join(out.split())
+    assert played == [] and "books go down first" not in flat
+    assert ("4♦ 9♦ K♦ is not a meld (CR-5): neither a book (3 or more cards of one rank, at most 1 "
+            "wild: the ranks differ) nor a run (4 or more cards of one suit in sequence, at most 2 "
+            "wilds: it has 3 cards, and 4♦ 9♦ K♦ are not consecutive)") in flat
+    from krazy_core.games.contract_rummy import view
+    from krazy_core.cards import parse_cards
+    assert view.meld_problem(parse_cards("5s 5h jk 2c")) == (
+        "5♠ 5♥ 🃏 2♣ is not a meld (CR-5): neither a book (3 or more cards of one rank, at most 1 "
+        "wild: it holds 2 wilds) nor a run (4 or more cards of one suit in sequence, at most 2 "
+        "wilds: the suits differ)")
+    assert view.meld_problem(parse_cards("kh ah 2h 3h")).endswith(
+        "A♥ 2♥ 3♥ K♥ go round the corner (K-A-2), which a run never does (CR-3))")
+    assert view.meld_problem(parse_cards("kh ah 2h 3h"), ace_wrap=True) is None
+    assert view.meld_problem(parse_cards("4d 9d kd jk")).endswith(
+        "4♦ 9♦ K♦ are not consecutive: 7 cards missing, 1 wild to fill them)")
+    assert view.meld_problem(parse_cards("5h 5h 6h 7h")).endswith("it holds 5♥ twice)")
+    assert view.meld_problem(parse_cards("5s 5h 5h")) is None           # duplicates in a book
+
+
+# ---------------------------------------------------------------- item 3: p at a buy offer (CR-8)
+def _buy_offer():
+    from contract_rummy_helpers import scripted
+    return scripted(rnd=1, hands={0: "5S 5D 9C 4D KD 7H 8H"}, phase="buy_or_pass", cur=0,
+                    turn_player=1, up="QC", discarder=3, turns=1)
+
+
+def _answer_at(st, *typed):
+    """``_human_turn`` of seat 1 answered ``typed``: ``(the move's name or None, the prompts
+    asked, the screen)``."""
+    import io
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui(st.game.game_id)
+    ui.state = st
+    console = Console(width=80, height=24, file=io.StringIO(), record=True, color_system=None)
+    answers, prompts = iter(list(typed) + ["q"]), []
+    console.input = lambda prompt="", **kw: prompts.append(prompt) or next(answers)
+    args = cli.build_parser().parse_args(["play", st.game.game_id])
+    a = cli._human_turn(console, st, 0, ui, [f"seat {p + 1} (you)" if p == 0 else f"seat {p + 1}"
+                                             for p in range(st.num_players())], args, [])
+    return (None if a is None else st.action_to_string(a)), prompts, console.export_text()
+
+
+def test_CR_8_p_passes_at_a_buy_offer_and_the_prompt_lists_it():
+    # 'p' was "not one of your moves" at a buy offer
+    move, prompts, out = _answer_at(_buy_offer(), "p")
+    assert move == "pass" and len(prompts) == 1, out
+    assert prompts[0] == "Your move (1-2, b buy, p pass, or a name; h hint, q quit): "
+    assert _answer_at(_buy_offer(), "b")[0] == "buy"
+    assert _answer_at(_buy_offer(), "d")[0] == "pass"          # the up-card's decline word
+    assert _answer_at(_buy_offer(), "pass")[0] == "pass"
+
+
+def test_CR_7_the_up_card_prompt_lists_take_and_draw():
+    from contract_rummy_helpers import scripted
+    st = scripted(rnd=1, hands={0: "5S 5D 9C 4D KD 7H 8H"}, phase="take_or_decline", cur=0,
+                  up="QC", discarder=3, turns=1)
+    move, prompts, out = _answer_at(st, "d")
+    assert move == "decline up-card" and prompts[0] == \
+        "Your move (1-2, t take, d draw, or a name; h hint, q quit): ", out
+
+
+# ---------------------------------------------------------------- item 4: seats from 1
+def test_rules_count_seats_and_positions_from_1_as_the_table_does():
+    # `krazy rules` said "the first dealer is seat 0" (CR-6, KR-4) and "position 0 is the
+    # first card dealt" (KA-3) while the table counts seats and positions from 1
+    import re
+    flat = {}
+    for g in ("krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"):
+        code, out = krazy("rules", g, "--no-pager")
+        assert code == 0, out
+        flat[g] = " ".join(out.split())
+        shown = re.sub(r"(?:seat|position) 0 in the Python API", "", flat[g])
+        assert not re.search(r"\b(?:seat|position|player) 0\b", shown), g
+    assert "the first dealer is seat 1 (seat 0 in the Python API)" in flat["contract-rummy"]
+    assert "The first dealer is seat 1 (option first_dealer; seat 0 in the Python API)" in flat["kings-rummy"]
+    assert "position 1 is the first card dealt (position 0 in the Python API)" in flat["krass-kariert"]
+    assert "The Python API (string_to_action, action_to_string) counts positions from 0." in flat["krass-kariert"]
+
+
+# ---------------------------------------------------------------- item 5: the card examples
+def test_a_bad_card_names_only_cards_of_the_game_CR_1_KR_1():
+    # best_arrangement('5H XX', 1) said "try ... '3R' for stars" and then refused 3R (CR-1
+    # has no stars); every example a refusal gives is a card the same function takes
+    import re
+    import pytest
+    from krazy_core.games import contract_rummy as cr, melds
+    cases = [(lambda h: cr.best_arrangement(h, 1), "Crazy Rummy"),
+             (lambda h: cr.is_book(h), "Crazy Rummy"),
+             (lambda h: melds.crazy_best_arrangement(h, contract=cr.CONTRACTS[1]), "Crazy Rummy"),
+             (lambda h: melds.deadwood_points(h, 5), "Kings Rummy")]
+    for f, name in cases:
+        with pytest.raises(ValueError) as e:
+            f("5H XX")
+        msg = str(e.value)
+        assert msg.startswith(f"'XX' is not a {name} card (try "), msg
+        assert ("'3R'" in msg) == (name == "Kings Rummy"), msg         # stars: Kings Rummy only
+        examples = re.findall(r"'([0-9A-Z]+)'", msg.split("(try ", 1)[1])
+        assert len(examples) >= 4, msg
+        for ex in examples:
+            f("5H " + ex)                    # no ValueError: the example is a card here
+    assert "'3R' for stars" in str(pytest.raises(ValueError, melds.deadwood_points, "5H AC", 5).value)
+
+
+# ---------------------------------------------------------------- item 6: cosmetics
+def test_a_prompt_wider_than_the_terminal_folds_at_spaces():
+    # "Press Enter when seated, p to pass, pa to pass every offer this round, q to quit: " (85
+    # columns, the hot-seat buy offer) ran past an 80-column terminal: a prompt is not wrapped
+    import io
+    from rich.console import Console
+    from rich.cells import cell_len
+    console = Console(width=80, file=io.StringIO(), record=True, color_system=None)
+    asked = []
+    console.input = lambda prompt="", **kw: asked.append(prompt) or "p"
+    long = "Press Enter when seated, p to pass, pa to pass every offer this round, q to quit: "
+    assert cli._ask(console, long) == "p"
+    printed = console.export_text()
+    assert printed == "Press Enter when seated, p to pass, pa to pass every offer this round, q to \n"
+    assert asked == ["quit: "]
+    assert all(cell_len(x) < 80 for x in printed.splitlines() + asked)
+    short = "Your move (1-2, b buy, p pass, or a name; h hint, q quit): "
+    assert cli._ask(console, short) == "p" and asked[-1] == short      # as it was
+
+
+def test_KA_11_you_can_play_lists_a_playable_stop():
+    # "You can play: none" was shown while the STOP card was the move to play
+    import io
+    import random
+    from rich.console import Console
+    from krazy_core.games.krass_kariert import view
+    g = krazy_core.make("krass-kariert")
+    r = random.Random(1)
+    st = g.new_initial_state(seed=0)
+    for _ in range(24):
+        st.apply_action(st.heuristic_action(r.randrange(1000)))
+    p = st.current_player()
+    assert [st.action_to_string(a) for a in st.legal_actions()] == ["stop 0", "stop 1"]
+    assert view.playable_list(st, p).plain == "STOP at 1; STOP at 2"    # positions from 1
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(view.render(st, p))
+    assert "You can play: STOP at 1; STOP at 2" in console.export_text()
+
+
+def test_KK_11_a_last_card_that_meets_a_challenge_is_one_line():
+    # seed 1, choice 1 every time: "seat 1 (you) plays 6♦ — LAST CARD!" and then "seat 1 (you)
+    # meets the challenge with 6♦; seat 2 (heuristic bot) draws 6 cards", two lines for one card
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "--delay", "0", "--no-roll-key",
+                      input="1\n" * 60 + "q\n")
+    assert code == 0
+    assert "seat 1 (you) meets the challenge with 6♦ — LAST CARD!; seat 2 (heuristic bot) draws 6 cards" in out
+    assert "seat 1 (you) plays 6♦" not in out
+    ui = __import__("krazy_core.ui", fromlist=["load_ui"]).load_ui("krazy-kings")
+    names = ["seat 1 (you)", "seat 2"]
+    ev = [{"event": "play", "player": 0, "card": 38, "card_text": "6♦", "announced": True},
+          {"event": "last_card", "player": 0},
+          {"event": "challenge_met", "player": 0, "card": 38, "card_text": "6♦", "challenger": 1}] + \
+        [{"event": "draw", "player": 1, "card": None, "reason": "challenge met"}] * 6
+    assert cli._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦ — LAST CARD!; "
+                                             "seat 2 draws 6 cards"]
+    ev[0] = dict(ev[0], announced=False)
+    del ev[1]
+    assert cli._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦; seat 2 draws 6 cards"]
+
+
+def test_a_save_file_that_cannot_be_written_is_said_before_the_table_starts(tmp_path):
+    # with a save after every action it failed at the first bot's move, mid play by play
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "--delay", "0", "--save",
+                      str(tmp_path / "no" / "such" / "dir.save"), input="q\n")
+    assert code == 2 and "--save: cannot write" in out and "rolls" not in out, out
+    # a save goes through a file beside it and a rename: none is left behind
+    save = tmp_path / "kk.save"
+    code, out = krazy("play", "krazy-kings", "--seed", "1", "--delay", "0", "--save", str(save), input="1\nq\n")
+    assert code == 0 and [p.name for p in tmp_path.iterdir() if p.is_file()] == ["kk.save"]

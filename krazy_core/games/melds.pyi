@@ -1,3 +1,4 @@
+from typing import Any
 from typing import Iterable, List, Optional, Tuple, Union
 
 _CardLike = Union[int, str]
@@ -21,3 +22,5 @@ def crazy_best_arrangement(hand: _Hand, *, ace_wrap: bool = ..., contract: Optio
                            as_codes: bool = ..., ascii: bool = ...) -> Optional[Tuple[List[_Meld], List[Union[int, str]], int]]: ...
 def crazy_contract_feasible(hand: _Hand, books: int, runs: int, *, ace_wrap: bool = ...,
                             overlapping_runs: bool = ...) -> bool: ...
+
+def _set_contract_oracle(f: Any) -> None: ...

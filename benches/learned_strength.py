@@ -46,10 +46,41 @@ class _Counting:
         return a
 
 
-def play(game_id, players, cand, opp, seed, pairs):
+class _HandsKnown:
+    """DIAGNOSTIC (``--hands-known``, Krazy Kings): the candidate is given every hand, not
+    the stock's order or the future dice.  Each move its bot sees a copy of the state whose
+    public inferences (KK-6 .. KK-19) pin every other seat to the cards it really holds, so
+    ``determinize`` (the search's, every iteration) deals those hands as they are and only
+    the stock again, and reseeds the dice: a perfect card reader, the upper end of what
+    inferring the hands could buy (the omniscient search also sees the stock and dice)."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def last_result(self):
+        return getattr(self.bot, "last_result", "none")
+
+    def step(self, state):
+        d = json.loads(state.to_json())
+        st = d["state"]
+        every = set(st["stock"]) | set(st["discard"])
+        for h in st["hands"]:
+            every |= set(h)
+        me = state.current_player()
+        for p, h in enumerate(st["hands"]):
+            if p != me:
+                st["inference_cards"][p] = sorted(every - set(h))
+                st["inference_count"][p] = len(h)
+        pinned = state.game.state_from_json(json.dumps(d))
+        return self.bot.step(pinned)
+
+
+def play(game_id, players, cand, opp, seed, pairs, hands_known=False):
     g = krazy_core.make(game_id, num_players=players)
     scores, per_pair = [], []
-    c = _Counting(make_bot(cand, seed=seed * 7 + 1))
+    inner = make_bot(cand, seed=seed * 7 + 1)
+    c = _Counting(_HandsKnown(inner) if hands_known else inner)
     for i in range(pairs):
         pair = []
         # 2 players: both seats on each deal; more: one game a deal, the seat rotating
@@ -67,7 +98,7 @@ def play(game_id, players, cand, opp, seed, pairs):
     sd = math.sqrt(sum((x - mean) ** 2 for x in per_pair) / max(1, n - 1))
     half = 1.96 * sd / math.sqrt(n)
     return {"game": game_id, "players": players, "bot": cand, "opponent": opp, "seed": seed,
-            "pairs": pairs, "games": len(scores), "win": mean, "lo": mean - half, "hi": mean + half,
+            "pairs": pairs, "hands_known": hands_known, "games": len(scores), "win": mean, "lo": mean - half, "hi": mean + half,
             "moves": c.moves, "iters_per_move": c.iters / c.moves if c.moves else 0.0,
             "iters_per_s": c.iters / c.secs if c.secs else 0.0,
             "s_per_move": c.secs / c.moves if c.moves else 0.0,
@@ -83,9 +114,13 @@ def main():
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--json")
+    ap.add_argument("--hands-known", action="store_true",
+                    help="diagnostic (Krazy Kings): the candidate sees every hand, not the stock or dice")
     a = ap.parse_args()
+    if a.hands_known and a.game != "krazy-kings":
+        ap.error("--hands-known pins Krazy Kings' inference fields: krazy-kings only")
     t = time.time()
-    row = play(a.game, a.players, a.bot, a.opp, a.seed, a.pairs)
+    row = play(a.game, a.players, a.bot, a.opp, a.seed, a.pairs, a.hands_known)
     row["wall_s"] = round(time.time() - t, 1)
     print(json.dumps(row), flush=True)
     if a.json:

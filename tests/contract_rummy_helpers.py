@@ -104,3 +104,26 @@ def crowded_hand(rng, lo, hi, nsuits=(1, 1, 2, 2, 3, 4)):
             cnt[c] = cnt.get(c, 0) + 1
             hand.append(c)
     return hand
+
+
+def _exhaustive_best(hand, rnd, wrap, ov):
+    """The best lay-down by listing every one (no limit): most points laid, then most
+    cards, then the least (sorted melds, leftover) -- best_arrangement's documented order."""
+    lays = _crs()._all_laydowns(hand, rnd, wrap, ov)
+    if not lays:
+        return None
+    def score(x):
+        return (-sum(cr_points(c) for c in x[1]), -len(x[1]))
+    top = max(score(x) for x in lays)
+    lay, left = min(x for x in lays if score(x) == top)
+    return ([list(m[3]) for m in lay], list(left), sum(cr_points(c) for c in left))
+
+
+def _crs():
+    from krazy_core.games.contract_rummy import state
+    return state
+
+
+def cr_points(code):
+    """CR-15 points of a card code (suit << 4 | rank; Joker 0x50)."""
+    return 20 if code >> 4 == 5 else {1: 15, 2: 20, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10}.get(code & 15, 5)

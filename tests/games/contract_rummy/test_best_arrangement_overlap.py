@@ -12,7 +12,7 @@ import pytest
 from krazy_core.games import contract_rummy as cr
 from krazy_core.games.contract_rummy import state as crs
 from krazy_core.cards import parse_card
-from contract_rummy_helpers import crowded_hand
+from contract_rummy_helpers import crowded_hand, _exhaustive_best
 
 POINTS = {1: 15, 2: 20, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -23,17 +23,6 @@ A_ADD, A_RUN, A_FINISH = 58, 111, 163          # core.pxd: the lay-down steps
 def _pts(code):
     """CR-15 points of a card code (suit << 4 | rank; Joker 0x50)."""
     return 20 if code >> 4 == 5 else POINTS.get(code & 15, 5)
-
-
-def _exhaustive_best(hand, rnd, wrap, ov):
-    lays = crs._all_laydowns(hand, rnd, wrap, ov)
-    if not lays:
-        return None
-    def score(x):
-        return (-sum(_pts(c) for c in x[1]), -len(x[1]))
-    top = max(score(x) for x in lays)
-    lay, left = min(x for x in lays if score(x) == top)
-    return ([list(m[3]) for m in lay], list(left), sum(_pts(c) for c in left))
 
 
 def _kind(c):

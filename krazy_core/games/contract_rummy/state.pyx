@@ -1625,7 +1625,7 @@ cdef int _suit_runs_ovw_dp(const CRState *st, int s, int R, int W, int out[4][RX
     The run being laid is the item flagged is-open-run: its laid cards stand free at its
     first ranks (wrapped already: a tail from A).  Bound: 13 positions x the reached states
     (at most 228^3 / 6 item multisets x 5 runs counted x 13 wilds x 2, far fewer reached) x at
-    most 27 x 6^3 moves each."""
+    most 27 x 8 x 945 moves each."""
     global _ow_nomem
     cdef const uint8_t *h = st.hand[0]
     cdef int nb = CBOOKS[st.round], m, q, cur = 0, i, a, n, nn, j, w, v, combo, ncombo, t, x, y
@@ -2010,10 +2010,10 @@ cdef object _books_walk(uint8_t *h, int nb):
 
 cdef int _runs_rest(const CRState *st) noexcept nogil:
     """The best value (points * RX_CARD + cards) seat 0 can still lay from st when only runs
-    are left to lay (st.gd_k >= the contract's books; not overlapping_runs with ace_wrap
-    and 2+ runs): the run being laid and the fresh runs after it, exactly
-    (:func:`_suit_runs`, with ace_wrap :func:`_suit_runs_wrap`, with overlapping_runs and
-    2+ runs :func:`_suit_runs_ov`; suits joined by the pool wilds each uses); -1 when the lay-down
+    are left to lay (st.gd_k >= the contract's books): the run being laid and the fresh runs
+    after it, exactly (:func:`_suit_runs`, with ace_wrap :func:`_suit_runs_wrap`, with
+    overlapping_runs and 2+ runs :func:`_suit_runs_ov`, with both :func:`_suit_runs_ovw`;
+    suits joined by the pool wilds each uses); -1 when the lay-down
     cannot be completed.  Polynomial: O(4 x 14 x 4 x 13 x 5 x 3 x 4 + 4 x 4^2 x 13^2) steps,
     with ace_wrap O(4 x 13 x 13 x 4 x 13 x 5 x 3 x 2 + 4 x 4^2 x 13^2)."""
     cdef const uint8_t *h = st.hand[0]
@@ -2323,9 +2323,10 @@ cdef int _set_value(const CRState *st0, tuple books, int bv) except -2:
 
 
 cdef object _mixed_best(const CRState *st0, _Best X):
-    """Rounds 2, 5 and 6 (books and runs), no overlapping_runs: exact.  Every set of the
-    contract's books that keeps :func:`_book_full` (per book rank 2^4 choices of the
-    naturals, 6 of the wild; two books: pairs, taken best first by their value and cut once
+    """Rounds 2, 5 and 6 (books and runs): exact (with overlapping_runs, round 6 every
+    book).  Every set of the contract's books that keeps :func:`_book_full` (per book rank
+    2^4 choices of the naturals, 6 of the wild; two books: pairs, taken best first by their
+    value and cut once
     their value plus the runs DP of the whole hand (a bound: fewer cards lay no more) is
     below the best), each followed by the runs DP (:func:`_runs_rest`); of the best, the
     least sorted books, then the least runs by :func:`_walk`."""
@@ -2508,12 +2509,32 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
       3^4 x 6 = 6,318), best first with the cut above, each followed by that DP.  Rounds 2
       and 5 hold one run, where the option changes nothing: the mixed DP above (ace_wrap
       too).
+    * overlapping_runs with ace_wrap, n >= 14 (CR-3 option: runs go round K-A-2, an arc of
+      4..13 ranks, each rank once): rounds 3, 7 and round 6 as above, by a DP over each
+      suit's 13 ranks as a cycle cut between K and A and swept A..K once (each rank's
+      naturals once).  Its state is the multiset (at most 3) of the suit's run pieces: a
+      run inside A..K (its first rank, wilds 0..2), a wrapping run's tail (begun at A), the
+      tail's record once it ends (its last rank, wilds) and the head that binds a record
+      later (open through K; cards 0..4+, wilds), with the runs counted, the pool wilds and
+      one bit for the join across K-A.  Two runs join (apart and touching, CR-10,
+      ``kz_runs_join``) only where one stops and the next begins, and each such place is
+      checked where the sweep meets it: inside A..K always joined; a run stopping just
+      before a head unless the head's tail reached the run's first rank; a run beginning
+      just after a tail unless it is open when the head begins; a run from A against one
+      open through K begun after it stopped.  A first rank or a record's last rank is kept
+      only as far as those checks (and the runs laid before) tell it apart.  Bound: 13
+      positions x at most C(231, 3) = 2,027,795 item multisets x 5 x 2 x 13 states (a
+      constant, whatever n) x at most 27 moves of the pieces x 8 of the run being laid x
+      945 of the runs beginning (35 fresh starts x 3^3 records bound);
+      reached: at most 282,000 states over the 4 suits' 52 layers on the worst hand below.
+      A suit with no run laid yet keeps its answer in a cache (the walk asks it again at
+      every step).
     * Everything else is a branch and bound over the CR-10 lay-down sequence, not proven
       polynomial: hands under 14 cards (bounded by the lay-downs of 13 cards; the search is
-      faster there, and the tests check both against the exhaustive enumeration), and
-      overlapping_runs with ace_wrap in rounds 3, 6, 7.  It is bounded by the shared solver
-      (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards, except with overlapping_runs,
-      where that solver (it keeps two runs of one suit apart) is no bound.
+      faster there, and the tests check both against the exhaustive enumeration).  It is
+      bounded by the shared solver (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards,
+      except with overlapping_runs, where that solver (it keeps two runs of one suit apart)
+      is no bound.
 
     Measured (benches/meld_worst_cases.py, the worst hands we could construct, and random
     hands of 14..41 cards): books only at most 0.002 s (0.24 s before); the runs DP at most
@@ -2550,8 +2571,8 @@ def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact
     # the shared solver's contract mode keeps two runs of one suit apart: a bound only
     # without overlapping_runs (with it, the solver's best can lay less than a lay-down can)
     X.use_solver = 1 if BB_SOLVER_MIN <= X.n0 <= BB_SOLVER_MAX and not overlapping_runs else 0
-    # overlapping_runs: the overlap runs DP (no ace_wrap); with one run (rounds 2, 5) the
-    # option changes nothing; with ace_wrap and 2+ runs, the branch and bound
+    # overlapping_runs: the overlap runs DP (with ace_wrap the overlap-with-wrap DP); with
+    # one run (rounds 2, 5) the option changes nothing
     X.exact = 1 if X.n0 >= exact_min else 0
     X.best_p = -1
     X.best_c = -1

@@ -102,6 +102,12 @@ for n in (17, 20, 24):
 for r in (3, 7):
     CASES.append((f"contract_rummy.best_arrangement round {r} ace_wrap overlapping_runs, 41 cards (three suits, JK, 2C)",
                    "cr", f"best{r}wo", _three_suits_41()))
+# issue 19 item 7, last part: overlapping_runs with ace_wrap by the overlap-with-wrap runs DP
+CASES.append(("contract_rummy.best_arrangement round 6 ace_wrap overlapping_runs, 41 cards (three suits, JK, 2C)",
+              "cr", "best6wo", _three_suits_41()))
+for r in (3, 7, 6):
+    CASES.append((f"contract_rummy.best_arrangement round {r} ace_wrap overlapping_runs, 41 cards (two suits twice, 4 wilds)",
+                   "cr", f"best{r}wo", _two_suits_twice(41)))
 # melds.crazy_best_arrangement's contract mode on the hands above (32 cards: its cap)
 for c in ("0,3", "0,2", "1,2", "2,1"):
     CASES.append((f"melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract ({c})", "melds",

@@ -29,6 +29,8 @@ if os.environ.get("KRAZY_TEST_INSTALLED", "") not in ("", "0"):
 # parametrized case.
 SLOW = {
     "test_best_arrangement_overlap.py::test_CR_10_overlap_dp_equals_branch_and_bound_on_random_hands",
+    "test_best_arrangement_overlap_wrap.py::test_CR_10_wrap_dp_equals_branch_and_bound_on_random_hands",
+    "test_best_arrangement_overlap_wrap.py::test_CR_10_wrap_worst_hands_exact_answers",
     "test_best_arrangement_dp.py::test_CR_10_mixed_dp_equals_branch_and_bound",
     "test_krazy_kings_properties.py::test_kept_legal_cards_match_a_fresh_state_from_json",
     "test_krazy_kings_properties.py::test_KK_1_cards_conserved_after_every_action",

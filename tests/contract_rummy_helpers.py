@@ -127,3 +127,37 @@ def _crs():
 def cr_points(code):
     """CR-15 points of a card code (suit << 4 | rank; Joker 0x50)."""
     return 20 if code >> 4 == 5 else {1: 15, 2: 20, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10}.get(code & 15, 5)
+
+
+A_ADD, A_RUN, A_FINISH = 58, 111, 163          # core.pxd: the lay-down steps
+
+
+def _replay(hand, rnd, wrap, ov, got):
+    """The engine lays ``got``'s melds (codes) step by step from ``hand``: books by rank,
+    then runs in order (start, each card, finish), every step one of its legal actions;
+    then it is down with ``got``'s leftover (or out, CR-13).  A run's first position: from
+    its first natural other than a 2 (an Ace first is low, later high; with ace_wrap a
+    first position below A goes round the corner, CR-3)."""
+    from krazy_core.games import contract_rummy as cr
+    s = _crs()._laydown_state(hand, rnd, wrap, ov)
+    nb = cr.CONTRACTS[rnd][0]
+    melds = sorted(got[0][:nb], key=lambda m: next(c & 15 for c in m if c >> 4 != 5)) + got[0][nb:]
+    for i, m in enumerate(melds):
+        acts = []
+        if i >= nb:
+            j, c = next((j, c) for j, c in enumerate(m) if c >> 4 != 5 and c & 15 != 2)
+            lo = (1 if j == 0 else 14 - j) if c & 15 == 1 else (c & 15) - j
+            if lo < 1:
+                lo += 13
+            acts.append(A_RUN + (c >> 4) * 13 + lo - 1)
+        acts += [A_ADD + (52 if c >> 4 == 5 else (c >> 4) * 13 + (c & 15) - 1) for c in m] + [A_FINISH]
+        for a in acts:
+            assert a in s.legal_actions(), (hand, rnd, got, s.action_to_string(a))
+            s.apply_action(a)
+    la = s.legal_actions()
+    if not got[1]:
+        assert la == []                         # out by laying down (CR-13)
+    else:
+        assert la and not [a for a in la if A_ADD <= a <= A_FINISH]
+    assert sorted(sum(got[0], []) + got[1]) == sorted(parse_card(c) for c in hand)
+    assert got[2] == sum(cr_points(c) for c in got[1])

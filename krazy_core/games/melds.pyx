@@ -2105,8 +2105,8 @@ def _set_contract_budget(steps):
     """Tests and benchmarks: the step budget of contract mode's search from the oracle's
     exact bound (``crazy_best_arrangement``); 0 for none.  Returns the previous budget."""
     global _contract_budget
-    if type(steps) is not int or steps < 0:
-        raise ValueError(f"steps must be an int >= 0, got {steps!r}")
+    if type(steps) is not int or not 0 <= steps < 2 ** 62:
+        raise ValueError(f"steps must be an int in 0..2**62 - 1, got {steps!r}")
     old = _contract_budget
     _contract_budget = steps
     return int(old)
@@ -2207,14 +2207,14 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
       suits and 24 M from 2 (crowded one-suit hands up to 160 M: 1 in 20 of them runs out);
       on 3,400 such hands the answers are the old ones bit for bit but for the 22 that ran
       out (the same points).  Measured worst (benches/meld_worst_cases.py, 32 cards, two
-      suits twice and 4 wilds, ace_wrap): contract (0, 3) 17 s -> 0.15 s, (0, 2) 4.7 s ->
-      0.13 s.
+      suits twice and 4 wilds, ace_wrap): contract (0, 3) 17.4 s -> 0.10 s, (0, 2) 7.1 s ->
+      0.21 s; a random 29-card one-suit hand, (1, 2) with ace_wrap, 1.5 s -> 0.13 s.
     * Below 20 cards, the contracts that are no round's ((0, 0), (1, 0), (0, 1)) and hands
       beyond CR-1: the search alone, bounded by the input: at most 32 cards, and at most 22
       when the hand breaks CR-1 (ValueError beyond: 24 such cards took 1.2 s).  Measured
-      worst of the hands we built: 19 cards (0, 3) with ace_wrap 0.25 s, 22 cards beyond
-      CR-1 (one suit three times, 10 wilds) (1, 2) with ace_wrap 0.23 s, 32 cards (0, 1)
-      0.06 s.
+      worst of the hands we built: 19 cards (0, 3) with ace_wrap 0.18-0.25 s, 22 cards
+      beyond CR-1 (one suit three times, 10 wilds) (1, 2) with ace_wrap 0.23-0.34 s, 32 cards
+      (0, 1) 0.06 s (on a shared 2-core machine).
 
     Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, a
     contract that is not ``(books, runs)`` of at most 3 melds, or a contract-mode hand

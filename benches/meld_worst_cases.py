@@ -120,6 +120,15 @@ CASES.append(("melds.crazy_best_arrangement 29 cards (a random one-suit hand), c
 for c in ("0,3", "0,2", "1,2"):
     CASES.append((f"melds.crazy_best_arrangement 19 cards (two suits twice, 4 wilds), contract ({c}), ace_wrap",
                    "melds", f"crazyc{c}w", _two_suits_twice(19)))
+# hunted by mutation for the search alone (19 cards: the oracle asked from 20 cards before, 14 now)
+CASES.append(("melds.crazy_best_arrangement 19 cards hunted (no lay-down), contract (0,3), ace_wrap", "melds",
+              "crazyc0,3w", [1, 2, 1, 4, 3, 34, 7, 8, 10, 5, 11, 12, 13, 50, 18, 2, 6, 50, 9]))
+CASES.append(("melds.crazy_best_arrangement 19 cards hunted, contract (0,3), ace_wrap", "melds",
+              "crazyc0,3w", [1, 2, 3, 4, 5, 6, 7, 18, 9, 10, 2, 18, 13, 28, 8, 12, 11, 1, 34]))
+CASES.append(("melds.crazy_best_arrangement 19 cards hunted, contract (0,2), ace_wrap", "melds",
+              "crazyc0,2w", [3, 6, 2, 4, 8, 1, 7, 10, 9, 50, 11, 12, 5, 2, 18, 34, 13, 50, 1]))
+CASES.append(("melds.crazy_best_arrangement 13 cards hunted, contract (0,2), ace_wrap", "melds",
+              "crazyc0,2w", [2, 1, 3, 4, 5, 6, 18, 1, 18, 12, 13, 2, 34]))
 for c in ("0,1", "1,0"):
     CASES.append((f"melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract ({c}), ace_wrap",
                    "melds", f"crazyc{c}w", _two_suits_twice(32)))

@@ -2052,34 +2052,40 @@ def crazy_contract_feasible(hand, books, runs, *, ace_wrap=False, overlapping_ru
     use.  ``books + runs`` is at most 3 (CR-4).  Raises ``ValueError`` for bad cards or
     counts."""
     cdef kz_meld_rules r
-    cdef kz_contract_query q
     for name, v in (("books", books), ("runs", runs)):
         if type(v) is not int or not 0 <= v <= KZ_CQ_MAX_FIXED:
             raise ValueError(f"{name} must be an int in 0..{KZ_CQ_MAX_FIXED}, got {v!r}")
     if books + runs > KZ_CQ_MAX_FIXED:
         raise ValueError(f"a contract has at most {KZ_CQ_MAX_FIXED} melds (CR-4), got {books} + {runs}")
     codes = _parse_crazy_cards(hand)
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    return _feasible(&r, codes, books, runs, overlapping_runs)
+
+
+cdef bint _feasible(const kz_meld_rules *r, list codes, int books, int runs, bint overlap) except -1:
+    """kz_contract_feasible on a fresh contract of ``books`` + ``runs`` melds (at most 3)."""
+    cdef kz_contract_query q
     memset(&q, 0, sizeof(q))
     for c in codes:
         k = KZ_CQ_JOKER if c == 0x50 else (c >> 4) * 13 + (c & 15) - 1
         if q.cnt[k] == 255:
             raise ValueError("too many copies of one card")
         q.cnt[k] += 1
-    kz_rules_crazy(&r, 1 if ace_wrap else 0)
-    q.overlap = 1 if overlapping_runs else 0
+    q.overlap = 1 if overlap else 0
     q.nb = books
     q.nr = runs
     q.book_lb = 1
     q.run_lb = -1
     q.pkind = KZ_CQ_NONE
-    return kz_contract_feasible(&r, &q) == 1
+    return kz_contract_feasible(r, &q) == 1
 
 
 cdef extern from "krazy/clock.h" nogil:
     int64_t kz_monotonic_ns() noexcept      # CLOCK_MONOTONIC (POSIX) or QueryPerformanceCounter
 
 
-DEF ORACLE_MIN = 20         # contract mode asks the oracle from this many cards (below: the search is quick)
+DEF ORACLE_MIN = 14         # contract mode asks the oracle from this many cards (the game's DPs' own floor;
+                            # below, the search takes at most a few ms)
 DEF CONTRACT_BUDGET = 10000000  # steps of the search from the oracle's exact bound (see crazy_best_arrangement)
 DEF BEYOND_CR1_MAX = 22     # contract mode: most cards of a hand beyond CR-1 (the search alone answers)
 _contract_oracle = None
@@ -2191,7 +2197,7 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     most 18^3 placements of their spans (3 lengths x 3 starts, x 2 laps with Ace wrap, a
     run), runs whose naturals already touch pruned; it is not proven polynomial, so:
 
-    * From 20 cards, when the contract is a Crazy Rummy round's (CR-4) and the hand keeps
+    * From 14 cards, when the contract is a Crazy Rummy round's (CR-4) and the hand keeps
       CR-1 (at most 2 of a card, 4 Jokers), the game's exact DPs give the fewest points and
       a lay-down leaving them (``contract_rummy.best_arrangement``, polynomial: its
       docstring gives the bounds and their measured worst, round 5 with ace_wrap the
@@ -2206,15 +2212,19 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
       equal-points lay-downs.  Random hands of 20..32 cards take at most 1.7 M steps from 4
       suits and 24 M from 2 (crowded one-suit hands up to 160 M: 1 in 20 of them runs out);
       on 3,400 such hands the answers are the old ones bit for bit but for the 22 that ran
-      out (the same points).  Measured worst (benches/meld_worst_cases.py, 32 cards, two
+      out (the same points), and on 3,000 of 14..19 cards (none ran out; there the oracle
+      came in at 20 cards before, the search alone answering below).  Measured worst (benches/meld_worst_cases.py, 32 cards, two
       suits twice and 4 wilds, ace_wrap): contract (0, 3) 17.4 s -> 0.10 s, (0, 2) 7.1 s ->
       0.21 s; a random 29-card one-suit hand, (1, 2) with ace_wrap, 1.5 s -> 0.13 s.
-    * Below 20 cards, the contracts that are no round's ((0, 0), (1, 0), (0, 1)) and hands
+    * Below 14 cards, the contracts that are no round's ((0, 0), (1, 0), (0, 1)) and hands
       beyond CR-1: the search alone, bounded by the input: at most 32 cards, and at most 22
-      when the hand breaks CR-1 (ValueError beyond: 24 such cards took 1.2 s).  Measured
-      worst of the hands we built: 19 cards (0, 3) with ace_wrap 0.18-0.25 s, 22 cards
-      beyond CR-1 (one suit three times, 10 wilds) (1, 2) with ace_wrap 0.23-0.34 s, 32 cards
-      (0, 1) 0.06 s (on a shared 2-core machine).
+      when the hand breaks CR-1 (ValueError beyond: 24 such cards took 1.2 s).  A hand that
+      holds no such lay-down is answered None by the going-down check first
+      (``kz_contract_feasible``, bounded), so the search never has to prove it.  Measured
+      worst of the hands we built or hunted (on a shared 2-core machine): 13 cards 4 ms,
+      22 cards beyond CR-1 (one suit three times, 10 wilds) (1, 2) with ace_wrap
+      0.23-0.34 s, 32 cards (0, 1) 0.06 s; 19-card hands hunted for the search alone
+      (0.3-0.8 s, the slowest holding no lay-down) now take the DPs' path, 0.02-0.08 s.
 
     Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, a
     contract that is not ``(books, runs)`` of at most 3 melds, or a contract-mode hand
@@ -2240,6 +2250,8 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
                 f"of a card or more than 4 Jokers (beyond CR-1 only the search answers, and past "
                 f"{BEYOND_CR1_MAX} cards it can take seconds); got {n}: pass a Crazy Rummy hand "
                 f"(up to {KZ_MELD_MAX_HAND} cards) or fewer cards")
+        if not _feasible(&r, codes, nb, nr, False):
+            return None             # no such lay-down (the going-down check): the search need not prove it
         if n >= ORACLE_MIN and _contract_oracle is not None:
             v = _contract_oracle(codes, nb, nr, bool(ace_wrap))
             if v is not None:

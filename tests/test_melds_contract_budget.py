@@ -1,4 +1,4 @@
-"""Issue 19 item 7: ``melds.crazy_best_arrangement(contract=...)`` is bounded.  From 20 cards,
+"""Issue 19 item 7: ``melds.crazy_best_arrangement(contract=...)`` is bounded.  From 14 cards,
 for a Crazy Rummy round's contract (CR-4) and a hand of CR-1, the game's DPs give the exact
 fewest points and a lay-down; the search from that bound has a step budget, and past it the
 game's lay-down is returned (the same points; CR-5 melds, CR-10 runs of a suit apart).  Below

@@ -2197,34 +2197,34 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     most 18^3 placements of their spans (3 lengths x 3 starts, x 2 laps with Ace wrap, a
     run), runs whose naturals already touch pruned; it is not proven polynomial, so:
 
+    * A hand that holds no such lay-down is answered None by the going-down check first
+      (``kz_contract_feasible``: at most (52 x 16)^3 steps), so no search has to prove it.
     * From 14 cards, when the contract is a Crazy Rummy round's (CR-4) and the hand keeps
       CR-1 (at most 2 of a card, 4 Jokers), the game's exact DPs give the fewest points and
       a lay-down leaving them (``contract_rummy.best_arrangement``, polynomial: its
       docstring gives the bounds and their measured worst, round 5 with ace_wrap the
       slowest; registered when ``krazy_core.games.contract_rummy`` is imported, as
       ``make("contract-rummy")`` does: this layer imports no game, and without it the search
-      alone answers), None at once when there is none.  The search then starts from that
-      exact bound and stops at its first leaf reaching it -- the lay-down the plain search
-      records -- within a budget of 10,000,000 steps (a search node, a book's choice of
-      naturals, a run's naturals tried, a placement of two same-suit runs' spans: 10-30 ns
-      each).  When the budget runs out the answer is the game's lay-down in this function's
-      form: the same points (both are the exact minimum), perhaps another of the
-      equal-points lay-downs.  Random hands of 20..32 cards take at most 1.7 M steps from 4
-      suits and 24 M from 2 (crowded one-suit hands up to 160 M: 1 in 20 of them runs out);
-      on 3,400 such hands the answers are the old ones bit for bit but for the 22 that ran
-      out (the same points), and on 3,000 of 14..19 cards (none ran out; there the oracle
-      came in at 20 cards before, the search alone answering below).  Measured worst (benches/meld_worst_cases.py, 32 cards, two
-      suits twice and 4 wilds, ace_wrap): contract (0, 3) 17.4 s -> 0.10 s, (0, 2) 7.1 s ->
-      0.21 s; a random 29-card one-suit hand, (1, 2) with ace_wrap, 1.5 s -> 0.13 s.
+      alone answers, unbounded).  The search then starts from that exact bound and stops at
+      its first leaf reaching it -- the lay-down the plain search records -- within a budget
+      of 10,000,000 steps (a search node, a book's choice of naturals, a run's naturals
+      tried, a placement of two same-suit runs' spans: 10-30 ns each).  When the budget runs
+      out the answer is the game's lay-down in this function's form: the same points (both
+      are the exact minimum), perhaps another of the equal-points lay-downs.  Random hands
+      of 20..32 cards take at most 1.7 M steps from 4 suits and 24 M from 2 (crowded
+      one-suit hands up to 160 M: 1 in 20 of them runs out); on 3,400 such hands the
+      answers are the old ones bit for bit but for the 22 that ran out (the same points),
+      and so on 3,000 of 14..19 cards (none ran out; the DPs were asked from 20 cards
+      before).  Measured worst (benches/meld_worst_cases.py, on a shared 2-core machine):
+      32 cards, two suits twice and 4 wilds, ace_wrap, contract (0, 3) 12-17 s -> 0.10 s,
+      (0, 2) 3.8-7.1 s -> 0.14-0.21 s; a random 29-card one-suit hand, (1, 2) with ace_wrap,
+      1.3-1.5 s -> 0.11-0.13 s; 19-card hands hunted for the search alone 0.3-0.55 s ->
+      0.001-0.08 s.
     * Below 14 cards, the contracts that are no round's ((0, 0), (1, 0), (0, 1)) and hands
       beyond CR-1: the search alone, bounded by the input: at most 32 cards, and at most 22
-      when the hand breaks CR-1 (ValueError beyond: 24 such cards took 1.2 s).  A hand that
-      holds no such lay-down is answered None by the going-down check first
-      (``kz_contract_feasible``, bounded), so the search never has to prove it.  Measured
-      worst of the hands we built or hunted (on a shared 2-core machine): 13 cards 4 ms,
-      22 cards beyond CR-1 (one suit three times, 10 wilds) (1, 2) with ace_wrap
-      0.23-0.34 s, 32 cards (0, 1) 0.06 s; 19-card hands hunted for the search alone
-      (0.3-0.8 s, the slowest holding no lay-down) now take the DPs' path, 0.02-0.08 s.
+      when the hand breaks CR-1 (ValueError beyond: 24 such cards took 0.8-1.2 s).  Measured
+      worst of the hands we built or hunted: 13 cards 4 ms, 22 cards beyond CR-1 (one suit
+      three times, 10 wilds) (1, 2) with ace_wrap 0.23-0.34 s, 32 cards (0, 1) 0.06 s.
 
     Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, a
     contract that is not ``(books, runs)`` of at most 3 melds, or a contract-mode hand

@@ -114,6 +114,43 @@ for c in ("0,3", "0,2", "1,2", "2,1"):
                   f"crazyc{c}", _two_suits_twice(32)))
 CASES.append(("melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract (0,3), ace_wrap", "melds",
               "crazyc0,3w", _two_suits_twice(32)))
+# issue 19 item 7, crazy_best_arrangement's step budget: the walk from the DPs' exact bound
+# stops at 10 M steps (then the game's lay-down); the slowest random hand found (29 cards of
+# one suit, round 6), and the cases the DPs do not cover: under 20 cards, contracts that are
+# no round's, hands beyond CR-1 (3 of a card: at most 22 cards in contract mode now)
+CASES.append(("melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract (0,2), ace_wrap", "melds",
+              "crazyc0,2w", _two_suits_twice(32)))
+CASES.append(("melds.crazy_best_arrangement 29 cards (a random one-suit hand), contract (1,2), ace_wrap", "melds",
+              "crazyc1,2w", [4, 4, 6, 12, 10, 5, 11, 7, 1, 9, 6, 13, 1, 80, 2, 10, 3, 80, 3, 80, 8, 9, 12, 5, 7, 8,
+                             2, 11, 80]))
+for c in ("0,3", "0,2", "1,2"):
+    CASES.append((f"melds.crazy_best_arrangement 19 cards (two suits twice, 4 wilds), contract ({c}), ace_wrap",
+                   "melds", f"crazyc{c}w", _two_suits_twice(19)))
+# hunted by mutation for the search alone (19 cards: the oracle asked from 20 cards before, 14 now)
+CASES.append(("melds.crazy_best_arrangement 19 cards hunted (no lay-down), contract (0,3), ace_wrap", "melds",
+              "crazyc0,3w", [1, 2, 1, 4, 3, 34, 7, 8, 10, 5, 11, 12, 13, 50, 18, 2, 6, 50, 9]))
+CASES.append(("melds.crazy_best_arrangement 19 cards hunted, contract (0,3), ace_wrap", "melds",
+              "crazyc0,3w", [1, 2, 3, 4, 5, 6, 7, 18, 9, 10, 2, 18, 13, 28, 8, 12, 11, 1, 34]))
+CASES.append(("melds.crazy_best_arrangement 19 cards hunted, contract (0,2), ace_wrap", "melds",
+              "crazyc0,2w", [3, 6, 2, 4, 8, 1, 7, 10, 9, 50, 11, 12, 5, 2, 18, 34, 13, 50, 1]))
+CASES.append(("melds.crazy_best_arrangement 13 cards hunted, contract (0,2), ace_wrap", "melds",
+              "crazyc0,2w", [2, 1, 3, 4, 5, 6, 18, 1, 18, 12, 13, 2, 34]))
+for c in ("0,1", "1,0"):
+    CASES.append((f"melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract ({c}), ace_wrap",
+                   "melds", f"crazyc{c}w", _two_suits_twice(32)))
+
+
+def _spades_thrice(n, wilds):
+    """Beyond CR-1: A, 3..K of spades three times over, then Jokers and 2s (``wilds`` of them)."""
+    w = (["JK"] * 6 + ["2H", "2D", "2C", "2S"] * 4)[:wilds]
+    return ([f"{r}S" for r in ["A", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]] * 3)[:n - wilds] + w
+
+
+for n in (22, 24, 32):
+    CASES.append((f"melds.crazy_best_arrangement {n} cards beyond CR-1 (spades x3, 10 wilds), contract (1,2), "
+                  f"ace_wrap", "melds", "crazyc1,2w", _spades_thrice(n, 10)))
+CASES.append(("melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract (0,4)", "melds",
+              "crazyc0,4", _two_suits_twice(32)))
 for n in (16, 20):
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards", "cr", "opts7", _two_suits(n)))
     CASES.append((f"contract_rummy.contract_options round 7, {n} cards, limit=100", "cr", "opts7lim", _two_suits(n)))
@@ -200,9 +237,10 @@ def main(argv=None):
         tn, rn = run(a.new, what, hand, a.cap)
         fo = f"> {a.cap:g}" if to is None else f"{to:.4f}"
         fn = f"> {a.cap:g}" if tn is None else f"{tn:.4f}"
-        ratio = "" if to is None or tn is None or tn == 0 else f"{to / tn:.2f}x"
-        if to is None and tn:
+        ratio = "" if to is None or tn is None or tn == 0 or tn != tn or to != to else f"{to / tn:.2f}x"
+        if to is None and tn and tn == tn:
             ratio = f"> {a.cap / tn:.0f}x"
+        fo, fn = ("raises" if x != x else f for x, f in ((to, fo), (tn, fn)))     # nan: the call raised
         print(f"| {name} | {fo} | {fn} | {ratio} | {ro} / {rn} |", flush=True)
 
 

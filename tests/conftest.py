@@ -137,6 +137,9 @@ SLOW = {
     "test_hostile.py::test_ctrl_c_stops_simulate_random[call2]",
     "test_docs.py::test_docstring_examples[krazy_core.tournament]",
     "test_cli_tester.py::test_seat_options_are_typed_counting_seats_from_1",
+    # issue 19 item 7, crazy_best_arrangement's budget: each with a fast sibling (60 and 100 hands)
+    "test_melds_contract_budget.py::test_CR_10_forced_fallback_is_the_games_lay_down_many",
+    "test_melds_contract_budget.py::test_CR_10_unchanged_below_the_budget_all",
 }
 
 

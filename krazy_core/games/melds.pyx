@@ -277,6 +277,10 @@ cdef struct _Ctx:
     int best_absorb
     int found
     int done
+    int64_t steps           # work so far: search nodes, book choices, run subsets tried, contract run placements
+    int64_t budget          # > 0: stop (done, exhausted) once steps pass it; 0: no budget
+    int exhausted           # 1: the budget ran out before the first leaf was recorded
+    int stop_found          # 1: stop at the first leaf recorded (the bound is the exact minimum)
     _Rec stack[KZ_MELD_MAX_MELDS]
     _Rec best_stack[KZ_MELD_MAX_MELDS]
 
@@ -385,6 +389,7 @@ cdef int _contract_runs(_Ctx *C, int need, int *plo, int *phi) noexcept nogil:
     for i in range(nr):
         ch[i] = 0
     while True:
+        C.steps += 1
         ok = 1
         e = tot
         for i in range(nr):
@@ -486,7 +491,7 @@ cdef void _leaf(_Ctx *C) noexcept nogil:
         memcpy(C.best_stack, C.stack, C.depth * sizeof(_Rec))
         C.best_wl = C.wl
         C.best_absorb = absorbed
-        if cost == 0:
+        if cost == 0 or C.stop_found:
             C.done = 1
 
 
@@ -553,6 +558,11 @@ cdef void _runs(_Ctx *C, int s, int k) noexcept nogil:
                         avail |= 1u << (q - a)
                 sub = avail
                 while True:
+                    C.steps += 1
+                    if C.budget and C.steps > C.budget:
+                        C.exhausted = 1
+                        C.done = 1
+                        return
                     m = base | sub
                     nat = kz_popcount(m)
                     j = L - nat
@@ -600,6 +610,7 @@ cdef void _book_rec(_Ctx *C, int s0, int k, int s, int nat, _Rec *rec) noexcept 
     cdef const kz_meld_rules *R = C.R
     cdef int t, j, extra, have
     cdef int capb = R.max_wild_book
+    C.steps += 1
     if s == 5:
         j = R.min_book - nat
         if j < 0:
@@ -718,6 +729,11 @@ cdef int _dead_points(_Ctx *C) noexcept nogil:
 cdef void _dfs(_Ctx *C, int s) noexcept nogil:
     cdef int k, pts
     if C.done or C.cur >= C.best:
+        return
+    C.steps += 1
+    if C.budget and C.steps > C.budget:
+        C.exhausted = 1
+        C.done = 1
         return
     if C.share_prune and _naturals_overflow(C):
         return
@@ -858,13 +874,17 @@ cdef void _run_combo(_Ctx *C, const kz_meld_rules *R, const uint8_t *hand, int n
 
 cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
                     int want_b, int want_r, kz_arrangement *out, int prune=1,
-                    int32_t limit=NO_BEST, int32_t known=-1) noexcept nogil:
+                    int32_t limit=NO_BEST, int32_t known=-1, int64_t budget=0,
+                    int64_t *steps=NULL) noexcept nogil:
     """The search.  ``limit`` < NO_BEST (free lay-down, no ``out``): only arrangements
     leaving fewer than ``limit`` points count; returns ``limit`` when there is none.
     ``known`` >= 0 (contract mode, no ``limit``): the fewest points, known exactly (the
     game's DP): the search starts from the bound known + 1 and skips phase 1 below (which
-    only finds that value), so it records the same combo and leaf as without it; the caller
-    checks the value it returns against ``known``."""
+    only finds that value), so it records the same combo and leaf as without it, and stops
+    there (no later leaf can leave less); the caller checks the value it returns against
+    ``known``.  ``budget`` > 0 (with ``known``): at most that many steps (search nodes, book
+    choices, run subsets tried, contract run placements) before that leaf, else -2 (nothing recorded);
+    ``steps`` (if not NULL): the steps taken."""
     cdef _Ctx C
     cdef int i, t, s, k, kind, fixed = 0, nd = 0, npure = 0, nw, combo, ncombo, best_combo = -1
     cdef int dual_cnt[5]
@@ -914,6 +934,10 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
     memset(natural_dual, 0, sizeof(natural_dual))
     C.found = 0
     C.done = 0
+    C.steps = 0
+    C.budget = budget if known >= 0 else 0
+    C.exhausted = 0
+    C.stop_found = 1 if known >= 0 else 0
     C.full = full
     C.want_b = want_b
     C.want_r = want_r
@@ -985,7 +1009,13 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
                     best_combo = combo
                     memcpy(best_natural_dual, natural_dual, sizeof(natural_dual))
                     break
+                if C.exhausted:
+                    break
+    if steps != NULL:
+        steps[0] = C.steps
     if best_combo < 0:
+        if C.exhausted:
+            return -2
         return limit if limit < NO_BEST else -1
     if out != NULL:
         _materialize(R, hand, n, &C, best_natural_dual, out)
@@ -2022,40 +2052,119 @@ def crazy_contract_feasible(hand, books, runs, *, ace_wrap=False, overlapping_ru
     use.  ``books + runs`` is at most 3 (CR-4).  Raises ``ValueError`` for bad cards or
     counts."""
     cdef kz_meld_rules r
-    cdef kz_contract_query q
     for name, v in (("books", books), ("runs", runs)):
         if type(v) is not int or not 0 <= v <= KZ_CQ_MAX_FIXED:
             raise ValueError(f"{name} must be an int in 0..{KZ_CQ_MAX_FIXED}, got {v!r}")
     if books + runs > KZ_CQ_MAX_FIXED:
         raise ValueError(f"a contract has at most {KZ_CQ_MAX_FIXED} melds (CR-4), got {books} + {runs}")
     codes = _parse_crazy_cards(hand)
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    return _feasible(&r, codes, books, runs, overlapping_runs)
+
+
+cdef bint _feasible(const kz_meld_rules *r, list codes, int books, int runs, bint overlap) except -1:
+    """kz_contract_feasible on a fresh contract of ``books`` + ``runs`` melds (at most 3)."""
+    cdef kz_contract_query q
     memset(&q, 0, sizeof(q))
     for c in codes:
         k = KZ_CQ_JOKER if c == 0x50 else (c >> 4) * 13 + (c & 15) - 1
         if q.cnt[k] == 255:
             raise ValueError("too many copies of one card")
         q.cnt[k] += 1
-    kz_rules_crazy(&r, 1 if ace_wrap else 0)
-    q.overlap = 1 if overlapping_runs else 0
+    q.overlap = 1 if overlap else 0
     q.nb = books
     q.nr = runs
     q.book_lb = 1
     q.run_lb = -1
     q.pkind = KZ_CQ_NONE
-    return kz_contract_feasible(&r, &q) == 1
+    return kz_contract_feasible(r, &q) == 1
 
 
-DEF ORACLE_MIN = 20         # contract mode asks the oracle from this many cards (below: the search is quick)
+cdef extern from "krazy/clock.h" nogil:
+    int64_t kz_monotonic_ns() noexcept      # CLOCK_MONOTONIC (POSIX) or QueryPerformanceCounter
+
+
+DEF ORACLE_MIN = 14         # contract mode asks the oracle from this many cards (the game's DPs' own floor;
+                            # below, the search takes at most a few ms)
+DEF CONTRACT_BUDGET = 10000000  # steps of the search from the oracle's exact bound (see crazy_best_arrangement)
+DEF BEYOND_CR1_MAX = 22     # contract mode: most cards of a hand beyond CR-1 (the search alone answers)
 _contract_oracle = None
+cdef int64_t _contract_budget = CONTRACT_BUDGET
+_contract_fallbacks = 0     # calls answered by the oracle's lay-down (the budget ran out), for tests
+_contract_last_steps = 0    # steps of the last search from the oracle's bound, for tests and benchmarks
+_contract_last_ns = 0       # and its time (ns)
 
 
 def _set_contract_oracle(f):
-    """Contract mode's exact fewest points: ``f(codes, books, runs, ace_wrap)`` -> points,
-    -1 (no such lay-down) or None (not known: the contract is no Crazy Rummy round's, or
-    the hand breaks CR-1).  ``krazy_core.games.contract_rummy`` sets its DPs here when it is
-    imported (melds imports no game: the layer rule)."""
+    """Contract mode's exact answer: ``f(codes, books, runs, ace_wrap)`` -> None (not known:
+    the contract is no Crazy Rummy round's, or the hand breaks CR-1) or ``(points,
+    arrangement)``: the fewest points, -1 when no such lay-down exists (arrangement None),
+    and a lay-down leaving them, ``(melds, leftover, points)`` in int codes (each meld a
+    list of codes, a run low to high with each wild at its place).
+    ``krazy_core.games.contract_rummy`` sets its DPs here when it is imported (melds
+    imports no game: the layer rule)."""
     global _contract_oracle
     _contract_oracle = f
+
+
+def _set_contract_budget(steps):
+    """Tests and benchmarks: the step budget of contract mode's search from the oracle's
+    exact bound (``crazy_best_arrangement``); 0 for none.  Returns the previous budget."""
+    global _contract_budget
+    if type(steps) is not int or not 0 <= steps < 2 ** 62:
+        raise ValueError(f"steps must be an int in 0..2**62 - 1, got {steps!r}")
+    old = _contract_budget
+    _contract_budget = steps
+    return int(old)
+
+
+def _contract_budget_stats():
+    """Tests and benchmarks: ``(fallbacks, steps, ns)``, how many contract-mode calls since
+    import ran out of the step budget and returned the oracle's lay-down, and the steps and
+    nanoseconds the last search from the oracle's bound took (steps: at most the budget
+    plus one leaf's run placements)."""
+    return _contract_fallbacks, _contract_last_steps, _contract_last_ns
+
+
+def _contract_counts(contract):
+    """``(books, runs)`` of a contract, checked: ints, at most 3 melds in all (CR-4)."""
+    try:
+        nb, nr = contract
+    except (TypeError, ValueError):
+        raise ValueError(f"contract must be None or (books, runs), got {contract!r}") from None
+    for name, v in (("books", nb), ("runs", nr)):
+        if type(v) is not int or not 0 <= v <= KZ_CQ_MAX_FIXED:
+            raise ValueError(f"contract {name} must be an int in 0..{KZ_CQ_MAX_FIXED}, got {v!r}")
+    if nb + nr > KZ_CQ_MAX_FIXED:
+        raise ValueError(f"a contract has at most {KZ_CQ_MAX_FIXED} melds (CR-4), got {nb} + {nr}")
+    return nb, nr
+
+
+def _beyond_cr1(codes):
+    """Whether a hand breaks CR-1: more than 2 of a card or more than 4 Jokers."""
+    seen = {}
+    for c in codes:
+        seen[c] = seen.get(c, 0) + 1
+    return any(k > (4 if c == 0x50 else 2) for c, k in seen.items())
+
+
+cdef tuple _oracle_lists(const kz_meld_rules *r, arr, bint as_codes, bint ascii):
+    """The oracle's lay-down (int codes) in ``crazy_best_arrangement``'s form: a run as the
+    game lists it (rank order, each wild at its place), a book naturals first (the same
+    sort as ``_arrangement_lists``), the leftover ascending by code."""
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef int nm
+    wr = r.wild_rank
+    f = (lambda c: c) if as_codes else ((lambda c: format_card(c, True)) if ascii else format_card)
+    melds_c, left_c, pts = arr
+    melds = []
+    for m in melds_c:
+        m = [int(c) for c in m]
+        nm = _load(m, buf)
+        if kz_meld_kind(r, buf, nm) == KZ_MELD_BOOK:
+            m.sort(key=lambda c: (c == 0x50 or (c & 15) == wr, c))
+        melds.append([f(c) for c in m])
+    return melds, [f(c) for c in sorted(int(c) for c in left_c)], int(pts)
 
 
 def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=False, ascii=True):
@@ -2080,22 +2189,46 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     ``contract_rummy.best_arrangement(hand, round)`` for the round whose contract this is
     (checked on thousands of random hands, tests/test_melds_contract.py); ties between
     equal-points lay-downs may be broken differently.  It has no option for the house rule
-    ``overlapping_runs``.  Cost: the shared branch and bound (``kz_meld_contract``), plus at
-    each complete lay-down holding two runs of one suit at most 18^3 placements of their
-    spans (3 lengths x 3 starts, x 2 laps with Ace wrap, a run), runs whose naturals already
-    touch pruned.  From 20 cards, when the contract is a Crazy Rummy round's (CR-4) and the
-    hand keeps CR-1 (at most 2 of a card, 4 Jokers), the fewest points come first from the
-    game's exact DPs (``contract_rummy.best_arrangement``, polynomial: bounds in its
-    docstring; registered when ``krazy_core.games.contract_rummy`` is imported, as
-    ``make("contract-rummy")`` does: this layer imports no game), -1 ending it at once;
-    the search then starts from that exact bound and skips the phase that only finds it,
-    so it records the same lay-down as before (checked against the old code on thousands
-    of random hands) -- that walk to the first best leaf is not proven polynomial.  Other
-    contracts and hands: the search alone.  Measured, two suits twice and 4 wilds, 32
-    cards: contract (0, 3) 6.1 s -> 0.12 s, (0, 2) 0.99 s -> 0.28 s; random hands of 14..22
-    cards about 0.05 ms each (below 20 cards unchanged).
+    ``overlapping_runs``.  A contract has at most 3 melds (CR-4: ``books`` and ``runs`` ints
+    0..3).
 
-    Raises ``ValueError`` for a bad card (not S H D C, A..K or JK) or more than 32 cards."""
+    Cost, bounded (issue 19 item 7).  The search is the shared branch and bound
+    (``kz_meld_contract``), plus at each complete lay-down holding two runs of one suit at
+    most 18^3 placements of their spans (3 lengths x 3 starts, x 2 laps with Ace wrap, a
+    run), runs whose naturals already touch pruned; it is not proven polynomial, so:
+
+    * A hand that holds no such lay-down is answered None by the going-down check first
+      (``kz_contract_feasible``: at most (52 x 16)^3 steps), so no search has to prove it.
+    * From 14 cards, when the contract is a Crazy Rummy round's (CR-4) and the hand keeps
+      CR-1 (at most 2 of a card, 4 Jokers), the game's exact DPs give the fewest points and
+      a lay-down leaving them (``contract_rummy.best_arrangement``, polynomial: its
+      docstring gives the bounds and their measured worst, round 5 with ace_wrap the
+      slowest; registered when ``krazy_core.games.contract_rummy`` is imported, as
+      ``make("contract-rummy")`` does: this layer imports no game, and without it the search
+      alone answers, unbounded).  The search then starts from that exact bound and stops at
+      its first leaf reaching it -- the lay-down the plain search records -- within a budget
+      of 10,000,000 steps (a search node, a book's choice of naturals, a run's naturals
+      tried, a placement of two same-suit runs' spans: 10-30 ns each).  When the budget runs
+      out the answer is the game's lay-down in this function's form: the same points (both
+      are the exact minimum), perhaps another of the equal-points lay-downs.  Random hands
+      of 20..32 cards take at most 1.7 M steps from 4 suits and 24 M from 2 (crowded
+      one-suit hands up to 160 M: 1 in 20 of them runs out); on 3,400 such hands the
+      answers are the old ones bit for bit but for the 22 that ran out (the same points),
+      and so on 3,000 of 14..19 cards (none ran out; the DPs were asked from 20 cards
+      before).  Measured worst (benches/meld_worst_cases.py, on a shared 2-core machine):
+      32 cards, two suits twice and 4 wilds, ace_wrap, contract (0, 3) 12-17 s -> 0.10 s,
+      (0, 2) 3.8-7.1 s -> 0.14-0.21 s; a random 29-card one-suit hand, (1, 2) with ace_wrap,
+      1.3-1.5 s -> 0.11-0.13 s; 19-card hands hunted for the search alone 0.3-0.55 s ->
+      0.001-0.08 s.
+    * Below 14 cards, the contracts that are no round's ((0, 0), (1, 0), (0, 1)) and hands
+      beyond CR-1: the search alone, bounded by the input: at most 32 cards, and at most 22
+      when the hand breaks CR-1 (ValueError beyond: 24 such cards took 0.8-1.2 s).  Measured
+      worst of the hands we built or hunted: 13 cards 4 ms, 22 cards beyond CR-1 (one suit
+      three times, 10 wilds) (1, 2) with ace_wrap 0.23-0.34 s, 32 cards (0, 1) 0.06 s.
+
+    Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, a
+    contract that is not ``(books, runs)`` of at most 3 melds, or a contract-mode hand
+    beyond CR-1 of more than 22 cards."""
     cdef kz_meld_rules r
     cdef kz_arrangement a
     cdef uint8_t buf[KZ_MELD_MAX_HAND]
@@ -2105,32 +2238,48 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     codes = _parse_crazy_cards(hand)
     cdef int n = _load(codes, buf)
     cdef int32_t known = -1
+    cdef int64_t budget = _contract_budget, steps = 0, t0, t1
+    global _contract_fallbacks, _contract_last_steps, _contract_last_ns
     if contract is None:
         pts = kz_meld_deadwood(&r, buf, n, &a)
     else:
-        nb, nr = contract
-        if n >= ORACLE_MIN and _contract_oracle is not None and 0 <= nb and 0 <= nr \
-                and nb + nr <= KZ_MELD_MAX_MELDS:
+        nb, nr = _contract_counts(contract)
+        if n > BEYOND_CR1_MAX and _beyond_cr1(codes):
+            raise ValueError(
+                f"contract mode takes at most {BEYOND_CR1_MAX} cards when the hand holds more than 2 "
+                f"of a card or more than 4 Jokers (beyond CR-1 only the search answers, and past "
+                f"{BEYOND_CR1_MAX} cards it can take seconds); got {n}: pass a Crazy Rummy hand "
+                f"(up to {KZ_MELD_MAX_HAND} cards) or fewer cards")
+        if not _feasible(&r, codes, nb, nr, False):
+            return None             # no such lay-down (the going-down check): the search need not prove it
+        if n >= ORACLE_MIN and _contract_oracle is not None:
             v = _contract_oracle(codes, nb, nr, bool(ace_wrap))
             if v is not None:
-                if v < 0:
+                if v[0] < 0:
                     return None
-                known = v
+                known = v[0]
         if known >= 0:
-            # the search from the exact bound: the same lay-down as without it (_solve)
-            pts = _solve(&r, buf, n, 0, nb, nr, &a, 1, NO_BEST, known)
+            # the search from the exact bound: the same lay-down as without it (_solve),
+            # within the step budget; past it the game's own lay-down (the same points)
+            with nogil:
+                t0 = kz_monotonic_ns()
+                pts = _solve(&r, buf, n, 0, nb, nr, &a, 1, NO_BEST, known, budget, &steps)
+                t1 = kz_monotonic_ns()
+            _contract_last_steps = steps
+            _contract_last_ns = t1 - t0
+            if pts == -2:
+                _contract_fallbacks += 1
+                return _oracle_lists(&r, v[1], as_codes, ascii)
             if pts != known:                # (never seen: the plain search, to be exact)
                 known = -1
         if known < 0:
-            pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
+            with nogil:
+                pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
         if pts < 0:
             return None
     return _arrangement_lists(&r, codes, &a, as_codes, ascii)
 
 
-
-cdef extern from "krazy/clock.h" nogil:
-    int64_t kz_monotonic_ns() noexcept      # CLOCK_MONOTONIC (POSIX) or QueryPerformanceCounter
 
 
 def _time_solver(hands, wild_ranks):

@@ -2649,10 +2649,12 @@ _ROUND_OF = {v: k for k, v in CONTRACTS.items()}
 
 def _contract_points(codes, books, runs, ace_wrap):
     """``melds.crazy_best_arrangement``'s contract mode oracle (registered by the package's
-    ``__init__``): the fewest points ``codes`` leave laying ``books`` books and ``runs`` runs
-    as CR-10 lays them (no overlapping_runs), by :func:`best_arrangement`'s exact DPs; -1 when
-    they cannot be laid; None when the contract is no round's (CR-4) or the hand breaks CR-1
-    (more than 2 of a card or 4 Jokers), where only the search answers."""
+    ``__init__``): ``(points, arrangement)``, the fewest points ``codes`` leave laying
+    ``books`` books and ``runs`` runs as CR-10 lays them (no overlapping_runs) and the lay-down
+    :func:`best_arrangement` gives (``as_codes=True``: ``(melds, leftover, points)``), by its
+    exact DPs; ``(-1, None)`` when they cannot be laid; None when the contract is no round's
+    (CR-4) or the hand breaks CR-1 (more than 2 of a card or 4 Jokers), where only the search
+    answers."""
     rnd = _ROUND_OF.get((books, runs))
     if rnd is None:
         return None
@@ -2665,4 +2667,4 @@ def _contract_points(codes, books, runs, ace_wrap):
     if any(x > 2 for x in cnt[:52]) or cnt[JK] > 4:
         return None
     r = _best_arrangement(codes, rnd, bool(ace_wrap), False, True, RX_MIN)
-    return -1 if r is None else r[2]
+    return (-1, None) if r is None else (r[2], r)

@@ -1,0 +1,267 @@
+"""Issue 19 item 7: ``melds.crazy_best_arrangement(contract=...)`` is bounded.  From 14 cards,
+for a Crazy Rummy round's contract (CR-4) and a hand of CR-1, the game's DPs give the exact
+fewest points and a lay-down; the search from that bound has a step budget, and past it the
+game's lay-down is returned (the same points; CR-5 melds, CR-10 runs of a suit apart).  Below
+the budget the answer is the one the build before the budget gave, bit for bit.  The cases
+the DPs do not cover are bounded by the input checks (contracts of at most 3 melds, at most
+22 cards beyond CR-1) and measured (benches/meld_worst_cases.py)."""
+import gzip
+import json
+import pathlib
+import random
+from collections import Counter
+
+import pytest
+
+from contract_rummy_helpers import cr_points
+from krazy_core.games import contract_rummy as cr
+from krazy_core.games import melds as M
+
+DECK = [(s << 4) | r for s in range(4) for r in range(1, 14)] * 2 + [0x50] * 4
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+ROUND_OF = {v: k for k, v in cr.CONTRACTS.items()}
+DATA = pathlib.Path(__file__).parent / "data" / "crazy_contract_big.json.gz"
+
+
+def _two_suits_twice(n):
+    """Spades and hearts A..K twice over, cut to n - 4, two Jokers, 2C and 2D (CR-1)."""
+    return ([f"{r}{s}" for s in "SH" for r in RANKS] * 2)[:n - 4] + ["JK", "JK", "2C", "2D"]
+
+
+def _codes(hand):
+    return M._parse_crazy_cards(hand)
+
+
+def _run_positions(m, wrap):
+    """(suit, positions) of a run listed in rank order with each wild at its place: the
+    positions as a bit set (by rank round the circle with Ace wrap), None when no start fits
+    (CR-3, CR-5: at most 2 wilds)."""
+    suit = next(c >> 4 for c in m if c != 0x50 and (c & 15) != 2)
+    for p0 in range(1, (26 if wrap else 14) - len(m) + 2):
+        nat = [c >> 4 == suit and (c & 15) == (p0 + i - 1) % 13 + 1 for i, c in enumerate(m)]
+        if all(ok or c == 0x50 or (c & 15) == 2 for ok, c in zip(nat, m)) and nat.count(False) <= 2:
+            if wrap:
+                return suit, sum(1 << ((p0 + i - 1) % 13) for i in range(len(m)))
+            return suit, sum(1 << (p0 + i) for i in range(len(m)))
+    return None
+
+
+def _touch(a, b, wrap):
+    """Two position sets of one suit overlap or join (CR-10: one sequence)."""
+    grow = a | (a << 1) | (a >> 1)
+    if wrap:
+        grow = (grow | ((a & 1) << 12) | ((a >> 12) & 1)) & 0x1FFF
+    return bool(grow & b)
+
+
+def check_laydown(hand, got, contract, wrap):
+    """``got`` (codes) is a lay-down of ``contract`` from ``hand`` in crazy_best_arrangement's
+    form: melds + leftover = the hand as a multiset, the contract's books and runs (CR-5), two
+    runs of a suit neither overlapping nor joining (CR-10), a book naturals first, the
+    leftover ascending, the points its CR-15 value."""
+    melds, left, pts = got
+    assert Counter(sum(melds, []) + left) == Counter(hand)
+    assert left == sorted(left)
+    assert pts == sum(cr_points(c) for c in left)
+    kinds = [M.crazy_meld_kind(m, ace_wrap=wrap) for m in melds]
+    assert sorted(kinds) == sorted(["book"] * contract[0] + ["run"] * contract[1]), melds
+    spans = []
+    for m, kind in zip(melds, kinds):
+        if kind == "book":
+            nat = [c for c in m if not (c == 0x50 or (c & 15) == 2)]
+            assert m[:len(nat)] == sorted(nat), m
+        else:
+            span = _run_positions(m, wrap)
+            assert span is not None, m
+            assert not any(s == span[0] and _touch(b, span[1], wrap) for s, b in spans), melds
+            spans.append(span)
+
+
+def _random_hands(seed, count, lo=20, hi=32, suits=(1, 2, 4)):
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.randint(lo, hi)
+        k = rng.choice(suits)
+        pool = [c for c in DECK if c == 0x50 or (c >> 4) < k]
+        yield rng.sample(pool, min(n, len(pool))), rng.randint(1, 7), rng.random() < 0.3
+
+
+@pytest.fixture
+def budget():
+    """Restores the step budget after a test that changes it."""
+    old = M._set_contract_budget(0)
+    M._set_contract_budget(old)
+    yield old
+    M._set_contract_budget(old)
+
+
+def test_check_laydown_refuses_joined_runs():
+    """The checker itself: AS-4S and 5S-8S join (CR-10); 4S 5S 6S 7S JK is fine alone."""
+    hand = [1, 2, 3, 4, 5, 6, 7, 8]
+    with pytest.raises(AssertionError):
+        check_laydown(hand, [[[1, 2, 3, 4], [5, 6, 7, 8]], [], 0], (0, 2), False)
+    check_laydown(hand + [80], [[[4, 5, 6, 7, 80]], [1, 2, 3, 8], 45], (0, 1), False)
+    with pytest.raises(AssertionError):             # QS KS AS 2S and 4S-7S join round the corner
+        check_laydown([12, 13, 1, 2, 4, 5, 6, 7], [[[12, 13, 1, 2], [3, 4, 5, 6]], [], 0], (0, 2), True)
+
+
+# ------------------------------------------------------------- the budget runs out
+
+WORST = [  # (name, hand, contract, ace_wrap, fewest points): the budget runs out on each
+    ("two suits twice, 32, (0,3), ace_wrap", _two_suits_twice(32), (0, 3), True, 55),
+    ("two suits twice, 32, (0,2), ace_wrap", _two_suits_twice(32), (0, 2), True, 55),
+    # a random one-suit hand of 29 cards, round 6 with ace_wrap: 95 M steps unbudgeted
+    ("one suit, 29, (1,2), ace_wrap", [4, 4, 6, 12, 10, 5, 11, 7, 1, 9, 6, 13, 1, 80, 2, 10, 3, 80, 3, 80,
+                                       8, 9, 12, 5, 7, 8, 2, 11, 80], (1, 2), True, 95),
+]
+
+
+@pytest.mark.parametrize("name,hand,contract,wrap,want", WORST, ids=[w[0] for w in WORST])
+def test_CR_10_budget_out_gives_the_games_lay_down(name, hand, contract, wrap, want, budget):
+    """The worst hands we built: the search from the exact bound runs out of its budget, so
+    the answer is the game's lay-down (CR-4 round's contract) -- the same points as
+    ``contract_rummy.best_arrangement``, a legal lay-down (CR-5, CR-10)."""
+    assert budget == 10_000_000
+    f0 = M._contract_budget_stats()[0]
+    got = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap, as_codes=True)
+    fallbacks, steps, ns = M._contract_budget_stats()
+    assert fallbacks == f0 + 1 and budget < steps < budget + 20_000
+    game = cr.best_arrangement(hand, ROUND_OF[contract], ace_wrap=wrap, as_codes=True)
+    assert got[2] == game[2] == want
+    check_laydown(_codes(hand), got, contract, wrap)
+    assert [sorted(m) for m in got[0]] == [sorted(m) for m in game[0]] and got[1] == game[1]
+
+
+def test_CR_10_forced_fallback_is_the_games_lay_down(budget):
+    """Budget 1: every hand of 20..32 cards takes the fallback; 60 seeded random hands (CR-1,
+    1, 2 or 4 suits, a random round, 30% ace_wrap): the game's points and lay-down, in this
+    function's form (a book naturals first, leftover ascending; the string forms alike)."""
+    _fallback_check(60, 1)
+
+
+def test_CR_10_forced_fallback_is_the_games_lay_down_many(budget):
+    """The same on 600 hands (slow tier)."""
+    _fallback_check(600, 2)
+
+
+def _fallback_check(count, seed):
+    M._set_contract_budget(1)
+    laid = 0
+    for hand, rnd, wrap in _random_hands(seed, count):
+        contract = cr.CONTRACTS[rnd]
+        f0 = M._contract_budget_stats()[0]
+        got = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap, as_codes=True)
+        game = cr.best_arrangement(hand, rnd, ace_wrap=wrap, as_codes=True)
+        if game is None:
+            assert got is None
+            continue
+        assert M._contract_budget_stats()[0] == f0 + 1
+        assert got[2] == game[2]
+        check_laydown(hand, got, contract, wrap)
+        assert [sorted(m) for m in got[0]] == [sorted(m) for m in game[0]] and got[1] == game[1]
+        text = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap)
+        assert text == ([[M._fmt(c) for c in m] for m in got[0]], [M._fmt(c) for c in got[1]], got[2])
+        laid += 1
+    assert laid > count * 0.8
+
+
+# ------------------------------------------------------------- below the budget: unchanged
+
+@pytest.fixture(scope="module")
+def before():
+    with gzip.open(DATA, "rt") as f:
+        return json.load(f)
+
+
+def _unchanged(rows):
+    f0 = M._contract_budget_stats()[0]
+    for hand, rnd, wrap, want in rows:
+        got = M.crazy_best_arrangement(hand, contract=cr.CONTRACTS[rnd], ace_wrap=wrap, as_codes=True)
+        assert json.loads(json.dumps(got)) == want, (hand, rnd, wrap)
+    assert M._contract_budget_stats()[0] == f0         # the budget never ran out on these
+
+
+def test_CR_10_unchanged_below_the_budget(before):
+    """100 of the recorded random hands of 20..32 cards (CR-4 contracts, 30% ace_wrap): the
+    answer the build before the budget gave (tests/data/crazy_contract_big.json.gz), bit for
+    bit."""
+    assert len(before) == 600
+    _unchanged(before[::6])
+
+
+def test_CR_10_unchanged_below_the_budget_all(before):
+    """All 600 recorded hands (slow tier)."""
+    _unchanged(before)
+
+
+# ------------------------------------------------------------- the cases the DPs do not cover
+
+def test_CR_4_contract_of_more_than_3_melds_is_refused():
+    """CR-4: a contract has at most 3 melds (the search alone took over 30 s on 32 cards
+    for (0, 4)); books and runs are ints 0..3, as in crazy_contract_feasible."""
+    hand = _two_suits_twice(16)
+    for bad in ((0, 4), (2, 2), (4, 0), (-1, 1), (1.0, 1), (1,), "ab", 3):
+        with pytest.raises(ValueError, match="contract|melds"):
+            M.crazy_best_arrangement(hand, contract=bad)
+    assert M.crazy_best_arrangement(hand, contract=[1, 2])[2] == 5     # a list is fine
+
+
+def test_CR_1_contract_mode_takes_22_cards_beyond_the_double_deck():
+    """A hand beyond CR-1 (3 of a card, or 5+ Jokers) has no exact DP: contract mode takes
+    at most 22 such cards (ValueError beyond, naming the fix); 22 is answered (measured worst
+    0.23 s), and the free lay-down still takes 32."""
+    spades3 = [f"{r}S" for r in RANKS if r != "2"] * 3
+    wilds = ["JK"] * 6 + ["2H", "2D", "2C", "2S"]
+    with pytest.raises(ValueError, match="at most 22 cards .* more than 2 of a card"):
+        M.crazy_best_arrangement(spades3[:13] + wilds, contract=(1, 2), ace_wrap=True)
+    melds, left, pts = M.crazy_best_arrangement(spades3[:12] + wilds, contract=(1, 2), ace_wrap=True)
+    assert pts == 50
+    assert M.crazy_best_arrangement(spades3[:22] + wilds)[2] == 0
+    assert M.crazy_best_arrangement(["2S"] * 22, contract=(2, 0))[2] == 0       # books of any length
+
+
+SEARCH_ONLY = [  # (name, hand, contract, ace_wrap, points): measured in benches/meld_worst_cases.py
+    # 19 cards: the search alone before (hunted by mutation: 0.3-0.8 s), the DPs' path now
+    ("19 cards two suits twice, (0,3), ace_wrap", _two_suits_twice(19), (0, 3), True, 20),
+    ("19 cards two suits twice, (0,2), ace_wrap", _two_suits_twice(19), (0, 2), True, 10),
+    ("19 cards hunted, (0,3), ace_wrap", [1, 2, 3, 4, 5, 6, 7, 18, 9, 10, 2, 18, 13, 28, 8, 12, 11, 1, 34],
+     (0, 3), True, 30),
+    ("19 cards hunted, (0,2), ace_wrap", [3, 6, 2, 4, 8, 1, 7, 10, 9, 50, 11, 12, 5, 2, 18, 34, 13, 50, 1],
+     (0, 2), True, 70),
+    ("19 cards hunted, no lay-down, (0,3), ace_wrap", [1, 2, 1, 4, 3, 34, 7, 8, 10, 5, 11, 12, 13, 50, 18, 2, 6,
+                                                        50, 9], (0, 3), True, None),
+    # the search alone: under 14 cards, contracts no round's, hands beyond CR-1
+    ("13 cards hunted, (0,2), ace_wrap", [2, 1, 3, 4, 5, 6, 18, 1, 18, 12, 13, 2, 34], (0, 2), True, 20),
+    ("32 cards two suits twice, (0,1), ace_wrap", _two_suits_twice(32), (0, 1), True, 200),
+    ("32 cards two suits twice, (1,0)", _two_suits_twice(32), (1, 0), False, 225),
+    ("22 cards beyond CR-1, (1,2), ace_wrap", ([f"{r}S" for r in RANKS if r != "2"] * 3)[:12] +
+     ["JK"] * 6 + ["2H", "2D", "2C", "2S"], (1, 2), True, 50),
+]
+
+
+@pytest.mark.parametrize("name,hand,contract,wrap,want", SEARCH_ONLY, ids=[w[0] for w in SEARCH_ONLY])
+def test_CR_10_worst_search_only_cases_finish(name, hand, contract, wrap, want):
+    """The worst hands we built or hunted that the DPs did not cover (19 cards, now on their
+    path: the oracle asks from 14 cards) or do not (under 14 cards, contracts that are no
+    round's, hands beyond CR-1): each finishes (benches/meld_worst_cases.py: at most 0.35 s)
+    with its exact points (the game's, for a CR-4 round's contract) and a legal lay-down
+    (CR-5, CR-10); None when the going-down check finds no lay-down."""
+    got = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap, as_codes=True)
+    if want is None:
+        assert got is None and not M.crazy_contract_feasible(hand, *contract, ace_wrap=wrap)
+    else:
+        assert got[2] == want
+        check_laydown(_codes(hand), got, contract, wrap)
+    if contract in ROUND_OF and len(hand) in (13, 19):
+        game = cr.best_arrangement(hand, ROUND_OF[contract], ace_wrap=wrap)
+        assert (game and game[2]) == want
+
+
+def test_budget_hooks_check_their_input(budget):
+    with pytest.raises(ValueError, match="steps"):
+        M._set_contract_budget(-1)
+    with pytest.raises(ValueError, match="steps"):
+        M._set_contract_budget(1.5)
+    assert M._set_contract_budget(5) == budget and M._set_contract_budget(budget) == 5
+    fallbacks, steps, ns = M._contract_budget_stats()
+    assert fallbacks >= 0 and steps >= 0 and ns >= 0

@@ -265,3 +265,33 @@ def test_budget_hooks_check_their_input(budget):
     assert M._set_contract_budget(5) == budget and M._set_contract_budget(budget) == 5
     fallbacks, steps, ns = M._contract_budget_stats()
     assert fallbacks >= 0 and steps >= 0 and ns >= 0
+
+
+def test_CR_10_melds_alone_gets_the_oracle():
+    """A caller who imports only ``krazy_core.games.melds`` (not the game) still gets the
+    bounded contract mode: the first call that needs the game's DPs imports
+    ``krazy_core.games.contract_rummy`` through the loader ``krazy_core/__init__.py`` sets
+    (melds imports no game).  Before, that caller got the search alone: 12-17 s on this hand."""
+    import subprocess
+    import sys
+    hand = " ".join(_two_suits_twice(32))
+    code = (
+        "import sys, krazy_core.games.melds as M\n"
+        "print('krazy_core.games.contract_rummy' in sys.modules)\n"
+        f"r = M.crazy_best_arrangement({hand!r}, contract=(0, 3), ace_wrap=True)\n"
+        "print(r[2], 'krazy_core.games.contract_rummy' in sys.modules, M._contract_oracle is not None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=_child_env())
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "55", "True", "True"]
+
+
+def _child_env():
+    """The test's environment, with the imported krazy_core's parent first on PYTHONPATH (so
+    the child imports the same build: in place or installed)."""
+    import os
+    import krazy_core
+    env = dict(os.environ)
+    root = str(pathlib.Path(krazy_core.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    return env

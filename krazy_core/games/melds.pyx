@@ -2107,6 +2107,18 @@ def _set_contract_oracle(f):
     _contract_oracle = f
 
 
+_oracle_loader = None        # makes the oracle when none is set (krazy_core/__init__.py sets it)
+
+
+def _set_oracle_loader(f):
+    """``f()`` registers the contract oracle (:func:`_set_contract_oracle`): called by contract
+    mode the first time it would ask the oracle and none is set, so that a caller who imported
+    only this module gets the bounded answer too.  ``krazy_core/__init__.py`` (above the
+    games: the layer rule holds) sets a loader that imports ``krazy_core.games.contract_rummy``."""
+    global _oracle_loader
+    _oracle_loader = f
+
+
 def _set_contract_budget(steps):
     """Tests and benchmarks: the step budget of contract mode's search from the oracle's
     exact bound (``crazy_best_arrangement``); 0 for none.  Returns the previous budget."""
@@ -2203,9 +2215,9 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
       CR-1 (at most 2 of a card, 4 Jokers), the game's exact DPs give the fewest points and
       a lay-down leaving them (``contract_rummy.best_arrangement``, polynomial: its
       docstring gives the bounds and their measured worst, round 5 with ace_wrap the
-      slowest; registered when ``krazy_core.games.contract_rummy`` is imported, as
-      ``make("contract-rummy")`` does: this layer imports no game, and without it the search
-      alone answers, unbounded).  The search then starts from that exact bound and stops at
+      slowest; registered when ``krazy_core.games.contract_rummy`` is imported, and
+      imported at the first call that needs it through a loader ``krazy_core/__init__.py``
+      sets, so also for a caller who imported only this module: this layer imports no game).  The search then starts from that exact bound and stops at
       its first leaf reaching it -- the lay-down the plain search records -- within a budget
       of 10,000,000 steps (a search node, a book's choice of naturals, a run's naturals
       tried, a placement of two same-suit runs' spans: 10-30 ns each).  When the budget runs
@@ -2252,6 +2264,8 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
                 f"(up to {KZ_MELD_MAX_HAND} cards) or fewer cards")
         if not _feasible(&r, codes, nb, nr, False):
             return None             # no such lay-down (the going-down check): the search need not prove it
+        if n >= ORACLE_MIN and _contract_oracle is None and _oracle_loader is not None:
+            _oracle_loader()        # the game's DPs, imported once (the layer rule: not from here)
         if n >= ORACLE_MIN and _contract_oracle is not None:
             v = _contract_oracle(codes, nb, nr, bool(ace_wrap))
             if v is not None:

@@ -161,3 +161,24 @@ def _replay(hand, rnd, wrap, ov, got):
         assert la and not [a for a in la if A_ADD <= a <= A_FINISH]
     assert sorted(sum(got[0], []) + got[1]) == sorted(parse_card(c) for c in hand)
     assert got[2] == sum(cr_points(c) for c in got[1])
+
+
+# benches/meld_worst_cases.py's 41-card hands (three suits, a Joker and 2C: "three"; two suits
+# twice and 4 wilds: "twice"), (hand, round) -> "meld | meld // leftover points": the best lay-down
+# with overlapping_runs, the same with ace_wrap too (the branch and bound gave the same without
+# ace_wrap, 6..41 s each, benches/README.md; the overlap-with-wrap DP gives these)
+OVERLAP_WORST = {
+            # gave the same (6..41 s each: checked once, benches/README.md)
+    ("three", 3): "AS 2S 3S 4S 5S 6S 7S 2H 9S 10S JS QS KS | AD 2D 3D 4D 5D 6D 2C JK 9D 10D JD QD KD"
+                  " // 8S AH 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 7D 8D 110",
+    ("three", 7): "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS | AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+                  " | AD 2D 3D 4D 5D 6D 2C JK 9D 10D JD QD KD // 7D 8D 10",
+    ("three", 6): "AS AH AD 2S | 2H 2D 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS | 2C JK 3H 4H 5H 6H 7H 8H 9H 10H"
+                  " JH QH KH // 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD 80",
+    ("twice", 3): "AS 2S 2S 4S 5S 6S 7S 2D 9S 10S JS QS KS | AH 2H 3H 4H 5H 6H 2C JK 9H 10H JH QH KH"
+                  " // AS 3S 3S 4S 5S 6S 7S 8S 8S 9S 10S JS 7H 8H JK 115",
+    ("twice", 7): "AS 2S 2S 4S 5S 6S 7S 8S 9S 10S JS QS 2H | AS 2D 3S 4S 5S 6S 7S 8S 9S 10S JS 2C KS"
+                  " | AH JK 3H 4H 5H 6H 7H JK 9H 10H JH QH KH // 3S 8H 10",
+    ("twice", 6): "AS AS AH 2S | 2D 2S 3S 4S 5S 6S 7S 2C 9S 10S JS QS KS | JK 2H 3H 4H 5H 6H 7H JK 9H 10H"
+                  " JH QH KH // 3S 4S 5S 6S 7S 8S 8S 9S 10S JS 8H 70",
+}

@@ -12,7 +12,7 @@ import pytest
 from krazy_core.games import contract_rummy as cr
 from krazy_core.games.contract_rummy import state as crs
 from krazy_core.cards import parse_card
-from contract_rummy_helpers import crowded_hand, _exhaustive_best, _replay
+from contract_rummy_helpers import crowded_hand, _exhaustive_best, _replay, OVERLAP_WORST
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 DECK = [f"{r}{s}" for s in "SHDC" for r in RANKS] * 2 + ["JK"] * 4
@@ -63,21 +63,7 @@ def test_CR_10_overlap_book_and_two_runs_of_one_suit():
     _replay(hand, 6, False, True, got)
 
 
-WORST = {   # (hand, round): "meld | meld // leftover points", by the DP; the branch and bound
-            # gave the same (6..41 s each: checked once, benches/README.md)
-    ("three", 3): "AS 2S 3S 4S 5S 6S 7S 2H 9S 10S JS QS KS | AD 2D 3D 4D 5D 6D 2C JK 9D 10D JD QD KD"
-                  " // 8S AH 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 7D 8D 110",
-    ("three", 7): "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS | AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
-                  " | AD 2D 3D 4D 5D 6D 2C JK 9D 10D JD QD KD // 7D 8D 10",
-    ("three", 6): "AS AH AD 2S | 2H 2D 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS | 2C JK 3H 4H 5H 6H 7H 8H 9H 10H"
-                  " JH QH KH // 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD 80",
-    ("twice", 3): "AS 2S 2S 4S 5S 6S 7S 2D 9S 10S JS QS KS | AH 2H 3H 4H 5H 6H 2C JK 9H 10H JH QH KH"
-                  " // AS 3S 3S 4S 5S 6S 7S 8S 8S 9S 10S JS 7H 8H JK 115",
-    ("twice", 7): "AS 2S 2S 4S 5S 6S 7S 8S 9S 10S JS QS 2H | AS 2D 3S 4S 5S 6S 7S 8S 9S 10S JS 2C KS"
-                  " | AH JK 3H 4H 5H 6H 7H JK 9H 10H JH QH KH // 3S 8H 10",
-    ("twice", 6): "AS AS AH 2S | 2D 2S 3S 4S 5S 6S 7S 2C 9S 10S JS QS KS | JK 2H 3H 4H 5H 6H 7H JK 9H 10H"
-                  " JH QH KH // 3S 4S 5S 6S 7S 8S 8S 9S 10S JS 8H 70",
-}
+WORST = OVERLAP_WORST   # (hand, round): the DP's answers (contract_rummy_helpers)
 
 
 @pytest.mark.parametrize("name,rnd", sorted(WORST))

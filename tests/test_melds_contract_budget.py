@@ -267,7 +267,7 @@ def test_budget_hooks_check_their_input(budget):
     assert fallbacks >= 0 and steps >= 0 and ns >= 0
 
 
-def test_CR_10_melds_alone_gets_the_oracle():
+def test_CR_10_melds_alone_gets_the_oracle(tmp_path):
     """A caller who imports only ``krazy_core.games.melds`` (not the game) still gets the
     bounded contract mode: the first call that needs the game's DPs imports
     ``krazy_core.games.contract_rummy`` through the loader ``krazy_core/__init__.py`` sets
@@ -280,8 +280,10 @@ def test_CR_10_melds_alone_gets_the_oracle():
         "print('krazy_core.games.contract_rummy' in sys.modules)\n"
         f"r = M.crazy_best_arrangement({hand!r}, contract=(0, 3), ace_wrap=True)\n"
         "print(r[2], 'krazy_core.games.contract_rummy' in sys.modules, M._contract_oracle is not None)\n")
+    # cwd: a folder without the checkout ('-c' puts the cwd first on sys.path: from the
+    # checkout's root the child would import the unbuilt source tree)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         env=_child_env())
+                         env=_child_env(), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "55", "True", "True"]
 

@@ -297,3 +297,16 @@ def test_a_save_file_that_cannot_be_written_is_said_before_the_table_starts(tmp_
     save = tmp_path / "kk.save"
     code, out = krazy("play", "krazy-kings", "--seed", "1", "--delay", "0", "--save", str(save), input="1\nq\n")
     assert code == 0 and [p.name for p in tmp_path.iterdir() if p.is_file()] == ["kk.save"]
+
+
+def test_CR_3_a_run_round_the_corner_is_named_by_its_ranks():
+    """A fresh user saw 'a run of spades, J to 15' for J Q K A 2 with ace_wrap (CR-3): the last
+    rank round the corner is named as a rank (2), as the high Ace is (A)."""
+    from krazy_core.games.contract_rummy.view import meld_words
+    from krazy_core.cards import parse_card
+    cards = [parse_card(c) for c in ("JS", "QS", "KS", "AS", "2S")]
+    m = {"kind": "run", "suit": 0, "lo": 11, "cards": cards}
+    words = meld_words(m)
+    assert words == "a run of spades, J to 2: J♠ Q♠ K♠ A♠ 2♠", words     # the 2 in its place: natural
+    m = {"kind": "run", "suit": 1, "lo": 11, "cards": [parse_card(c) for c in ("JH", "QH", "KH", "AH")]}
+    assert meld_words(m).startswith("a run of hearts, J to A: "), meld_words(m)

@@ -52,6 +52,8 @@ def meld_wilds(m) -> list:
             out.append(m["rank"] != 2)
         else:
             r = m["lo"] + i                      # run position: 1 = Ace low .. 14 = Ace high
+            if r > 14:                           # round the corner (CR-3 ace_wrap): 15 = the 2
+                r -= 13
             out.append(c != (m["suit"] << 4 | (1 if r == 14 else r)))
     return out
 
@@ -235,7 +237,8 @@ SUIT_WORDS = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 
 def meld_words(m) -> str:
     """A meld in words, its cards in order with wilds marked (``state.melds()`` dict):
-    ``a book of 9s: 9♠ 9♥ 2♣✱``, ``a run of hearts, A to 4: A♥ 2♦✱ 🃏✱ 4♥`` (CR-2)."""
+    ``a book of 9s: 9♠ 9♥ 2♣✱``, ``a run of hearts, A to 4: A♥ 2♦✱ 🃏✱ 4♥`` (CR-2); round the corner
+    (CR-3 ``ace_wrap``) ``a run of spades, J to 2: J♠ Q♠ K♠ A♠ 2♠``."""
     from krazy_core.cards import format_card
     cards = " ".join(format_card(c) + (WILD_MARK if w else "") for c, w in zip(m["cards"], meld_wilds(m)))
     if m["kind"] == "book":
@@ -245,6 +248,8 @@ def meld_words(m) -> str:
     span = ""
     if isinstance(lo, int):
         hi = lo + len(m["cards"]) - 1
+        if hi > 14:                     # round the corner (CR-3 ace_wrap): K, A, 2, ...
+            hi -= 13
         span = f", {RANK_SHORT.get(lo, lo)} to {RANK_SHORT.get(hi, hi)}"
     suit = m.get("suit")
     return f"a run of {SUIT_WORDS.get(suit, 'one suit') if isinstance(suit, int) else 'one suit'}{span}: {cards}"

@@ -297,3 +297,26 @@ def _child_env():
     root = str(pathlib.Path(krazy_core.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+def test_CR_10_lay_down_helpers_take_odd_arguments_as_values_or_refuse_them():
+    """A tester's hostile calls: an iterator as the hand was read twice (best_arrangement gave
+    None, contract_options []), a hand that is no collection raised TypeError, a limit past C's
+    ssize_t OverflowError, and a set or an iterator as the contract was taken (a set in any
+    order).  Now: the iterator is read once, the rest are ValueErrors."""
+    hand = ["AS", "2S", "3S", "4S", "5H", "5D", "5C", "KS"]
+    want = cr.best_arrangement(hand, 2)
+    assert want is not None and want[2] == 10
+    assert cr.best_arrangement(iter(hand), 2) == want
+    assert cr.best_arrangement(tuple(hand), 2) == want
+    assert cr.contract_options(iter(hand), 2) == cr.contract_options(hand, 2) != []
+    assert cr.contract_options(hand, 2, limit=2 ** 70) == cr.contract_options(hand, 2)
+    for bad in (None, 42, 1.5):
+        with pytest.raises(ValueError, match="cards must be"):
+            cr.best_arrangement(bad, 2)
+        with pytest.raises(ValueError, match="cards must be"):
+            cr.contract_options(bad, 2)
+    for contract in ({1, 2}, iter((1, 1)), (1, 1, 0), "11", 11):
+        with pytest.raises(ValueError, match=r"\(books, runs\)"):
+            M.crazy_best_arrangement(hand, contract=contract)
+    assert M.crazy_best_arrangement(hand, contract=[1, 1])[2] == M.crazy_best_arrangement(hand, contract=(1, 1))[2]

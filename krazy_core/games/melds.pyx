@@ -2140,10 +2140,9 @@ def _contract_budget_stats():
 
 def _contract_counts(contract):
     """``(books, runs)`` of a contract, checked: ints, at most 3 melds in all (CR-4)."""
-    try:
-        nb, nr = contract
-    except (TypeError, ValueError):
-        raise ValueError(f"contract must be None or (books, runs), got {contract!r}") from None
+    if not isinstance(contract, (tuple, list)) or len(contract) != 2:
+        raise ValueError(f"contract must be None or (books, runs), a tuple or list of 2 ints, got {contract!r}")
+    nb, nr = contract
     for name, v in (("books", nb), ("runs", nr)):
         if type(v) is not int or not 0 <= v <= KZ_CQ_MAX_FIXED:
             raise ValueError(f"contract {name} must be an int in 0..{KZ_CQ_MAX_FIXED}, got {v!r}")

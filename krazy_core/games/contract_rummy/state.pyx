@@ -748,7 +748,14 @@ def _bind_spec(spec):
 
 # ------------------------------------------------------------------ public faces
 def _parse_cards(cards):
-    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    if isinstance(cards, str):
+        items = cards.replace(",", " ").split()
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise ValueError(f"cards must be a string of cards or a list of cards or codes, got "
+                             f"{type(cards).__name__}") from None
     out = []
     for c in items:
         try:
@@ -2447,6 +2454,10 @@ def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit
     limit; :func:`best_arrangement` finds the best one without listing them."""
     if limit is not None and (type(limit) is not int or limit < 0):
         raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+    if limit is not None and limit > 2 ** 62:
+        limit = 2 ** 62                 # more than any hand has: no limit (a C ssize_t below)
+    if not isinstance(hand, str):
+        hand = _parse_cards(hand)       # once: an iterator is read once (ValueError when no cards)
     lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs, limit) if limit != 0 else []
     if limit == 0:
         _laydown_state(hand, rnd, ace_wrap, overlapping_runs)       # the same checks of the input
@@ -2470,7 +2481,7 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     the same answer as the exhaustive enumeration of :func:`contract_options`.
     Raises ``ValueError``.
 
-    Cost (the answer is exact; n = cards in hand, at most 41 in a real game):
+    Cost (the answer is exact; n = cards in hand, 41 at most in a real game without buys):
 
     * Books only (rounds 1 and 4, any option), n >= 14: no search.  A DP over the ranks
       (every natural of a book's rank lies in its books; books of 2s take the 2s, only
@@ -2546,8 +2557,15 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     cards, two suits twice and 4 wilds; round 6 1.1 s, round 3 0.2 s; the branch and bound
     took 14.6 s on 17 cards and over 30 s from 20), 0.09..0.12 s on 17..24 cards, at most
     0.15 s on 600 random hands of 14..20 cards and 1.1 s on 60 random 41-card hands (round
-    6); see benches/README.md.
+    6); a tester's hunt found worse for round 7 with both options: spades twice, 4 Jokers and
+    2H 2H 2D 2D 2C 2C 3H 5H 7H 9H JH (41 cards) 3.3-3.5 s of CPU, 36 cards 2.9 s, 32 cards
+    2.3 s (the DP's states are bounded whatever n; its three runs in one suit are the cost).
+    A hand can pass 41 cards when players buy without limit (CR-8 buy_limit): the double deck,
+    108 cards, round 7 with both options took 9.7 s wall on the loaded 2-core machine; see
+    benches/README.md.
     """
+    if not isinstance(hand, str):
+        hand = _parse_cards(hand)       # once: an iterator is read once (ValueError when no cards)
     return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
 
 

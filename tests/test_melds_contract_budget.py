@@ -316,6 +316,8 @@ def test_CR_10_lay_down_helpers_take_odd_arguments_as_values_or_refuse_them():
             cr.best_arrangement(bad, 2)
         with pytest.raises(ValueError, match="cards must be"):
             cr.contract_options(bad, 2)
+        with pytest.raises(ValueError, match="hand must be"):
+            M.crazy_best_arrangement(bad, contract=(1, 1))
     for contract in ({1, 2}, iter((1, 1)), (1, 1, 0), "11", 11):
         with pytest.raises(ValueError, match=r"\(books, runs\)"):
             M.crazy_best_arrangement(hand, contract=contract)

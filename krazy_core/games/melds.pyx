@@ -1861,17 +1861,25 @@ cdef int _kings_rules(kz_meld_rules *r, wild_rank, wild_points, joker_points) ex
     return 0
 
 
-def _parse_kings_cards(cards, what="hand"):
-    """Codes of Kings Rummy cards (KR-1: suits S H D C R, ranks 3..K, and JK)."""
+def _card_items(cards, what="hand"):
+    """The items of a hand as a caller gives it: a string split at spaces and commas, else the
+    collection's items (an iterator read once).  Raises ``ValueError`` for bytes and for what
+    is no collection.  Every game's card parser starts here (melds: Kings Rummy, Crazy Rummy;
+    ``contract_rummy``'s lay-down helpers)."""
     if isinstance(cards, (bytes, bytearray)):
         raise ValueError(f"{what} must be card texts or codes, got {cards!r}")
     if isinstance(cards, str):
-        items = cards.replace(",", " ").split()
-    else:
-        try:
-            items = list(cards)
-        except TypeError:
-            raise ValueError(f"{what} must be a list of cards, got {cards!r}") from None
+        return cards.replace(",", " ").split()
+    try:
+        return list(cards)
+    except TypeError:
+        raise ValueError(f"{what} must be a string of cards or a list of cards, got "
+                         f"{type(cards).__name__}") from None
+
+
+def _parse_kings_cards(cards, what="hand"):
+    """Codes of Kings Rummy cards (KR-1: suits S H D C R, ranks 3..K, and JK)."""
+    items = _card_items(cards, what)
     codes = []
     for c in items:
         try:
@@ -2016,7 +2024,7 @@ def can_meld_all(hand, wild_rank):
 # --- Crazy Rummy rules (CR-2, CR-3, CR-5, CR-15), for the contract-rummy module and tests
 
 def _parse_crazy_cards(cards):
-    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    items = _card_items(cards)
     codes = []
     for c in items:
         try:

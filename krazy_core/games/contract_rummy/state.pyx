@@ -18,6 +18,7 @@ from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind
 from krazy_core.games.contract_rummy.core cimport *
 from krazy_core.games.contract_rummy.core import CONTRACTS
 from krazy_core.cards import format_card, parse_card
+from krazy_core.games.melds import _card_items
 from krazy_core.errors import InvalidStateError, ConfigError
 from krazy_core.spec import tensor_layout
 from krazy_core.games.contract_rummy.notation import (SUIT_LETTERS, _action_text, _canon_action_text,
@@ -748,14 +749,7 @@ def _bind_spec(spec):
 
 # ------------------------------------------------------------------ public faces
 def _parse_cards(cards):
-    if isinstance(cards, str):
-        items = cards.replace(",", " ").split()
-    else:
-        try:
-            items = list(cards)
-        except TypeError:
-            raise ValueError(f"cards must be a string of cards or a list of cards or codes, got "
-                             f"{type(cards).__name__}") from None
+    items = _card_items(cards, "cards")
     out = []
     for c in items:
         try:

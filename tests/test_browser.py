@@ -143,17 +143,44 @@ def test_hot_seat_hides_each_hand_until_its_owner_takes_the_seat(server, browser
     page.wait_for_selector("#handover:not([hidden])")
     assert page.locator("#hand .card").count() == 0       # no card of any hand is in the page
     assert page.locator("#table").is_hidden()           # no hand shows before the tap
+    table = page.evaluate("app.table")
+    t = app.state.server.tables[table]
+
+    def human_to_move():
+        """The name of the human seat the server waits for (the bot's turn is waited out)."""
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            p = t.state.current_player()
+            if p >= 0 and t.seats[p]["kind"] == "human":
+                return t.seats[p]["name"]
+            time.sleep(0.05)
+        raise AssertionError("no human seat came to move in 30 s")
+
+    # the hand-over names the seat the server waits for, from its first paint: the page waits
+    # for that seat's own view rather than show another seat's name for a moment (a CI run on
+    # a loaded machine read "Player 1" while Player 2 was to move)
+    name = human_to_move()
     first = page.locator("#handover-text").inner_text()
+    assert first.startswith(f"Pass the device to {name}.")
     shot(page, "hotseat-handover")
     page.click("#take-seat")
     page.wait_for_selector("#hand .card")
     shot(page, "hotseat-krass-kariert-hand")
     # select two adjacent cards if a pair/straight is offered, else play the first move
-    page.locator("#moves button.move").first.click()
-    # the next human seat to move gets its own hand-over screen
-    page.wait_for_selector("#handover:not([hidden])", timeout=30000)
+    # the next human seat to move gets its own hand-over screen (a Stop card led wins its own
+    # trick and the same seat leads again: play on until another seat is to move)
+    for _ in range(10):
+        version = page.evaluate("app.views[app.shownSeat].version")
+        page.locator("#moves button.move").first.click()
+        page.wait_for_function(
+            "v => !document.getElementById('handover').hidden"
+            " || (app.views[app.shownSeat].version > v && document.querySelector('#moves button.move'))",
+            arg=version, timeout=30000)
+        if page.locator("#handover:not([hidden])").count():
+            break
     second = page.locator("#handover-text").inner_text()
     assert second != first
+    assert second.startswith(f"Pass the device to {human_to_move()}.")
     shot(page, "hotseat-second-handover")
     assert errors(page) == []
     page.close()

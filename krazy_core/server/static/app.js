@@ -133,7 +133,13 @@ function chooseSeat() {
   if (keys.includes("spectator") && keys.length === 1) return "spectator";
   const any = app.views[keys[0]];
   const toMove = String(any.to_move);
-  if (app.hotseat) return keys.includes(toMove) ? toMove : (app.shownSeat ?? keys[0]);
+  if (app.hotseat) {
+    if (keys.includes(toMove)) return toMove;
+    // a seat of this device is to move but its own view has not come in yet: wait for it
+    // rather than hand the device to the wrong player for a moment
+    if (toMove in app.tokens && !any.terminal) return null;
+    return app.shownSeat ?? keys[0];
+  }
   return keys[0];
 }
 

@@ -170,11 +170,12 @@ def _against_branch_and_bound(rnd, seed, n, lo, hi, exh=14):
     return down
 
 
-@pytest.mark.parametrize("rnd,down", [(3, 150), (6, 130), (7, 94)])
+@pytest.mark.parametrize("rnd,down", [(3, 68), (6, 59), (7, 42)])
 def test_CR_10_wrap_dp_equals_branch_and_bound_on_random_hands(rnd, down):
-    # the slow tier: 200 hands of 14..20 cards a round (the branch and bound takes up to
-    # ~2 minutes on one of round 7's: about 10 minutes for the three)
-    assert _against_branch_and_bound(rnd, 1500 + rnd, 200, 14, 20) == down
+    # 100 hands of 14..18 cards a round: 13 s CPU for the three (the branch and bound's
+    # time grows fast past 18 cards: 200 hands of 14..20 took about 10 minutes, most of the
+    # CI run; they passed on 3eb78fd, counts 150, 130, 94)
+    assert _against_branch_and_bound(rnd, 1500 + rnd, 100, 14, 18) == down
 
 
 @pytest.mark.parametrize("rnd", [3, 6, 7])
@@ -216,15 +217,16 @@ def test_CR_10_wrap_bench_hands_round_7(n, pts):
     _replay(_twice(n), 7, True, True, got)
 
 
-def test_issue19_wrap_overlap_big_hands_are_fast():
-    # 41 cards, rounds 3, 6, 7: the DP (the branch and bound took > 30 s)
-    import time
+def test_issue19_wrap_overlap_big_hands_lay_down_legally():
+    # 41 cards, rounds 3, 6, 7 (the branch and bound took > 30 s; the DP's times are in
+    # benches/meld_worst_cases.py, not here): what it finds, the engine lays down
     rng = random.Random(1600)
-    worst = 0.0
+    down = 0
     for _ in range(3):
         hand = rng.sample(DECK, 41)
         for rnd in (3, 6, 7):
-            t = time.perf_counter()
-            cr.best_arrangement(hand, rnd, ace_wrap=True, overlapping_runs=True)
-            worst = max(worst, time.perf_counter() - t)
-    assert worst < 10.0, worst
+            got = cr.best_arrangement(hand, rnd, ace_wrap=True, overlapping_runs=True, as_codes=True)
+            if got is not None:
+                down += 1
+                _replay(hand, rnd, True, True, got)
+    assert down == 9          # 41 random cards go down in each of the nine

@@ -14,10 +14,13 @@ from krazy_core.learn.model import (MODELS_DIR, ValueBot, load_value_model, mode
 from krazy_core.search.ismcts import check_options, model_values, search
 
 
-def _states(n_players, games, seed=0):
+GAMES = ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"]
+
+
+def _states(n_players, games, seed=0, game_id="krazy-kings"):
     """Mid-game states of heuristic/random play (every decision)."""
     from krazy_core.rng import Rng
-    g = krazy_core.make("krazy-kings", num_players=n_players)
+    g = krazy_core.make(game_id, num_players=n_players)
     out = []
     for gi in range(games):
         rng = Rng(seed + gi)
@@ -42,12 +45,60 @@ def test_shipped_model_loads_from_the_package():
     assert total <= 1 << 20                         # issue 18: <= 1 MB for all games
 
 
-def test_no_model_for_a_game_without_one():
-    with pytest.raises(ConfigError, match="no value model for 'kings-rummy'"):
-        load_value_model("kings-rummy")
+def test_no_model_for_a_game_without_one(tmp_path):
+    with pytest.raises(ConfigError, match="no value model for 'no-such-game'"):
+        load_value_model("no-such-game")
     s = krazy_core.make("kings-rummy", num_players=2).new_initial_state(seed=1)
     with pytest.raises(ConfigError, match="no value model"):
-        search(s, iterations=5, seed=1, value="model")
+        search(s, iterations=5, seed=1, value="model", model=str(tmp_path / "kings-rummy.value.npz"))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_ships_a_model_that_fits_its_tensor(game_id):
+    m = load_value_model(game_id)
+    s = krazy_core.make(game_id).new_initial_state(seed=1)
+    assert m["w1"].shape == (len(s.observation_tensor(0)), m["b1"].shape[0])
+    info = json.loads(m["info"])
+    assert info["game"] == game_id
+    # KA-15: one loser, every other seat 1 -- the values add up to n - 1 as the returns do
+    assert m["outcome"] == ("one_loser" if game_id == "krass-kariert" else "one_winner")
+
+
+@pytest.mark.parametrize("game_id,players", [("kings-rummy", 3), ("contract-rummy", 2), ("krass-kariert", 3),
+                                             ("krass-kariert", 5)])
+def test_c_forward_pass_equals_numpy_reference_every_game(game_id, players):
+    m = load_value_model(game_id)
+    states = _states(players, 2, seed=40 + players, game_id=game_id)[::7]
+    assert len(states) > 30
+    total = players - 1 if game_id == "krass-kariert" else 1
+    for s in states:
+        c = np.asarray(model_values(s))
+        ref = seat_values(m, s)
+        np.testing.assert_allclose(c, ref, rtol=0, atol=2e-6)
+        if not s.is_terminal():
+            assert abs(c.sum() - total) < 1e-9
+            assert (c > 0).all() and (c < 1).all()
+
+
+def test_normalize_values_one_winner_and_one_loser():
+    from krazy_core.search.value_model import normalize_values
+    v = np.array([0.9, 0.6, 0.5])
+    np.testing.assert_allclose(normalize_values({"outcome": "one_winner"}, v), v / 2.0)
+    # chances to lose 0.1, 0.4, 0.5 -> 0.1, 0.4, 0.5 (sum 1) -> returns 0.9, 0.6, 0.5 (sum 2)
+    np.testing.assert_allclose(normalize_values({"outcome": "one_loser"}, v), [0.9, 0.6, 0.5])
+    np.testing.assert_allclose(normalize_values({"outcome": "one_loser"}, np.array([0.8, 0.8, 0.8])),
+                               [2 / 3, 2 / 3, 2 / 3])
+
+
+def test_a_model_file_with_an_unknown_outcome_is_refused(tmp_path):
+    p = str(tmp_path / "odd.value.npz")
+    save_value_model(p, np.zeros((219, 4)), np.zeros(4), np.zeros(4), np.zeros(1),
+                     json.dumps({"game": "krazy-kings", "outcome": "two_winners"}))
+    with pytest.raises(ConfigError, match="outcome 'two_winners' is not one of one_winner, one_loser"):
+        load_value_model(p)
+    q = str(tmp_path / "plain.value.npz")        # no JSON info: one winner
+    save_value_model(q, np.zeros((219, 4)), np.zeros(4), np.zeros(4), np.zeros(1), "not json")
+    assert load_value_model(q)["outcome"] == "one_winner"
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -75,7 +126,8 @@ def test_model_values_at_a_terminal_state_are_the_returns():
 def test_the_model_separates_winners_from_losers():
     """Held-out games: the modelled chance of the eventual winner is higher on average."""
     m = load_value_model("krazy-kings")
-    x, y, g = train_mod.selfplay_data("krazy-kings", 300, seed=987654, players=(2,), eps=0.2)
+    x, y, g, outcome = train_mod.selfplay_data("krazy-kings", 300, seed=987654, players=(2,), eps=0.2)
+    assert outcome == "one_winner"
     p = value_numpy(m, x)
     assert p[y == 1].mean() > p[y == 0].mean() + 0.05     # measured: 0.555 against 0.484
     base = -np.mean(y * np.log(0.5) + (1 - y) * np.log(0.5))
@@ -159,6 +211,26 @@ def test_training_command_on_a_tiny_budget(tmp_path):
     train_mod.main(["krazy-kings", "--out", out2, "--games", "40", "--epochs", "1", "--hidden", "8"])
     m2 = load_value_model(os.path.join(out2, "krazy-kings.value.npz"))
     assert all(np.array_equal(m[k], m2[k]) for k in ("w1", "b1", "w2", "b2"))
+
+
+def test_training_command_shipped_takes_the_shipped_settings(tmp_path, monkeypatch):
+    """``--shipped`` reads every setting from ``models/<game>.value.json`` (here a stand-in
+    folder with a tiny budget), so the command in models/README.md rebuilds what ships."""
+    import krazy_core.search.value_model as vm
+    fake = tmp_path / "models"
+    fake.mkdir()
+    json.dump({"game": "krass-kariert", "games": 12, "seed": 5, "players": [3, 4], "eps": 0.2,
+               "every": 3, "hidden": 4, "epochs": 1}, open(fake / "krass-kariert.value.json", "w"))
+    monkeypatch.setattr(vm, "MODELS_DIR", str(fake))
+    out = str(tmp_path / "out")
+    assert train_mod.main(["krass-kariert", "--shipped", "--out", out]) == 0
+    rep = json.load(open(os.path.join(out, "krass-kariert.value.json")))
+    assert (rep["games"], rep["seed"], rep["players"], rep["eps"], rep["every"], rep["hidden"], rep["epochs"]) == \
+        (12, 5, [3, 4], 0.2, 3, 4, 1)
+    assert rep["outcome"] == "one_loser"          # KA-15: the loser 0, every other seat 1
+    assert load_value_model(os.path.join(out, "krass-kariert.value.npz"))["outcome"] == "one_loser"
+    with pytest.raises(SystemExit):
+        train_mod.main(["kings-rummy", "--shipped", "--out", out])      # no report in the stand-in
 
 
 def test_bot_words():

@@ -16,21 +16,21 @@ from krazy_core.bots.base import Bot
 from krazy_core.errors import ConfigError
 # the file format and the reference forward pass live below the search, which loads the model
 from krazy_core.search.value_model import (MODELS_DIR, load_value_model, model_path,
-                                           save_value_model, value_numpy)
+                                           save_value_model, value_numpy, normalize_values)
 
 __all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "seat_values",
            "save_value_model", "ValueBot"]
 
 
 def seat_values(model: Dict[str, Any], state) -> np.ndarray:
-    """Each seat's modelled return at ``state`` (float64, shape (num_players,), sums to 1): the
-    chance from each seat's own tensor, normalized.  The exact returns at a terminal state."""
+    """Each seat's modelled return at ``state`` (float64, shape (num_players,); sums like the
+    game's returns: 1, or n - 1 with one loser): the chance from each seat's own tensor,
+    normalized (:func:`normalize_values`).  The exact returns at a terminal state."""
     if state.is_terminal():
         return np.asarray(state.returns(), dtype=np.float64)
     n = state.num_players()
     x = np.stack([state.observation_tensor(p) for p in range(n)])
-    v = value_numpy(model, x)
-    return v / v.sum()
+    return normalize_values(model, value_numpy(model, x))
 
 
 class ValueBot(Bot):

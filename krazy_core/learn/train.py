@@ -1,5 +1,7 @@
 """Train a game's value model from seeded self-play (issue 18): one command,
-``python -m krazy_core.learn.train krazy-kings --out DIR [--games N] [--seed S]``.
+``python -m krazy_core.learn.train krazy-kings --out DIR [--games N] [--seed S]``;
+``--shipped`` takes every setting from the shipped model's report, so
+``python -m krazy_core.learn.train GAME --shipped --out krazy_core/models`` rebuilds it.
 
 1. **Self-play data**: ``--games`` games (game g dealt from ``seed + g``; table sizes cycle
    through ``--players``), every seat playing the game's heuristic except that each move is
@@ -37,12 +39,15 @@ __all__ = ["selfplay_data", "fit", "train", "main"]
 
 def selfplay_data(game_id: str, games: int, seed: int, players: Sequence[int] = (2,),
                   eps: float = 0.3, every: int = 1):
-    """``(x, y, g)``: x float32 (N, T) observation tensors, y float32 (N,) the seat's final
-    return, g int32 (N,) the game index; every ``every``-th decision, both... all seats."""
+    """``(x, y, g, outcome)``: x float32 (N, T) observation tensors, y float32 (N,) the seat's
+    final return, g int32 (N,) the game index, every ``every``-th decision, all seats;
+    ``outcome``: ``"one_loser"`` when every game's returns added up to n - 1 past 2 players
+    (KrassKariert, KA-15), else ``"one_winner"`` (how the search normalizes the values)."""
     xs: List[np.ndarray] = []
     ys: List[float] = []
     gs: List[int] = []
     tables = {n: krazy_core.make(game_id, num_players=n) for n in players}
+    sums = set()        # per game: did its returns add up to n - 1 past 2 players (one loser)?
     for gi in range(games):
         n = players[gi % len(players)]
         rng = Rng(seed * 1_000_003 + gi)
@@ -65,7 +70,10 @@ def selfplay_data(game_id: str, games: int, seed: int, players: Sequence[int] = 
         r = s.returns()
         for i in range(start, len(ys)):
             ys[i] = r[int(ys[i])]
-    return (np.stack(xs).astype(np.float32), np.asarray(ys, np.float32), np.asarray(gs, np.int32))
+        sums.add(round(sum(r) - (n - 1), 9) == 0 and n > 2)
+    outcome = "one_loser" if sums == {True} else "one_winner"
+    return (np.stack(xs).astype(np.float32), np.asarray(ys, np.float32), np.asarray(gs, np.int32),
+            outcome)
 
 
 def _loss(model, x, y):
@@ -120,7 +128,7 @@ def train(game_id: str, out: str, *, games: int = 20000, seed: int = 18, players
     model (``<game_id>.value.json``)."""
     t0 = time.process_time()
     w0 = time.perf_counter()
-    x, y, g = selfplay_data(game_id, games, seed, players, eps, every)
+    x, y, g, outcome = selfplay_data(game_id, games, seed, players, eps, every)
     t_data = time.process_time() - t0
     log(f"self-play: {games} games, {len(y)} samples in {t_data:.1f} s CPU")
     val = (g % 10) == 9
@@ -132,7 +140,8 @@ def train(game_id: str, out: str, *, games: int = 20000, seed: int = 18, players
     base_loss = float(-np.mean(yv * np.log(base) + (1 - yv) * np.log(1 - base)))
     pv = value_numpy(P, xv)
     report = {"game": game_id, "games": games, "seed": seed, "players": list(players), "eps": eps,
-              "every": every, "hidden": hidden, "epochs": epochs, "samples": int(len(y)),
+              "every": every, "hidden": hidden, "epochs": epochs, "outcome": outcome,
+              "samples": int(len(y)),
               "train_samples": int(len(yt)), "val_samples": int(len(yv)),
               "val_logloss": _loss(P, xv, yv), "val_logloss_constant": base_loss,
               "val_brier": float(np.mean((pv - yv) ** 2)),
@@ -140,7 +149,8 @@ def train(game_id: str, out: str, *, games: int = 20000, seed: int = 18, players
               "cpu_seconds_selfplay": round(t_data, 2), "cpu_seconds_fit": round(t_fit, 2),
               "wall_seconds": round(time.perf_counter() - w0, 2), "krazy_core": krazy_core.__version__}
     os.makedirs(out, exist_ok=True)
-    info = json.dumps({k: report[k] for k in ("game", "games", "seed", "players", "eps", "hidden", "epochs")})
+    info = json.dumps({k: report[k] for k in ("game", "games", "seed", "players", "eps", "hidden", "epochs",
+                                              "outcome")})
     size = save_value_model(os.path.join(out, f"{game_id}.value.npz"), P["w1"], P["b1"], P["w2"], P["b2"], info)
     report["model_bytes"] = size
     with open(os.path.join(out, f"{game_id}.value.json"), "w") as f:
@@ -160,7 +170,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--every", type=int, default=1, help="record every k-th decision")
+    ap.add_argument("--shipped", action="store_true",
+                    help="take games, seed, players, eps, every, hidden and epochs from the shipped "
+                         "model's report (krazy_core/models/<game>.value.json): rebuilds that model")
     a = ap.parse_args(argv)
+    if a.shipped:
+        from krazy_core.search.value_model import MODELS_DIR
+        rep = os.path.join(MODELS_DIR, f"{a.game}.value.json")
+        if not os.path.exists(rep):
+            ap.error(f"--shipped: no shipped model report for {a.game!r} ({rep})")
+        with open(rep) as f:
+            r = json.load(f)
+        a.games, a.seed, a.eps, a.every, a.hidden, a.epochs = (r["games"], r["seed"], r["eps"], r["every"],
+                                                              r["hidden"], r["epochs"])
+        a.players = ",".join(str(p) for p in r["players"])
     if a.games < 10 or a.hidden < 1 or a.epochs < 1 or a.every < 1 or not 0 <= a.eps <= 1:
         ap.error("need --games >= 10, --hidden >= 1, --epochs >= 1, --every >= 1, 0 <= --eps <= 1")
     train(a.game, a.out, games=a.games, seed=a.seed, players=tuple(int(p) for p in a.players.split(",")),

@@ -79,7 +79,7 @@ ctypedef struct kz_worker:
     int32_t value_model     # 1: back up the model's values where a rollout stops unfinished
     int32_t v_inputs        # T: ops.tensor_size floats in; w1 is (T, v_hidden), input-major
     int32_t v_hidden        # H: hidden units
-    int32_t _pad3
+    int32_t v_loser         # 1: one loser (KA-15): the chances not to lose, normalized as losses
     const float *v_w1       # T * H (read only; the arrays belong to the Python model)
     const float *v_b1       # H
     const float *v_w2       # H

@@ -186,7 +186,9 @@ cdef int _copy_subtree(const kz_tree *src, int32_t x, kz_tree *dst) noexcept nog
 @cython.cdivision(True)
 cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
     """``R[p]`` = seat p's modelled return at the unfinished state ``st``: the MLP's chance to
-    win from p's own observation tensor, normalized so the seats' values sum to 1.  The input
+    win from p's own observation tensor, normalized so the seats' values sum to 1 (with
+    ``v_loser``, a game of one loser: the chances to lose ``1 - v`` sum to 1 and ``R[p]`` is
+    1 minus p's, so the values sum to n - 1 as the returns do).  The input
     is mostly zeros (one-hot cards and dice), so the first layer adds the rows of ``w1`` of
     the nonzero inputs only (the same sums, in input order, as ``x @ w1``)."""
     cdef const kz_ops *ops = w.ops
@@ -211,10 +213,18 @@ cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
             if h[j] > 0.0:
                 z += h[j] * w.v_w2[j]
         R[p] = 1.0 / (1.0 + exp(-<double>z))
+        if w.v_loser:
+            R[p] = 1.0 - R[p]           # the chance to lose
         total += R[p]
     if total > 0.0:
         for p in range(np_):
             R[p] /= total
+    elif w.v_loser:
+        for p in range(np_):
+            R[p] = 1.0 / np_
+    if w.v_loser:
+        for p in range(np_):
+            R[p] = 1.0 - R[p]
 
 
 # ------------------------------------------------------------------------- one iteration
@@ -555,6 +565,7 @@ cdef int _attach_model(_Worker wk, dict model) except -1:
     wk.w.v_b1 = &b1[0]
     wk.w.v_w2 = &w2[0]
     wk.w.v_b2 = b2[0]
+    wk.w.v_loser = 1 if model.get("outcome") == "one_loser" else 0
     wk.w.v_obs = <float *>malloc(<size_t>(wk.w.v_inputs + 1) * sizeof(float))
     wk.w.v_h = <float *>malloc(<size_t>(wk.w.v_hidden + 1) * sizeof(float))
     if wk.w.v_obs == NULL or wk.w.v_h == NULL:
@@ -582,8 +593,8 @@ def _model_arrays(State state not None, model):
 
 def model_values(state, model=None):
     """Each seat's return at ``state`` as ``search(..., value="model")`` backs it up, computed
-    by the search's own C forward pass (list of float, length ``num_players``, sums to 1; the
-    exact returns at a terminal state).  ``model``: ``None`` (the game's shipped model) or a
+    by the search's own C forward pass (list of float, length ``num_players``, sums to 1, or to
+    n - 1 in a game of one loser; the exact returns at a terminal state).  ``model``: ``None`` (the game's shipped model) or a
     ``.npz`` path.  Raises ``ConfigError`` when the game has no model or tensor."""
     if not isinstance(state, State):
         raise TypeError(f"model_values() needs a krazy_core State, got {type(state).__name__}")
@@ -834,8 +845,10 @@ def search(state, *, previous=None, **options):
       ``"model"`` (issue 18): rollouts stop after ``max_rollout`` actions (default 0 with the
       model: the new leaf itself is valued) and back up the learned value model's returns
       (each seat's chance to win from its own observation tensor, a small MLP evaluated in C
-      without the GIL, normalized over the seats; :func:`model_values`).  Needs a game with
-      an observation tensor and a model (shipped: Krazy Kings; else ``ConfigError``).
+      without the GIL, normalized over the seats so they add up as the game's returns do:
+      to 1, or to n - 1 in KrassKariert's one-loser game, KA-15; :func:`model_values`).
+      Every game ships a model (``krazy_core/models/``); a game or file without one is a
+      ``ConfigError``.
     - ``model`` (``None`` or a ``.npz`` path, only with ``value="model"``): the weights
       (``krazy_core.search.value_model``; default the game's file in ``krazy_core/models/``).
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.

@@ -4,11 +4,14 @@ File format (``krazy_core/models/<game_id>.value.npz``, NumPy ``.npz`` of float3
 pickles): ``w1`` (T, H) input-major, ``b1`` (H,), ``w2`` (H,), ``b2`` (1,), where T is the game's
 observation tensor size; ``info``: a 0-d unicode array (how it was trained).  The network:
 ``v = sigmoid(w2 . relu(x @ w1 + b1) + b2)``, ``x`` = ``state.observation_tensor(p)``: seat p's
-chance to win.  ``search(..., value="model")`` (``krazy_core.search.ismcts``) loads it from here;
+chance to win (or, in a game with one loser and ``"outcome": "one_loser"`` in ``info``'s JSON,
+as KrassKariert's KA-15, the chance not to lose).  The seats' values are normalized to the
+game's total return (:func:`normalize_values`).  ``search(..., value="model")`` (``krazy_core.search.ismcts``) loads it from here;
 ``krazy_core.learn.model`` re-exports these names beside the bot that plays on the model alone.
 """
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Dict
 
@@ -16,7 +19,12 @@ import numpy as np
 
 from krazy_core.errors import ConfigError
 
-__all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "save_value_model"]
+__all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "save_value_model",
+           "normalize_values", "OUTCOMES"]
+
+#: how a game's returns add up: ``one_winner`` sum to 1 (the winner 1, or 1/k each of a shared
+#: win), ``one_loser`` sum to n - 1 (the loser 0, every other seat 1: KA-15)
+OUTCOMES = ("one_winner", "one_loser")
 
 MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 _CACHE: Dict[str, Dict[str, Any]] = {}
@@ -56,8 +64,34 @@ def load_value_model(game_id_or_path: str) -> Dict[str, Any]:
     with np.load(path, allow_pickle=False) as z:
         m: Dict[str, Any] = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2") if k in z}
         m["info"] = str(z["info"]) if "info" in z else ""
+    m["outcome"] = _outcome(m["info"], path)
     _CACHE[key] = _check(m, path)
     return _CACHE[key]
+
+
+def _outcome(info: str, where: str) -> str:
+    try:
+        meta = json.loads(info) if info else {}
+    except ValueError:
+        meta = {}
+    out = meta.get("outcome", "one_winner") if isinstance(meta, dict) else "one_winner"
+    if out not in OUTCOMES:
+        raise ConfigError(f"value model {where}: outcome {out!r} is not one of {', '.join(OUTCOMES)}")
+    return out
+
+
+def normalize_values(model: Dict[str, Any], v: np.ndarray) -> np.ndarray:
+    """The seats' chances ``v`` (float64, shape (n,)) as returns that add up like the game's:
+    ``one_winner``: ``v / v.sum()`` (sum 1); ``one_loser``: the chances to lose ``1 - v``
+    normalized to 1, each seat's return ``1 - that`` (sum n - 1).  The search's C pass does
+    the same."""
+    v = np.asarray(v, dtype=np.float64)
+    if model.get("outcome") == "one_loser":
+        loss = 1.0 - v
+        t = loss.sum()
+        return 1.0 - (loss / t if t > 0 else np.full_like(v, 1.0 / len(v)))
+    t = v.sum()
+    return v / t if t > 0 else v
 
 
 def save_value_model(path: str, w1, b1, w2, b2, info: str = "") -> int:

@@ -1306,8 +1306,12 @@ def rules_renderables(spec):
         body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
         out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
+    # only this game's seat options ("dealer, first_dealer" was named for Crazy Rummy, which has neither)
+    seat_opts = [o.name for o in spec.options if o.name in SEAT_OPTIONS]
     out.append(Text("Seats count from 1 everywhere you type or read them: at the table (seat 1 is you "
-                    f"in krazy play) and in the options that name a seat ({', '.join(SEAT_OPTIONS)})."))
+                    "in krazy play)" + (f" and in the option{'s' if len(seat_opts) > 1 else ''} that "
+                                        f"name{'' if len(seat_opts) > 1 else 's'} a seat ({', '.join(seat_opts)})"
+                                        if seat_opts else "") + "."))
     note = load_ui(spec.game_id).rules_note
     if note:
         out.append(Text(note))

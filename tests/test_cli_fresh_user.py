@@ -310,3 +310,23 @@ def test_CR_3_a_run_round_the_corner_is_named_by_its_ranks():
     assert words == "a run of spades, J to 2: J♠ Q♠ K♠ A♠ 2♠", words     # the 2 in its place: natural
     m = {"kind": "run", "suit": 1, "lo": 11, "cards": [parse_card(c) for c in ("JH", "QH", "KH", "AH")]}
     assert meld_words(m).startswith("a run of hearts, J to A: "), meld_words(m)
+
+
+# ---------------------------------------------------------------- leftovers: the rules footer
+def test_rules_footer_names_only_the_games_own_seat_options(capsys):
+    # `krazy rules contract-rummy` named the seat options "dealer, first_dealer", which
+    # Crazy Rummy does not have (its dealer rotates, CR-6); each game names its own
+    expect = {"contract-rummy": "at the table (seat 1 is you in krazy play). ",
+              "kings-rummy": "at the table (seat 1 is you in krazy play) and in the option that names a "
+                             "seat (first_dealer).",
+              "krazy-kings": "at the table (seat 1 is you in krazy play) and in the option that names a "
+                             "seat (dealer).",
+              "krass-kariert": "at the table (seat 1 is you in krazy play) and in the option that names a "
+                               "seat (dealer)."}
+    for g, tail in expect.items():
+        assert cli.main(["rules", g, "--no-pager"]) == 0
+        flat = " ".join(capsys.readouterr().out.split()) + " "
+        assert "Seats count from 1 everywhere you type or read them: " + tail in flat, (g, flat[-400:])
+        names = {o.name for o in krazy_core.game.get_spec(g).options}
+        for o in cli.SEAT_OPTIONS:
+            assert (f"({o})" in flat or f", {o}" in flat) == (o in names), (g, o)

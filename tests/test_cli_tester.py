@@ -485,7 +485,7 @@ def test_krass_kariert_positions_count_from_1_as_seats_do():
     flat = " ".join(out.split())
     assert "At the table (krazy play) hand positions count from 1, as seats do" in flat
     assert "Seats count from 1 everywhere you type or read them: at the table (seat 1 is you in krazy play) " \
-           "and in the options that name a seat (dealer, first_dealer)." in flat
+           "and in the option that names a seat (dealer)." in flat
 
 
 def test_krass_kariert_every_move_typed_with_positions_from_1_is_that_move():

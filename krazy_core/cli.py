@@ -51,18 +51,29 @@ def _parse_value(text: str):
 
 
 SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat
+# the spellings of a boolean option's value, in any case (-o ace_wrap=1 was refused)
+BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+              "false": False, "0": False, "no": False, "off": False}
 
 
-def _options(pairs: Optional[List[str]]) -> dict:
+def _options(pairs: Optional[List[str]], spec=None) -> dict:
     """``-o name=value`` pairs as the game's options.  A seat option (``SEAT_OPTIONS``) is
     typed counting seats from 1, as the table shows them (``-o dealer=1``: seat 1), and
-    given to the game in its count from 0."""
+    given to the game in its count from 0.  A boolean option of ``spec`` (the game's) takes
+    any of ``BOOL_WORDS``: true/false, 1/0, yes/no, on/off, in any case."""
+    kinds = {o.name: o for o in spec.options} if spec is not None else {}
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
             raise ConfigError(f"option {pair!r} must be written name=value (e.g. -o max_turns=300)")
         k, v = pair.split("=", 1)
         k, value = k.strip(), _parse_value(v.strip())
+        o = kinds.get(k)
+        if o is not None and o.kind is bool:
+            if v.strip().lower() not in BOOL_WORDS:
+                raise ConfigError(f"option {k!r} is true or false (or 1/0, yes/no, on/off), "
+                                  f"got {v.strip()!r} ({o.rule})")
+            value = BOOL_WORDS[v.strip().lower()]
         if k in SEAT_OPTIONS and type(value) is int:
             if value < 1:
                 raise ConfigError(f"option {k!r} is a seat, counted from 1 as at the table "
@@ -75,7 +86,8 @@ def _options(pairs: Optional[List[str]]) -> dict:
 def _make_game(args):
     import re
     try:
-        return krazy_core.make(args.game, num_players=args.players, **_options(args.option))
+        spec = krazy_core.game.get_spec(args.game)
+        return krazy_core.make(args.game, num_players=args.players, **_options(args.option, spec))
     except ConfigError as e:
         # the game's range for a seat option is in its count from 0: say it in seats from 1
         m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
@@ -280,7 +292,8 @@ def _resume_game(args):
     if ok and gid == krazy_core.game.get_spec(args.game).game_id:
         try:
             if args.option:
-                return krazy_core.make(gid, num_players=args.players or n, **_options(args.option)), text
+                return krazy_core.make(gid, num_players=args.players or n,
+                                       **_options(args.option, krazy_core.game.get_spec(gid))), text
             return krazy_core.make(gid, num_players=args.players or n, **opts), text
         except KrazyError:
             pass                        # state_from_json says what is wrong with the file

@@ -330,3 +330,31 @@ def test_rules_footer_names_only_the_games_own_seat_options(capsys):
         names = {o.name for o in krazy_core.game.get_spec(g).options}
         for o in cli.SEAT_OPTIONS:
             assert (f"({o})" in flat or f", {o}" in flat) == (o in names), (g, o)
+
+
+# ---------------------------------------------------------------- leftovers: boolean options
+def test_a_boolean_option_takes_the_usual_spellings(capsys):
+    # -o ace_wrap=1 was refused ("must be true or false, got 1") while =true was taken
+    import pytest
+    from krazy_core.errors import ConfigError
+    for word, want in (("1", True), ("0", False), ("true", True), ("False", False), ("yes", True),
+                       ("NO", False), ("on", True), ("Off", False)):
+        args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", f"ace_wrap={word}",
+                                              "-o", "jokers=2"])
+        game = cli._make_game(args)
+        assert (game.options.ace_wrap, game.options.jokers) == (want, 2), word
+    args = cli.build_parser().parse_args(["play", "krazy-kings", "-o", "free_reroll=0", "-o", "dealer=2"])
+    assert (cli._make_game(args).options.free_reroll, cli._make_game(args).options.dealer) == (False, 1)
+    for word in ("2", "maybe", "", "y"):
+        args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", f"ace_wrap={word}"])
+        with pytest.raises(ConfigError) as e:
+            cli._make_game(args)
+        assert str(e.value) == (f"option 'ace_wrap' is true or false (or 1/0, yes/no, on/off), "
+                                f"got {word!r} (CR-3)")
+    # an int option still reads 1 as 1
+    args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", "penalty_cards=0"])
+    assert cli._make_game(args).options.penalty_cards == 0
+    # at the command line too
+    assert cli.main(["play", "contract-rummy", "-o", "ace_wrap=off", "-o", "overlapping_runs=maybe"]) == 2
+    assert "option 'overlapping_runs' is true or false (or 1/0, yes/no, on/off), got 'maybe' (CR-10)" in \
+        " ".join(capsys.readouterr().out.split())

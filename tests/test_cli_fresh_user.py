@@ -358,3 +358,28 @@ def test_a_boolean_option_takes_the_usual_spellings(capsys):
     assert cli.main(["play", "contract-rummy", "-o", "ace_wrap=off", "-o", "overlapping_runs=maybe"]) == 2
     assert "option 'overlapping_runs' is true or false (or 1/0, yes/no, on/off), got 'maybe' (CR-10)" in \
         " ".join(capsys.readouterr().out.split())
+
+
+# ---------------------------------------------------------------- leftovers: ace_wrap's warning
+def test_CR_3_ace_wrap_says_it_can_take_a_lay_down_away(capsys):
+    # a tester found that ace_wrap alone can remove a lay-down: the option's text says so
+    import krazy_core.games.contract_rummy as cr
+    doc = next(o.doc for o in cr.SPEC.options if o.name == "ace_wrap")
+    assert doc.startswith("runs may go round the corner (K-A-2). Beware: ")
+    assert "without overlapping_runs (and at times even with it) a hand can be unable to lay down a " \
+           "contract it could make without ace_wrap" in doc
+    assert cli.main(["rules", "contract-rummy", "--no-pager"]) == 0
+    assert "two runs of a suit that then meet round the corner (10-K and A-4) join into one sequence" in \
+        " ".join(capsys.readouterr().out.split())
+    # what it says: the runs 10-K and A-4 of hearts meet round the corner (CR-10), with or
+    # without overlapping_runs; this round 7 hand keeps a lay-down only with overlapping_runs
+    two = "AH 2H 3H 4H 10H JH QH KH"
+    assert cr.contract_options(two, 3) == [(("A♥", "2♥", "3♥", "4♥"), ("10♥", "J♥", "Q♥", "K♥"))]
+    assert cr.contract_options(two, 3, ace_wrap=True) == []
+    assert cr.contract_options(two, 3, ace_wrap=True, overlapping_runs=True) == []
+    seven = "8H 10H 2S 4H AH QH KH 4S 10H 3H 2S JK JH 2H"
+    assert cr.best_arrangement(seven, 7)[1:] == (["8♥", "10♥"], 15)
+    assert cr.best_arrangement(seven, 7, ace_wrap=True) is None
+    assert cr.best_arrangement(seven, 7, ace_wrap=True, overlapping_runs=True)[1:] == (["4♠"], 5)
+    # the game is unchanged: the option only says so
+    assert (cr.SPEC.options[1].name, cr.SPEC.options[1].default, cr.SPEC.options[1].kind) == ("ace_wrap", False, bool)

@@ -83,6 +83,22 @@ def _options(pairs: Optional[List[str]], spec=None) -> dict:
     return out
 
 
+def house_rules(game) -> str:
+    """The options of ``game`` that differ from its defaults, as a player would type them:
+    ``"ace_wrap, overlapping_runs, jokers=2"`` (a boolean turned on by its name alone, one
+    turned off ``=false``, a seat option counted from 1); ``""`` when every one is the default."""
+    out = []
+    for o in game.spec.options:
+        v = getattr(game.options, o.name)
+        if v == o.default:
+            continue
+        if o.kind is bool:
+            out.append(o.name if v else f"{o.name}=false")
+        else:
+            out.append(f"{o.name}={v + 1 if o.name in SEAT_OPTIONS else v}")
+    return ", ".join(out)
+
+
 def _make_game(args):
     import re
     try:
@@ -173,6 +189,8 @@ def cmd_match(args, console: Console) -> int:
     state = game.new_initial_state(seed=seed)
     ui.state = state                    # the play by play may describe from it (a meld's cards)
     console.rule(f"[bold]{game.name}[/]: {escape(', '.join(names))} — seed {seed}")
+    if house_rules(game):
+        console.print(f"House rules: {escape(house_rules(game))}")
     shown = 0
     decisions = 0
     while True:
@@ -431,6 +449,8 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     replay = _command(args, game.game_id, seed) if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
+    if house_rules(game):               # the options that differ from the game's defaults
+        console.print(f"House rules: {escape(house_rules(game))}")
     if resumed:
         n_moves = len(state.history())
         console.print(f"Resumed at move {n_moves + 1} ({plural(n_moves, 'move')} played)"

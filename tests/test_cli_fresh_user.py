@@ -383,3 +383,26 @@ def test_CR_3_ace_wrap_says_it_can_take_a_lay_down_away(capsys):
     assert cr.best_arrangement(seven, 7, ace_wrap=True, overlapping_runs=True)[1:] == (["4♠"], 5)
     # the game is unchanged: the option only says so
     assert (cr.SPEC.options[1].name, cr.SPEC.options[1].default, cr.SPEC.options[1].kind) == ("ace_wrap", False, bool)
+
+
+# ---------------------------------------------------------------- leftovers: house rules shown
+def test_the_table_names_the_house_rules_that_are_on(capsys):
+    # `krazy play contract-rummy -o ace_wrap=true` showed no sign of the option at the table
+    code, out = krazy("play", "contract-rummy", "-o", "ace_wrap=1", "-o", "overlapping_runs=yes", "-o",
+                      "jokers=2", "--seed", "1", "--delay", "0", input="q\n")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].strip("─ ") == "Crazy Rummy — seed 1", out
+    assert "House rules: jokers=2, ace_wrap, overlapping_runs" in lines[1:5], out
+    # the defaults: no line (an option typed at its default is no house rule)
+    code, out = krazy("play", "contract-rummy", "-o", "ace_wrap=false", "--seed", "1", "--delay", "0", input="q\n")
+    assert code == 0 and "House rules" not in out and "Seats: seat 1 (you)" in out, out
+    # a boolean turned off by name=false, a seat counted from 1 as typed
+    assert cli.house_rules(krazy_core.make("krazy-kings", free_reroll=False, dealer=1, max_turns=300)) == \
+        "free_reroll=false, max_turns=300, dealer=2"
+    assert cli.house_rules(krazy_core.make("krass-kariert", two_straight=True)) == ""
+    assert cli.house_rules(krazy_core.make("krazy-kings", doubles_reverse="never")) == "doubles_reverse=never"
+    # krazy match too
+    assert cli.main(["match", "kings-rummy", "-o", "rounds=1", "-o", "first_dealer=2", "--players", "2",
+                     "--seed", "3", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1] == "House rules: first_dealer=2, rounds=1", out[:300]

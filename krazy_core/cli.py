@@ -1429,7 +1429,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
                        description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "
                                    "(you are seat 1; -o dealer=1 is seat 1 too), and so do KrassKariert's hand "
-                                   "positions: the first card of your hand is position 1, typed 'p1'.")
+                                   "positions: the first card of your hand is position 1, typed 'p1', and Crazy Rummy's "
+                                   "melds: seat 1's are melds 1-3, seat 2's 4-6 ('lay off 7h on meld 4 high').")
     common(p)
     p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")

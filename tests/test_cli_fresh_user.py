@@ -406,3 +406,85 @@ def test_the_table_names_the_house_rules_that_are_on(capsys):
                      "--seed", "3", "--delay", "0"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[1] == "House rules: first_dealer=2, rounds=1", out[:300]
+
+
+# ---------------------------------------------------------------- leftovers: melds from 1
+def _cr_lay_off_turn():
+    """Crazy Rummy seed 1, heuristic moves until seat 1 (seat 0 of the engine) may lay off."""
+    st = krazy_core.make("contract-rummy").new_initial_state(seed=1)
+    k = 0
+    while not (st.current_player() == 0 and any(st.action_to_string(a).startswith("lay off")
+                                                 for a in st.legal_actions())):
+        st.apply_action(st.heuristic_action(seed=k))
+        k += 1
+    return st
+
+
+def test_CR_11_melds_are_numbered_from_1_at_the_table_shown_and_typed():
+    # melds were numbered from 0 (seat 1's melds 0-2) while seats count from 1; now the table
+    # shows and reads them from 1 (seat 1's 1-3, seat 2's 4-6); the engine keeps its ids
+    import io
+    import re
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui("contract-rummy")
+    st = _cr_lay_off_turn()
+    assert [m["id"] for m in st.melds()] == [0, 1, 2, 3, 4, 5, 9, 10, 11]       # the engine's, from 0
+    legal = st.legal_actions()
+    labels = [ui.action_label(st, a) for a in legal]
+    assert [(st.action_to_string(a), lab) for a, lab in zip(legal, labels) if "meld" in lab] == \
+        [("lay off 7♣ on meld 5 high", "lay off 7♣ on meld 6 high")]
+    # every lay off and swap of the engine's table, typed with the table's number, is that move
+    n = 0
+    for a in range(164, 3008):
+        engine = st.action_to_string(a)
+        shown = re.sub(r"meld (\d+)", lambda m: f"meld {int(m.group(1)) + 1}", engine)
+        assert ui.engine_text(st, engine) == shown
+        if int(re.search(r"meld (\d+)", engine).group(1)) < 12:          # the 12 melds of 4 seats
+            assert ui.typed_text(st, shown) == engine
+            n += 1
+    assert n == 53 * 12 * 2 + 52 * 12           # lay offs (53 kinds, 2 ends), swaps (no Joker swaps in)
+    a, err = cli._resolve_name(st, "lay off 7c on meld 6 high", legal, labels, None, ui)
+    assert (st.action_to_string(a), err) == ("lay off 7♣ on meld 5 high", None)
+    a, err = cli._resolve_name(st, "lay off 7c on meld 5 high", legal, labels, None, ui)
+    assert a is None and err == ("lay off 7♣ on meld 5 high is not allowed now: 7♣ does not extend the run "
+                                 "of meld 5 at its high end (the next card of the suit there, wilds within "
+                                 "the cap, CR-3, CR-5, CR-11).")
+    a, err = cli._resolve_name(st, "lay off 7c on meld 8 high", legal, labels, None, ui)
+    assert err.endswith("there is no meld 8 on the table (meld numbers: seat 1: 1-3; seat 2: 4-6; "
+                        "seat 3: 7-9; seat 4: 10-12).")
+    for bad in ("0", "13", "99999999999"):
+        a, err = cli._resolve_name(st, f"lay off 7c on meld {bad} high", legal, labels, None, ui)
+        assert (a, err) == (None, f"{bad} is not a meld number at this table: melds are numbered 1-12 "
+                                  "(seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12) (or type the "
+                                  "move's number from the list)")
+    # the table, its few-line view and the play by play number them alike
+    console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+    console.print(ui.render(st, 0))
+    console.print(ui.compact(st, 0))
+    text = console.export_text()
+    rows = re.findall(r"│ +(\d+) │ +(\d) │ run", text)
+    assert rows == [("1", "1"), ("2", "1"), ("3", "1"), ("4", "2"), ("5", "2"), ("6", "2"),
+                    ("10", "4"), ("11", "4"), ("12", "4")]
+    assert "Meld numbers are fixed per seat (seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12)" in text
+    assert "Melds (number: cards): 1: 2♠✱ 2♦✱ 5♠ 6♠ · 2: " in text and " · 12: 2♣ 3♣ 4♣ 5♣" in text
+    names = [f"seat {p + 1}" for p in range(4)]
+    lines = [ui.describe_event(e, names, state=st) for e in st.events_for(0)
+             if e["event"] in ("lay", "meld", "lay_off", "swap")]
+    assert "seat 3 swaps 7♥ into meld 11 and takes 2♥" in lines          # the engine's meld 10
+    assert "seat 2 lays off J♠ on meld 10 (high end)" in lines
+    assert "seat 1 completes meld 1, a run of spades, 3 to 6: 2♠✱ 2♦✱ 5♠ 6♠" in lines
+    # the engine, its events and JSON keep their ids from 0
+    swap = [e for e in st.events_for(0) if e["event"] == "swap"][-1]
+    assert (swap["meld"], swap["card_text"], swap["wild_text"]) == (10, "7♥", "2♥")
+    assert ui.describe_event(swap, names) == "seat 3 swaps 7♥ into meld 11 and takes 2♥"
+    assert st.observation(0)["melds"][-1]["id"] == 11 and "meld 11" in st.action_to_string(164 + 11 * 2)
+
+
+def test_CR_11_the_rules_say_melds_count_from_1_at_the_table(capsys):
+    assert cli.main(["rules", "contract-rummy", "--no-pager"]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    assert ("At the table (krazy play) melds are numbered from 1, as seats are: seat 1's melds are 1-3, "
+            "seat 2's 4-6, and so on, and you type them so ('lay off 7♥ on meld 4 high', 'swap 5♠ into "
+            "meld 5'). The Python API (string_to_action, action_to_string, the events' meld) and the "
+            "browser table number them from 0 (seat × 3 + 0..2).") in flat

@@ -56,6 +56,17 @@ def c_count(x, what, lo=1, hi=2**63 - 1):
     return v
 
 
+def index_in(x, lo, hi):
+    """``x`` as an int when it is an integer in ``lo..hi`` -- an ``int`` or anything with
+    ``__index__`` (a numpy integer), never a ``bool`` -- else ``None``: the check of a
+    helper's small int argument (a round, a wild rank), whose caller raises its own
+    ``ValueError`` (``numpy.int64(3)`` was refused as "round must be 1..7, got np.int64(3)")."""
+    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+        return None
+    v = x.__index__()
+    return v if type(v) is int and lo <= v <= hi else None
+
+
 def action_int(action):
     """``int(action)`` for a game's ``action_to_string``: a ``ValueError`` for an infinite
     float too (``int(inf)`` raises ``OverflowError``), as for any id outside the table."""

@@ -51,18 +51,29 @@ def _parse_value(text: str):
 
 
 SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat
+# the spellings of a boolean option's value, in any case (-o ace_wrap=1 was refused)
+BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+              "false": False, "0": False, "no": False, "off": False}
 
 
-def _options(pairs: Optional[List[str]]) -> dict:
+def _options(pairs: Optional[List[str]], spec=None) -> dict:
     """``-o name=value`` pairs as the game's options.  A seat option (``SEAT_OPTIONS``) is
     typed counting seats from 1, as the table shows them (``-o dealer=1``: seat 1), and
-    given to the game in its count from 0."""
+    given to the game in its count from 0.  A boolean option of ``spec`` (the game's) takes
+    any of ``BOOL_WORDS``: true/false, 1/0, yes/no, on/off, in any case."""
+    kinds = {o.name: o for o in spec.options} if spec is not None else {}
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
             raise ConfigError(f"option {pair!r} must be written name=value (e.g. -o max_turns=300)")
         k, v = pair.split("=", 1)
         k, value = k.strip(), _parse_value(v.strip())
+        o = kinds.get(k)
+        if o is not None and o.kind is bool:
+            if v.strip().lower() not in BOOL_WORDS:
+                raise ConfigError(f"option {k!r} is true or false (or 1/0, yes/no, on/off), "
+                                  f"got {v.strip()!r} ({o.rule})")
+            value = BOOL_WORDS[v.strip().lower()]
         if k in SEAT_OPTIONS and type(value) is int:
             if value < 1:
                 raise ConfigError(f"option {k!r} is a seat, counted from 1 as at the table "
@@ -72,10 +83,27 @@ def _options(pairs: Optional[List[str]]) -> dict:
     return out
 
 
+def house_rules(game) -> str:
+    """The options of ``game`` that differ from its defaults, as a player would type them:
+    ``"ace_wrap, overlapping_runs, jokers=2"`` (a boolean turned on by its name alone, one
+    turned off ``=false``, a seat option counted from 1); ``""`` when every one is the default."""
+    out = []
+    for o in game.spec.options:
+        v = getattr(game.options, o.name)
+        if v == o.default:
+            continue
+        if o.kind is bool:
+            out.append(o.name if v else f"{o.name}=false")
+        else:
+            out.append(f"{o.name}={v + 1 if o.name in SEAT_OPTIONS else v}")
+    return ", ".join(out)
+
+
 def _make_game(args):
     import re
     try:
-        return krazy_core.make(args.game, num_players=args.players, **_options(args.option))
+        spec = krazy_core.game.get_spec(args.game)
+        return krazy_core.make(args.game, num_players=args.players, **_options(args.option, spec))
     except ConfigError as e:
         # the game's range for a seat option is in its count from 0: say it in seats from 1
         m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
@@ -161,6 +189,8 @@ def cmd_match(args, console: Console) -> int:
     state = game.new_initial_state(seed=seed)
     ui.state = state                    # the play by play may describe from it (a meld's cards)
     console.rule(f"[bold]{game.name}[/]: {escape(', '.join(names))} — seed {seed}")
+    if house_rules(game):
+        console.print(f"House rules: {escape(house_rules(game))}")
     shown = 0
     decisions = 0
     while True:
@@ -280,7 +310,8 @@ def _resume_game(args):
     if ok and gid == krazy_core.game.get_spec(args.game).game_id:
         try:
             if args.option:
-                return krazy_core.make(gid, num_players=args.players or n, **_options(args.option)), text
+                return krazy_core.make(gid, num_players=args.players or n,
+                                       **_options(args.option, krazy_core.game.get_spec(gid))), text
             return krazy_core.make(gid, num_players=args.players or n, **opts), text
         except KrazyError:
             pass                        # state_from_json says what is wrong with the file
@@ -418,6 +449,8 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     replay = _command(args, game.game_id, seed) if seed is not None else None
     console.rule(f"[bold]{game.name}[/]" + (f" — seed {seed}" if seed is not None else " — resumed"))
     console.print("Seats: " + escape(", ".join(names)))
+    if house_rules(game):               # the options that differ from the game's defaults
+        console.print(f"House rules: {escape(house_rules(game))}")
     if resumed:
         n_moves = len(state.history())
         console.print(f"Resumed at move {n_moves + 1} ({plural(n_moves, 'move')} played)"
@@ -1306,8 +1339,12 @@ def rules_renderables(spec):
         body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
         out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
+    # only this game's seat options ("dealer, first_dealer" was named for Crazy Rummy, which has neither)
+    seat_opts = [o.name for o in spec.options if o.name in SEAT_OPTIONS]
     out.append(Text("Seats count from 1 everywhere you type or read them: at the table (seat 1 is you "
-                    f"in krazy play) and in the options that name a seat ({', '.join(SEAT_OPTIONS)})."))
+                    "in krazy play)" + (f" and in the option{'s' if len(seat_opts) > 1 else ''} that "
+                                        f"name{'' if len(seat_opts) > 1 else 's'} a seat ({', '.join(seat_opts)})"
+                                        if seat_opts else "") + "."))
     note = load_ui(spec.game_id).rules_note
     if note:
         out.append(Text(note))
@@ -1392,7 +1429,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
                        description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "
                                    "(you are seat 1; -o dealer=1 is seat 1 too), and so do KrassKariert's hand "
-                                   "positions: the first card of your hand is position 1, typed 'p1'.")
+                                   "positions: the first card of your hand is position 1, typed 'p1', and Crazy Rummy's "
+                                   "melds: seat 1's are melds 1-3, seat 2's 4-6 ('lay off 7h on meld 4 high').")
     common(p)
     p.add_argument("--humans", type=int, default=1, help="human players at this terminal (hot-seat when > 1)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds to pause on each bot move")

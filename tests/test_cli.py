@@ -253,8 +253,9 @@ def test_rules_name_the_game_not_internal_seed_files(game_id, name, rule):
 
 def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
     """Crazy Rummy, round 3 only, seed 3, 119 heuristic steps: seat 2 (index 1) is down with the runs
-    3♦ 2♥ 5♦ 6♦ (id 3) and 2♣ 4♣ 🃏 6♣ (id 4).  Cards standing as wilds carry ✱ as in the
-    hand; the ids (seat * 3 + k, what a lay off is typed with) are explained."""
+    3♦ 2♥ 5♦ 6♦ (id 3) and 2♣ 4♣ 🃏 6♣ (id 4), melds 4 and 5 at the table (numbered from 1, as
+    seats).  Cards standing as wilds carry ✱ as in the hand; the numbers (seat 1's 1-3, seat
+    2's 4-6, what a lay off is typed with) are explained."""
     import io
     from rich.console import Console
     import krazy_core
@@ -266,9 +267,10 @@ def test_crazy_rummy_meld_table_marks_wilds_and_explains_ids():
     console = Console(width=100, record=True, file=io.StringIO())
     console.print(load_ui("contract-rummy").render(st, 1))
     text = " ".join(console.export_text().replace("│", " ").split())
-    assert "3 2 run 3♦ 2♥✱ 5♦ 6♦" in text and "4 2 run 2♣✱ 4♣ 🃏✱ 6♣" in text
-    assert ("Meld ids are fixed per seat (seat 1: 0-2; seat 2: 3-5; seat 3: 6-8; seat 4: 9-11); "
-            "gaps are melds not laid. Type the id to lay off or swap: 'lay off CARD on meld ID', 'swap CARD into meld ID'. "
+    assert "4 2 run 3♦ 2♥✱ 5♦ 6♦" in text and "5 2 run 2♣✱ 4♣ 🃏✱ 6♣" in text
+    assert ("Meld numbers are fixed per seat (seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12); "
+            "gaps are melds not laid. Type the number to lay off or swap: 'lay off CARD on meld N', "
+            "'swap CARD into meld N'. "
             "✱ = a wild") in text
     # a 2 in its own place is natural (CR-2): A♥ 2♥ 3♥ 4♥, a book of 2s; a Joker never is
     run = {"kind": "run", "suit": 1, "lo": 1, "rank": None, "cards": [0x11, 0x12, 0x13, 0x14]}

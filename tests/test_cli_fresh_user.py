@@ -310,3 +310,181 @@ def test_CR_3_a_run_round_the_corner_is_named_by_its_ranks():
     assert words == "a run of spades, J to 2: J♠ Q♠ K♠ A♠ 2♠", words     # the 2 in its place: natural
     m = {"kind": "run", "suit": 1, "lo": 11, "cards": [parse_card(c) for c in ("JH", "QH", "KH", "AH")]}
     assert meld_words(m).startswith("a run of hearts, J to A: "), meld_words(m)
+
+
+# ---------------------------------------------------------------- leftovers: the rules footer
+def test_rules_footer_names_only_the_games_own_seat_options(capsys):
+    # `krazy rules contract-rummy` named the seat options "dealer, first_dealer", which
+    # Crazy Rummy does not have (its dealer rotates, CR-6); each game names its own
+    expect = {"contract-rummy": "at the table (seat 1 is you in krazy play). ",
+              "kings-rummy": "at the table (seat 1 is you in krazy play) and in the option that names a "
+                             "seat (first_dealer).",
+              "krazy-kings": "at the table (seat 1 is you in krazy play) and in the option that names a "
+                             "seat (dealer).",
+              "krass-kariert": "at the table (seat 1 is you in krazy play) and in the option that names a "
+                               "seat (dealer)."}
+    for g, tail in expect.items():
+        assert cli.main(["rules", g, "--no-pager"]) == 0
+        flat = " ".join(capsys.readouterr().out.split()) + " "
+        assert "Seats count from 1 everywhere you type or read them: " + tail in flat, (g, flat[-400:])
+        names = {o.name for o in krazy_core.game.get_spec(g).options}
+        for o in cli.SEAT_OPTIONS:
+            assert (f"({o})" in flat or f", {o}" in flat) == (o in names), (g, o)
+
+
+# ---------------------------------------------------------------- leftovers: boolean options
+def test_a_boolean_option_takes_the_usual_spellings(capsys):
+    # -o ace_wrap=1 was refused ("must be true or false, got 1") while =true was taken
+    import pytest
+    from krazy_core.errors import ConfigError
+    for word, want in (("1", True), ("0", False), ("true", True), ("False", False), ("yes", True),
+                       ("NO", False), ("on", True), ("Off", False)):
+        args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", f"ace_wrap={word}",
+                                              "-o", "jokers=2"])
+        game = cli._make_game(args)
+        assert (game.options.ace_wrap, game.options.jokers) == (want, 2), word
+    args = cli.build_parser().parse_args(["play", "krazy-kings", "-o", "free_reroll=0", "-o", "dealer=2"])
+    assert (cli._make_game(args).options.free_reroll, cli._make_game(args).options.dealer) == (False, 1)
+    for word in ("2", "maybe", "", "y"):
+        args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", f"ace_wrap={word}"])
+        with pytest.raises(ConfigError) as e:
+            cli._make_game(args)
+        assert str(e.value) == (f"option 'ace_wrap' is true or false (or 1/0, yes/no, on/off), "
+                                f"got {word!r} (CR-3)")
+    # an int option still reads 1 as 1
+    args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", "penalty_cards=0"])
+    assert cli._make_game(args).options.penalty_cards == 0
+    # at the command line too
+    assert cli.main(["play", "contract-rummy", "-o", "ace_wrap=off", "-o", "overlapping_runs=maybe"]) == 2
+    assert "option 'overlapping_runs' is true or false (or 1/0, yes/no, on/off), got 'maybe' (CR-10)" in \
+        " ".join(capsys.readouterr().out.split())
+
+
+# ---------------------------------------------------------------- leftovers: ace_wrap's warning
+def test_CR_3_ace_wrap_says_it_can_take_a_lay_down_away(capsys):
+    # a tester found that ace_wrap alone can remove a lay-down: the option's text says so
+    import krazy_core.games.contract_rummy as cr
+    doc = next(o.doc for o in cr.SPEC.options if o.name == "ace_wrap")
+    assert doc.startswith("runs may go round the corner (K-A-2). Beware: ")
+    assert "without overlapping_runs (and at times even with it) a hand can be unable to lay down a " \
+           "contract it could make without ace_wrap" in doc
+    assert cli.main(["rules", "contract-rummy", "--no-pager"]) == 0
+    assert "two runs of a suit that then meet round the corner (10-K and A-4) join into one sequence" in \
+        " ".join(capsys.readouterr().out.split())
+    # what it says: the runs 10-K and A-4 of hearts meet round the corner (CR-10), with or
+    # without overlapping_runs; this round 7 hand keeps a lay-down only with overlapping_runs
+    two = "AH 2H 3H 4H 10H JH QH KH"
+    assert cr.contract_options(two, 3) == [(("A♥", "2♥", "3♥", "4♥"), ("10♥", "J♥", "Q♥", "K♥"))]
+    assert cr.contract_options(two, 3, ace_wrap=True) == []
+    assert cr.contract_options(two, 3, ace_wrap=True, overlapping_runs=True) == []
+    seven = "8H 10H 2S 4H AH QH KH 4S 10H 3H 2S JK JH 2H"
+    assert cr.best_arrangement(seven, 7)[1:] == (["8♥", "10♥"], 15)
+    assert cr.best_arrangement(seven, 7, ace_wrap=True) is None
+    assert cr.best_arrangement(seven, 7, ace_wrap=True, overlapping_runs=True)[1:] == (["4♠"], 5)
+    # the game is unchanged: the option only says so
+    assert (cr.SPEC.options[1].name, cr.SPEC.options[1].default, cr.SPEC.options[1].kind) == ("ace_wrap", False, bool)
+
+
+# ---------------------------------------------------------------- leftovers: house rules shown
+def test_the_table_names_the_house_rules_that_are_on(capsys):
+    # `krazy play contract-rummy -o ace_wrap=true` showed no sign of the option at the table
+    code, out = krazy("play", "contract-rummy", "-o", "ace_wrap=1", "-o", "overlapping_runs=yes", "-o",
+                      "jokers=2", "--seed", "1", "--delay", "0", input="q\n")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].strip("─ ") == "Crazy Rummy — seed 1", out
+    assert "House rules: jokers=2, ace_wrap, overlapping_runs" in lines[1:5], out
+    # the defaults: no line (an option typed at its default is no house rule)
+    code, out = krazy("play", "contract-rummy", "-o", "ace_wrap=false", "--seed", "1", "--delay", "0", input="q\n")
+    assert code == 0 and "House rules" not in out and "Seats: seat 1 (you)" in out, out
+    # a boolean turned off by name=false, a seat counted from 1 as typed
+    assert cli.house_rules(krazy_core.make("krazy-kings", free_reroll=False, dealer=1, max_turns=300)) == \
+        "free_reroll=false, max_turns=300, dealer=2"
+    assert cli.house_rules(krazy_core.make("krass-kariert", two_straight=True)) == ""
+    assert cli.house_rules(krazy_core.make("krazy-kings", doubles_reverse="never")) == "doubles_reverse=never"
+    # krazy match too
+    assert cli.main(["match", "kings-rummy", "-o", "rounds=1", "-o", "first_dealer=2", "--players", "2",
+                     "--seed", "3", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1] == "House rules: first_dealer=2, rounds=1", out[:300]
+
+
+# ---------------------------------------------------------------- leftovers: melds from 1
+def _cr_lay_off_turn():
+    """Crazy Rummy seed 1, heuristic moves until seat 1 (seat 0 of the engine) may lay off."""
+    st = krazy_core.make("contract-rummy").new_initial_state(seed=1)
+    k = 0
+    while not (st.current_player() == 0 and any(st.action_to_string(a).startswith("lay off")
+                                                 for a in st.legal_actions())):
+        st.apply_action(st.heuristic_action(seed=k))
+        k += 1
+    return st
+
+
+def test_CR_11_melds_are_numbered_from_1_at_the_table_shown_and_typed():
+    # melds were numbered from 0 (seat 1's melds 0-2) while seats count from 1; now the table
+    # shows and reads them from 1 (seat 1's 1-3, seat 2's 4-6); the engine keeps its ids
+    import io
+    import re
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui("contract-rummy")
+    st = _cr_lay_off_turn()
+    assert [m["id"] for m in st.melds()] == [0, 1, 2, 3, 4, 5, 9, 10, 11]       # the engine's, from 0
+    legal = st.legal_actions()
+    labels = [ui.action_label(st, a) for a in legal]
+    assert [(st.action_to_string(a), lab) for a, lab in zip(legal, labels) if "meld" in lab] == \
+        [("lay off 7♣ on meld 5 high", "lay off 7♣ on meld 6 high")]
+    # every lay off and swap of the engine's table, typed with the table's number, is that move
+    n = 0
+    for a in range(164, 3008):
+        engine = st.action_to_string(a)
+        shown = re.sub(r"meld (\d+)", lambda m: f"meld {int(m.group(1)) + 1}", engine)
+        assert ui.engine_text(st, engine) == shown
+        if int(re.search(r"meld (\d+)", engine).group(1)) < 12:          # the 12 melds of 4 seats
+            assert ui.typed_text(st, shown) == engine
+            n += 1
+    assert n == 53 * 12 * 2 + 52 * 12           # lay offs (53 kinds, 2 ends), swaps (no Joker swaps in)
+    a, err = cli._resolve_name(st, "lay off 7c on meld 6 high", legal, labels, None, ui)
+    assert (st.action_to_string(a), err) == ("lay off 7♣ on meld 5 high", None)
+    a, err = cli._resolve_name(st, "lay off 7c on meld 5 high", legal, labels, None, ui)
+    assert a is None and err == ("lay off 7♣ on meld 5 high is not allowed now: 7♣ does not extend the run "
+                                 "of meld 5 at its high end (the next card of the suit there, wilds within "
+                                 "the cap, CR-3, CR-5, CR-11).")
+    a, err = cli._resolve_name(st, "lay off 7c on meld 8 high", legal, labels, None, ui)
+    assert err.endswith("there is no meld 8 on the table (meld numbers: seat 1: 1-3; seat 2: 4-6; "
+                        "seat 3: 7-9; seat 4: 10-12).")
+    for bad in ("0", "13", "99999999999"):
+        a, err = cli._resolve_name(st, f"lay off 7c on meld {bad} high", legal, labels, None, ui)
+        assert (a, err) == (None, f"{bad} is not a meld number at this table: melds are numbered 1-12 "
+                                  "(seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12) (or type the "
+                                  "move's number from the list)")
+    # the table, its few-line view and the play by play number them alike
+    console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+    console.print(ui.render(st, 0))
+    console.print(ui.compact(st, 0))
+    text = console.export_text()
+    rows = re.findall(r"│ +(\d+) │ +(\d) │ run", text)
+    assert rows == [("1", "1"), ("2", "1"), ("3", "1"), ("4", "2"), ("5", "2"), ("6", "2"),
+                    ("10", "4"), ("11", "4"), ("12", "4")]
+    assert "Meld numbers are fixed per seat (seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12)" in text
+    assert "Melds (number: cards): 1: 2♠✱ 2♦✱ 5♠ 6♠ · 2: " in text and " · 12: 2♣ 3♣ 4♣ 5♣" in text
+    names = [f"seat {p + 1}" for p in range(4)]
+    lines = [ui.describe_event(e, names, state=st) for e in st.events_for(0)
+             if e["event"] in ("lay", "meld", "lay_off", "swap")]
+    assert "seat 3 swaps 7♥ into meld 11 and takes 2♥" in lines          # the engine's meld 10
+    assert "seat 2 lays off J♠ on meld 10 (high end)" in lines
+    assert "seat 1 completes meld 1, a run of spades, 3 to 6: 2♠✱ 2♦✱ 5♠ 6♠" in lines
+    # the engine, its events and JSON keep their ids from 0
+    swap = [e for e in st.events_for(0) if e["event"] == "swap"][-1]
+    assert (swap["meld"], swap["card_text"], swap["wild_text"]) == (10, "7♥", "2♥")
+    assert ui.describe_event(swap, names) == "seat 3 swaps 7♥ into meld 11 and takes 2♥"
+    assert st.observation(0)["melds"][-1]["id"] == 11 and "meld 11" in st.action_to_string(164 + 11 * 2)
+
+
+def test_CR_11_the_rules_say_melds_count_from_1_at_the_table(capsys):
+    assert cli.main(["rules", "contract-rummy", "--no-pager"]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    assert ("At the table (krazy play) melds are numbered from 1, as seats are: seat 1's melds are 1-3, "
+            "seat 2's 4-6, and so on, and you type them so ('lay off 7♥ on meld 4 high', 'swap 5♠ into "
+            "meld 5'). The Python API (string_to_action, action_to_string, the events' meld) and the "
+            "browser table number them from 0 (seat × 3 + 0..2).") in flat

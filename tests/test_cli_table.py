@@ -212,9 +212,11 @@ def test_item3_a_lay_off_naming_no_end_asks_which_end():
     legal = s.legal_actions()
     labels = [ui.action_label(s, a) for a in legal]
     before = s.to_json()
-    a, err = cli._resolve_name(s, base, legal, labels, None, ui)
-    assert a is None and f"'{base} low'" in err and f"'{base} high'" in err
-    a, err = cli._resolve_name(s, base + " high", legal, labels, None, ui)
+    shown = ui.engine_text(s, base)         # the table numbers melds from 1: the engine's meld + 1
+    assert shown != base and int(shown.rsplit(" ", 1)[1]) == int(base.rsplit(" ", 1)[1]) + 1
+    a, err = cli._resolve_name(s, shown, legal, labels, None, ui)
+    assert a is None and f"'{shown} low'" in err and f"'{shown} high'" in err
+    a, err = cli._resolve_name(s, shown + " high", legal, labels, None, ui)
     assert s.action_to_string(a) == base + " high"
     assert s.to_json() == before
     # the game's own reader agrees: it refuses too

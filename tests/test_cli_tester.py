@@ -453,13 +453,14 @@ def test_bench_counts_have_thousands_separators_and_say_what_they_count():
 
 
 def test_crazy_rummy_log_describes_a_completed_meld_by_its_cards():
-    # the log said "completes meld 0 (3 cards)": which meld, of what?
+    # the log said "completes meld 0 (3 cards)": which meld, of what?  (melds numbered from 1
+    # at the table, as seats: the engine's ids 0, 7, 1)
     code, out = krazy("match", "contract-rummy", "--seed", "2", "-o", "rounds=2")
     flat = " ".join(out.split())
     assert code == 0
-    assert "seat 1 (heuristic) completes meld 0, a book of 5s: 5♠ 5♦ 🃏✱" in flat
-    assert "seat 3 (heuristic) completes meld 7, a run of hearts, 5 to 8: 2♣✱ 🃏✱ 7♥ 8♥" in flat
-    assert "seat 1 (heuristic) completes meld 1, a run of diamonds, J to A: 2♠✱ Q♦ 2♦✱ A♦" in flat
+    assert "seat 1 (heuristic) completes meld 1, a book of 5s: 5♠ 5♦ 🃏✱" in flat
+    assert "seat 3 (heuristic) completes meld 8, a run of hearts, 5 to 8: 2♣✱ 🃏✱ 7♥ 8♥" in flat
+    assert "seat 1 (heuristic) completes meld 2, a run of diamonds, J to A: 2♠✱ Q♦ 2♦✱ A♦" in flat
     assert not re.search(r"meld \d+ \(\d+ cards\)", flat)
 
 
@@ -485,7 +486,7 @@ def test_krass_kariert_positions_count_from_1_as_seats_do():
     flat = " ".join(out.split())
     assert "At the table (krazy play) hand positions count from 1, as seats do" in flat
     assert "Seats count from 1 everywhere you type or read them: at the table (seat 1 is you in krazy play) " \
-           "and in the options that name a seat (dealer, first_dealer)." in flat
+           "and in the option that names a seat (dealer)." in flat
 
 
 def test_krass_kariert_every_move_typed_with_positions_from_1_is_that_move():

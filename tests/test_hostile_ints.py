@@ -183,3 +183,41 @@ def test_state_helpers_refuse_none_and_huge_counts():
     gen = _state._slices(2**70)
     with pytest.raises(ConfigError):
         next(gen)
+
+
+def test_lay_down_helpers_take_any_integer_round():
+    """A fresh user's numpy round: ``best_arrangement(hand, numpy.int64(3))`` was refused as
+    "round must be 1..7, got np.int64(3)"; any integer is read (``__index__``), a bool, a
+    float and a round outside 1..7 are still the same ValueError.  Kings Rummy's helpers
+    (``melds``: wild_rank, wild_points, joker_points) alike."""
+    np = pytest.importorskip("numpy")
+    hand = "AH 2H 3H 4H 10H JH QH KH"
+    want = ([["A♥", "2♥", "3♥", "4♥"], ["10♥", "J♥", "Q♥", "K♥"]], [], 0)
+    for rnd in (3, np.int64(3), np.int32(3), np.uint8(3)):
+        assert cr.best_arrangement(hand, rnd) == want
+        assert cr.contract_options(hand, rnd) == [(("A♥", "2♥", "3♥", "4♥"), ("10♥", "J♥", "Q♥", "K♥"))]
+        assert cr.contract_options(hand, rnd, limit=0) == []
+    assert cr.best_arrangement("7H 7S 7D 9C", np.int64(1)) is None      # one book: no round 1 lay-down
+    for bad in (True, False, np.True_, 0, 8, np.int64(8), np.int64(-1), 2**70, 3.0, np.float64(3), "3", None):
+        for f in (cr.best_arrangement, cr.contract_options):
+            with pytest.raises(ValueError) as e:
+                f(hand, bad)
+            assert str(e.value) == f"round must be 1..7, got {bad!r}"
+    # Kings Rummy: the round's wild rank and the points of wilds
+    assert melds.best_arrangement("3S 4S 5S 9H", np.int64(9)) == ([["3S", "4S", "5S", "9H"]], [], 0)
+    assert melds.deadwood_points("KS QH 9H JK", np.int16(9), wild_points=np.int64(5),
+                                 joker_points=np.int32(7)) == 12             # K 9 JK a book; Q♥ left
+    assert melds.deadwood_points("KS QH 4D 8C", np.int64(9)) == 13 + 12 + 4 + 8
+    # no meld: the wilds' points as given (defaults 20 and 50: 13 + 9 + 8 + 50)
+    assert melds.deadwood_points("KS 9H JK 8C", 3, wild_points=np.int64(5), joker_points=np.uint16(7)) == 13 + 9 + 8 + 7
+    assert melds.deadwood_points("KS 9H JK 8C", np.int64(3)) == 80
+    assert melds.can_meld_all("3S 4S 5S", np.int64(13)) is True
+    for bad in (True, np.int64(14), 2, 9.0):
+        with pytest.raises(ValueError) as e:
+            melds.is_run("3S 4S 5S", bad)
+        assert str(e.value) == f"wild_rank must be an int in 3..13 (the round's n, KR-3), got {bad!r}"
+    for kw, name in (({"joker_points": np.int64(1001)}, "joker_points"), ({"wild_points": True}, "wild_points"),
+                     ({"wild_points": -1}, "wild_points"), ({"joker_points": 5.0}, "joker_points")):
+        with pytest.raises(ValueError) as e:
+            melds.deadwood_points("3S", 9, **kw)
+        assert str(e.value) == f"{name} must be an int in 0..1000, got {kw[name]!r}"

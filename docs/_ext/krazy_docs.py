@@ -273,10 +273,12 @@ def rules_page(game_id: str) -> str:
     from krazy_core.game import get_spec
     spec = get_spec(game_id)
     text = rules_text(spec).rstrip() + "\n"
+    # the example names this game's seat option (Crazy Rummy has none)
+    seat = next((o.name for o in spec.options if o.name in SEAT_OPTIONS), None)
     out = [text, "\n## Options\n\n",
            f"Play with them as `krazy play {game_id} -o name=value` (several `-o`), or as keywords of "
            f"`krazy_core.make({game_id!r}, ...)`. Seats count from 1 at the table "
-           f"(`-o dealer=1` is the first seat) and from 0 in Python.\n\n",
+           + (f"(`-o {seat}=1` is the first seat) " if seat else "") + "and from 0 in Python.\n\n",
            _table(OPTIONS_HEADER, options_rows(spec)),
            f"\nPlayers: {spec.min_players} to {spec.max_players} (usually {spec.default_players}).\n"]
     try:

@@ -37,7 +37,7 @@ from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, KZ_MELD_MAX_
                                      KZ_CQ_NO_NAT, KZ_CQ_NONE)
 
 from krazy_core.cards import parse_card, format_card
-from krazy_core._validate import c_int as _c_int
+from krazy_core._validate import c_int as _c_int, index_in as _index_in
 
 cdef extern from *:
     """
@@ -1852,12 +1852,16 @@ cdef int kz_contract_feasible(const kz_meld_rules *r, kz_contract_query *c) noex
 # --------------------------------------------------------------------------- Python faces
 
 cdef int _kings_rules(kz_meld_rules *r, wild_rank, wild_points, joker_points) except -1:
-    if isinstance(wild_rank, bool) or not isinstance(wild_rank, int) or not 3 <= wild_rank <= 13:
+    # any integer (numpy.int64(9) too), never a bool
+    w = _index_in(wild_rank, 3, 13)
+    if w is None:
         raise ValueError(f"wild_rank must be an int in 3..13 (the round's n, KR-3), got {wild_rank!r}")
-    for name, v in (("wild_points", wild_points), ("joker_points", joker_points)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000:
+    wp = _index_in(wild_points, 0, 1000)
+    jp = _index_in(joker_points, 0, 1000)
+    for name, v, x in (("wild_points", wild_points, wp), ("joker_points", joker_points, jp)):
+        if x is None:
             raise ValueError(f"{name} must be an int in 0..1000, got {v!r}")
-    kz_rules_kings(r, wild_rank, wild_points, joker_points)
+    kz_rules_kings(r, w, wp, jp)
     return 0
 
 

@@ -51,7 +51,11 @@ SPEC = GameSpec(
     default_players=4,
     options=(
         Option("jokers", 4, int, "CR-1", "Jokers shuffled in with the two decks", lo=0, hi=4),
-        Option("ace_wrap", False, bool, "CR-3", "runs may go round the corner (K-A-2)"),
+        Option("ace_wrap", False, bool, "CR-3",
+               "runs may go round the corner (K-A-2). Beware: two runs of a suit that then meet "
+               "round the corner (10-K and A-4) join into one sequence, which a contract may not "
+               "lay (CR-10), so without overlapping_runs (and at times even with it) a hand can be "
+               "unable to lay down a contract it could make without ace_wrap"),
         Option("overlapping_runs", False, bool, "CR-10",
                "two same-suit runs of a contract may overlap; only continuing runs join"),
         Option("buy_limit", 0, int, "CR-8", "buys per player per round (0: no limit)", lo=0, hi=100),

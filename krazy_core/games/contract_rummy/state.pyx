@@ -51,7 +51,7 @@ if sum(seg.size for seg in TENSOR_LAYOUT) != TENSOR:
 if max(EVENT_NAMES) != EV_GAME_OVER:
     raise ImportError("contract_rummy: EVENT_NAMES does not end at the core's last event kind")
 
-from krazy_core._validate import c_int as _c_int, action_int as _action_int
+from krazy_core._validate import c_int as _c_int, action_int as _action_int, index_in as _index_in
 
 cdef inline CRState *S(State s) except NULL:
     if s.data == NULL:                 # made without its factory: raise, never dereference
@@ -789,11 +789,19 @@ def is_run(cards, *, ace_wrap=False) -> bool:
     return _meld_kind(cards, ace_wrap) == KZ_MELD_RUN
 
 
+def _round_no(rnd):
+    """The round argument of the lay-down helpers as an int 1..7: any integer (a numpy one
+    too), never a bool.  Raises ``ValueError``."""
+    v = _index_in(rnd, 1, 7)
+    if v is None:
+        raise ValueError(f"round must be 1..7, got {rnd!r}")
+    return v
+
+
 def _laydown_state(hand, rnd, ace_wrap, overlap=False):
     from krazy_core.spec import Game, options_class     # below the games (not krazy_core.make)
     SPEC = _SPEC
-    if type(rnd) is not int or not 1 <= rnd <= 7:
-        raise ValueError(f"round must be 1..7, got {rnd!r}")
+    rnd = _round_no(rnd)
     codes = _parse_cards(hand)
     cnt = [0] * NK
     for c in codes:
@@ -2434,7 +2442,7 @@ def _can_go_down_hand(hand, rnd, ace_wrap=False, overlapping_runs=False) -> bool
 
 
 def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit=None) -> list:
-    """The distinct ways ``hand`` can go down in round ``rnd`` (1..7, CR-4, CR-10): a sorted
+    """The distinct ways ``hand`` can go down in round ``rnd`` (any integer 1..7, CR-4, CR-10): a sorted
     list of lay-downs, each a tuple of melds (books then runs), each meld a tuple of card
     strings (a run low to high).  Every meld as long as the player likes; two copies of a
     card are the same card.  Raises ``ValueError`` for bad cards, round or limit.
@@ -2452,6 +2460,7 @@ def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit
         limit = 2 ** 62                 # more than any hand has: no limit (a C ssize_t below)
     if not isinstance(hand, str):
         hand = _parse_cards(hand)       # once: an iterator is read once (ValueError when no cards)
+    rnd = _round_no(rnd)                # numpy.int64(3) too
     lays = _all_laydowns(hand, rnd, ace_wrap, overlapping_runs, limit) if limit != 0 else []
     if limit == 0:
         _laydown_state(hand, rnd, ace_wrap, overlapping_runs)       # the same checks of the input
@@ -2472,8 +2481,8 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     form).  ``melds.crazy_best_arrangement(hand, contract=CONTRACTS[rnd])`` gives the same
     points (it has no ``overlapping_runs``).  Ties: the fewest cards left, then the least
     melds (sorted: books, then runs by suit and first position, each by its cards' codes),
-    the same answer as the exhaustive enumeration of :func:`contract_options`.
-    Raises ``ValueError``.
+    the same answer as the exhaustive enumeration of :func:`contract_options`.  ``rnd`` is
+    any integer 1..7 (a numpy one too; not a bool).  Raises ``ValueError``.
 
     Cost (the answer is exact; n = cards in hand, 41 at most in a real game without buys):
 
@@ -2560,7 +2569,7 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     """
     if not isinstance(hand, str):
         hand = _parse_cards(hand)       # once: an iterator is read once (ValueError when no cards)
-    return _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
+    return _best_arrangement(hand, _round_no(rnd), ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
 
 
 def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact_min, ascii=False):

@@ -1,8 +1,10 @@
 """Terminal table for Crazy Rummy: the viewer's hand (sorted), the round's contract, every
-player's melds with their ids, the up-card on offer, who acts (a buyer out of turn too),
-and the scores per round."""
+player's melds with their numbers (from 1, as seats: ``typed_text``, ``engine_text``), the
+up-card on offer, who acts (a buyer out of turn too), and the scores per round."""
 
 from __future__ import annotations
+
+import re
 
 from rich.console import Group
 from rich.panel import Panel
@@ -70,13 +72,18 @@ def meld_text(m) -> Text:
     return t
 
 
+def meld_ranges(n) -> str:
+    """The meld numbers of each seat at the table: ``"seat 1: 1-3; seat 2: 4-6; ..."``."""
+    return "; ".join(f"seat {p + 1}: {3 * p + 1}-{3 * p + 3}" for p in range(n))
+
+
 def meld_id_note(n) -> Text:
-    """Why meld ids have gaps: each seat owns three fixed ids (seat s: 3s..3s+2, the ids the
-    actions use), so a seat's melds keep their ids all round and ids of melds not laid are
-    skipped.  The id is what a lay off or a swap is typed with."""
-    ranges = "; ".join(f"seat {p + 1}: {3 * p}-{3 * p + 2}" for p in range(n))
-    t = Text(f"Meld ids are fixed per seat ({ranges}); gaps are melds not laid. Type the id "
-             f"to lay off or swap: 'lay off CARD on meld ID', 'swap CARD into meld ID'. ", style="dim")
+    """Why meld numbers have gaps: each seat owns three fixed numbers (seat s, from 1:
+    3s-2..3s; the engine's ids seat*3 + k, from 0, one less), so a seat's melds keep their
+    numbers all round and numbers of melds not laid are skipped.  The number is what a lay
+    off or a swap is typed with."""
+    t = Text(f"Meld numbers are fixed per seat ({meld_ranges(n)}); gaps are melds not laid. Type "
+             f"the number to lay off or swap: 'lay off CARD on meld N', 'swap CARD into meld N'. ", style="dim")
     t.append(WILD_MARK, style="bold yellow")
     t.append(" = a wild", style="dim")
     return t
@@ -133,13 +140,13 @@ def render(state, viewer):
                       style="bold yellow" if p == obs["current_player"] else None)
 
     melds = Table(title="Melds on the table", show_edge=False)
-    melds.add_column("id", justify="right")
+    melds.add_column("meld", justify="right")
     melds.add_column("seat", justify="right")
     melds.add_column("kind")
     melds.add_column("cards")
     for m in obs["melds"]:
         building = obs["building_meld"] == m["id"]
-        melds.add_row(str(m["id"]), str(m["owner"] + 1), m["kind"] + (" (building)" if building else ""),
+        melds.add_row(str(m["id"] + 1), str(m["owner"] + 1), m["kind"] + (" (building)" if building else ""),
                       meld_text(m))
     parts = [head, seats]
     if obs["melds"]:
@@ -190,11 +197,11 @@ def compact(state, viewer, minimal=False):
             seats.append(word, style="bold yellow" if p == cp else None)
         lines.append(seats)
         if obs["melds"]:
-            ml = Text("Melds (id: cards): ", style="dim")
+            ml = Text("Melds (number: cards): ", style="dim")
             for i, m in enumerate(obs["melds"]):
                 if i:
                     ml.append(" · ")
-                ml.append(f"{m['id']}: ", style="bold cyan")
+                ml.append(f"{m['id'] + 1}: ", style="bold cyan")
                 ml.append_text(meld_text(m))
             lines.append(ml)
     if viewer is not None:
@@ -222,9 +229,10 @@ def hand_text(codes) -> Text:
 
 
 def action_label(state, action):
-    """The words of a numbered choice: ``action_to_string``, with a lay off on a book (which
-    names no end) marked ``"lay off 6♥ on meld 0 (book)"``."""
-    text = state.action_to_string(action)
+    """The words of a numbered choice: ``action_to_string`` with the meld numbered from 1
+    (``engine_text``), a lay off on a book (which names no end) marked ``"lay off 6♥ on meld
+    1 (book)"``."""
+    text = engine_text(state, state.action_to_string(action))
     if text.startswith("lay off ") and not text.endswith((" low", " high")):
         return text + " (book)"
     return text
@@ -282,22 +290,22 @@ def describe_event(e, names, state=None):
     if k == "go_down":
         return f"{who} goes down"
     if k == "lay":
-        return f"{who} lays {e['card_text']} in meld {e['meld']}"
+        return f"{who} lays {e['card_text']} in meld {_no(e['meld'])}"
     if k == "meld":
         m = None
         if state is not None:
             m = next((x for x in state.melds() if x["id"] == e["meld"]), None)
         if m is not None:
-            return f"{who} completes meld {e['meld']}, {meld_words(m)}"
-        return f"{who} completes meld {e['meld']} ({e['cards']} cards)"
+            return f"{who} completes meld {_no(e['meld'])}, {meld_words(m)}"
+        return f"{who} completes meld {_no(e['meld'])} ({e['cards']} cards)"
     if k == "down":
         return f"{who} is down"
     if k == "lay_off":
         if e.get("end") is None:
-            return f"{who} lays off {e['card_text']} on meld {e['meld']} (book)"
-        return f"{who} lays off {e['card_text']} on meld {e['meld']} ({e['end']} end)"
+            return f"{who} lays off {e['card_text']} on meld {_no(e['meld'])} (book)"
+        return f"{who} lays off {e['card_text']} on meld {_no(e['meld'])} ({e['end']} end)"
     if k == "swap":
-        return f"{who} swaps {e['card_text']} into meld {e['meld']} and takes {e['wild_text']}"
+        return f"{who} swaps {e['card_text']} into meld {_no(e['meld'])} and takes {e['wild_text']}"
     if k == "discard":
         return f"{who} discards {e['card_text']}"
     if k == "keep":
@@ -578,15 +586,15 @@ def prompt_keys(state):
 
 
 def typed_action(state, action, text):
-    """A lay off typed without its end (``lay off 2♠ on meld 4``) when both ends of the run
+    """A lay off typed without its end (``lay off 2♠ on meld 5``) when both ends of the run
     are open is not played at one end by choice: ``UnclearActionError`` asks which (CR-8)."""
     from krazy_core.errors import UnclearActionError
-    name = state.action_to_string(action)
+    name = engine_text(state, state.action_to_string(action))       # the meld as the table numbers it
     low = " " + " ".join(str(text).lower().split()) + " "
     if name.startswith("lay off ") and name.endswith((" low", " high")) and \
             not any(w in low for w in (" low ", " high ", " lo ", " hi ")):
         base = name.rsplit(" ", 1)[0]
-        both = [a for a in state.legal_actions() if state.action_to_string(a) in (base + " low", base + " high")]
+        both = [a for a in state.legal_actions() if action_label(state, a) in (base + " low", base + " high")]
         if len(both) == 2:
             raise UnclearActionError(f"{base} fits both ends of the run: type '{base} low' or "
                                      f"'{base} high'", matches=both)
@@ -620,3 +628,51 @@ def round_summary(before, state, viewer):
         sc.add_row("total", *[str(x) for x in obs["totals"]], style="bold")
         parts.append(sc)
     return Group(*parts)
+
+
+# ---------------------------------------------------------------- meld numbers from 1 at the table
+# The engine (``action_to_string``, ``string_to_action``, its messages, the events, the JSON,
+# the server and the browser table) numbers melds seat*3 + k from 0; the terminal table, like
+# its seats, from 1 (seat 1's melds 1-3, seat 2's 4-6, ...).  What a player types is
+# renumbered to the engine's count (``typed_text``), what the engine says back to the
+# table's (``engine_text``), as KrassKariert's hand positions are.
+
+RULES_NOTE = ("At the table (krazy play) melds are numbered from 1, as seats are: seat 1's melds "
+              "are 1-3, seat 2's 4-6, and so on, and you type them so ('lay off 7♥ on meld 4 high', "
+              "'swap 5♠ into meld 5'). The Python API (string_to_action, action_to_string, the "
+              "events' meld) and the browser table number them from 0 (seat × 3 + 0..2).")
+
+_MELD_NO = re.compile(r"\b(meld\s+)(\d+)\b", re.I)
+
+
+def _no(meld):
+    """An engine meld id (from 0) as the table numbers it (from 1); anything else as it is
+    (an event loaded from someone's JSON)."""
+    return meld + 1 if type(meld) is int else meld
+
+
+def typed_text(state, text: str) -> str:
+    """A typed move with its meld numbered from 1 (the table's count) in the engine's count
+    from 0: ``"lay off 7h on meld 4 high"`` -> ``"lay off 7h on meld 3 high"``, ``"swap 5s
+    into meld 5"`` -> ``"... meld 4"``.  Raises ``UnclearActionError`` for a number that is
+    no meld of this table, saying the numbers there are."""
+    n = state.game.num_players
+
+    def down(m):
+        k = int(m.group(2)) if len(m.group(2)) < 8 else 0
+        if not 1 <= k <= 3 * n:
+            from krazy_core.errors import UnclearActionError
+            # (no "meld N" in these words: engine_text would renumber it)
+            raise UnclearActionError(f"{m.group(2)} is not a meld number at this table: melds are "
+                                     f"numbered 1-{3 * n} ({meld_ranges(n)})", matches=None)
+        return m.group(1) + str(k - 1)
+    return _MELD_NO.sub(down, str(text))
+
+
+def engine_text(state, text: str) -> str:
+    """A text of the engine naming melds (an action's name, an ``UnclearActionError``, an
+    ``explain_illegal`` reason) with its melds numbered from 1, as the table numbers them:
+    ``"there is no meld 4 on the table (meld ids: seat × 3 + 0..2)"`` -> ``"there is no meld 5
+    on the table (meld numbers: seat 1: 1-3; ...)"``."""
+    text = _MELD_NO.sub(lambda m: m.group(1) + str(int(m.group(2)) + 1), str(text))
+    return text.replace("(meld ids: seat × 3 + 0..2)", f"(meld numbers: {meld_ranges(state.game.num_players)})")

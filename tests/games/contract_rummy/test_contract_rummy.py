@@ -1,6 +1,7 @@
 """Crazy Rummy (contract-rummy): one or more tests per rule CR-1 .. CR-17 with exact
 values, from scripted states (tests/contract_rummy_helpers.py) and seeded games."""
 import json
+import re
 
 import pytest
 
@@ -690,15 +691,16 @@ def test_string_to_action_ascii_examples_and_unknown_names():
 
 def test_CR_11_lay_off_event_on_a_book_names_no_end():
     """A book has no low/high end: its lay-off event says so (end None, meld_kind "book") and
-    the table words it "on meld 3 (book)"; a run keeps its end."""
+    the table words it "on meld 4 (book)" (the engine's meld 3: the table numbers melds from 1,
+    as seats); a run keeps its end."""
     from krazy_core.games.contract_rummy import view as ui
     s = scripted(rnd=2, hands={0: "9H JK 2D 4S 7D", 1: "QS QD KD KH"},
                  melds={0: ("book", 9, None, "9S 9D 9C"), 1: ("run", 0, 3, "3S 4S 5S 6S"),
                         3: ("book", 7, None, "7C 7S 2S"), 4: ("run", 1, 5, "5H JK 2C 8H")},
                  phase="play", cur=0, up_live=False, turns=1, down=(0, 1))
     labels = {ui.action_label(s, a) for a in s.legal_actions()}
-    assert norm("lay off 7D on meld 3") + " (book)" in labels
-    assert norm("lay off 9H on meld 4 high") in labels
+    assert norm("lay off 7D on meld 4") + " (book)" in labels
+    assert norm("lay off 9H on meld 5 high") in labels
     assert s.string_to_action("lay off 7d on meld 3 (book)") == s.string_to_action("lay off 7D on meld 3")
     assert s.string_to_action("lay off 7D on meld 3") == s.string_to_action(norm("lay off 7D on meld 3 low"))
     assert s.string_to_action("lay off 9h on meld 4") == s.string_to_action("lay off 9H on meld 4 high")
@@ -708,7 +710,7 @@ def test_CR_11_lay_off_event_on_a_book_names_no_end():
     offs = ev(s, "lay_off")
     assert [(e["meld"], e["meld_kind"], e["end"]) for e in offs] == [(3, "book", None), (4, "run", "high")]
     lines = [ui.describe_event(e, ["A", "B", "C", "D"]) for e in offs]
-    assert lines == [norm("A lays off 7D on meld 3 (book)"), norm("A lays off 9H on meld 4 (high end)")]
+    assert lines == [norm("A lays off 7D on meld 4 (book)"), norm("A lays off 9H on meld 5 (high end)")]
     back = s.game.state_from_json(s.to_json())
     assert ev(back, "lay_off") == offs
 
@@ -727,18 +729,25 @@ def test_CR_11_CR_12_refused_lay_offs_and_swaps_say_why_at_the_table():
     def why(text):
         with pytest.raises(IllegalActionError):
             s.string_to_action(text)
-        a, err = _resolve_name(s, text, legal, labels)
+        # typed at the table, which numbers melds from 1 (as seats): the engine's meld + 1
+        a, err = _resolve_name(s, re.sub(r"meld (\d+)", lambda m: f"meld {int(m.group(1)) + 1}", text),
+                               legal, labels)
         assert a is None
         return err
 
     assert "not your own (CR-11" in why("lay off K♠ on meld 0")
-    assert "does not fit the book of meld 3" in why("lay off KS on meld 3")
-    assert "does not extend the run of meld 4 at its low end" in why("lay off 8H on meld 4")
-    assert "there is no meld 7 on the table" in why("lay off 4S on meld 7")
+    assert "does not fit the book of meld 4" in why("lay off KS on meld 3")
+    assert "does not extend the run of meld 5 at its low end" in why("lay off 8H on meld 4")
+    assert "there is no meld 8 on the table (meld numbers: seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; " \
+           "seat 4: 10-12)" in why("lay off 4S on meld 7")
     assert "never swapped out of a book (CR-12)" in why("swap KS into meld 3")
     assert "holds no wild standing for 9♠" in why("swap 9S into meld 4")
     assert "you hold no 7♥" in why("lay off 7H on meld 4 low")         # the table says "you" to the seat to act
-    assert _resolve_name(s, "lay off 4S on meld 4", legal, labels)[0] == s.string_to_action("lay off 4S on meld 4 low")
+    assert _resolve_name(s, "lay off 4S on meld 5", legal, labels)[0] == s.string_to_action("lay off 4S on meld 4 low")
+    # a number that is no meld of the table says which there are
+    assert why("lay off 4S on meld 12") == ("13 is not a meld number at this table: melds are numbered 1-12 (seat 1: "
+                                            "1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12) (or type the move's "
+                                            "number from the list)")
 
 
 def test_CR_10_going_down_refusal_says_the_laying_order():

@@ -814,13 +814,14 @@ def _proper_name(state, piece, legal=(), labels=(), typed_card=None):
     return " ".join(out)
 
 
-def _refusal(raw, legal, labels, short_forms=None):
+def _refusal(raw, legal, labels, short_forms=None, shown=None):
     """What to say to a line that names none of the moves: what was typed, a few of the
-    moves (all of them are numbered above), the game's short forms, and the keys."""
+    moves (all of them are numbered above: ``shown`` numbers, grouped moves counting once;
+    default one a move), the game's short forms, and the keys."""
     few = ", ".join(repr(lab) for lab in labels[:3]) + (", ..." if len(labels) > 3 else "")
     few = few if few.endswith("...") else few + "."
     text = (f"{_shown(raw)} is not one of your moves. Type a number from the list above "
-            f"(1-{len(legal)}) or a move's name as listed: {escape(few)}")
+            f"(1-{shown or len(legal)}) or a move's name as listed: {escape(few)}")
     if short_forms:
         text += f" Short forms: {escape(short_forms)}."
     return text + " h for a hint, q to quit."
@@ -853,7 +854,7 @@ def _plain_ui():
                            action_label=lambda state, a: state.action_to_string(a))
 
 
-def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
+def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None, shown=None):
     """The legal action named ``raw`` (a label as listed, or an action string, in any case),
     else ``(None, error message)``.  A name typed (not a listed label) goes through the
     game's ``ui.typed_action`` (Krazy Kings: a play leaving one card calls it, KK-19; Crazy
@@ -871,7 +872,7 @@ def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
         a = ui.typed_action(state, a, raw)
     except UnclearActionError as e:
         if e.matches == ():             # it names no move at all
-            return None, _refusal(raw, legal, labels, short_forms)
+            return None, _refusal(raw, legal, labels, short_forms, shown)
         if e.matches:                   # several moves: by their names as listed here
             return None, escape(f"{raw!r} fits {len(e.matches)} moves: "
                                 + ", ".join(repr(ui.action_label(state, x)) for x in e.matches)
@@ -881,21 +882,21 @@ def _resolve_name(state, raw, legal, labels, short_forms=None, ui=None):
     except IllegalActionError as e:
         # a name the game knows but that is not legal now: say why
         if e.action is None:
-            return None, _refusal(raw, legal, labels, short_forms)
+            return None, _refusal(raw, legal, labels, short_forms, shown)
         why = state.explain_illegal(e.action) or "it is not among the legal actions"
         return None, (f"{escape(ui.action_label(state, e.action))} is not allowed now: "
                       f"{escape(ui.engine_text(state, _you(state, why)))}.")
     return a, None
 
 
-def _take_name(state, parts, legal, labels, whole=False, short_forms=None, ui=None):
+def _take_name(state, parts, legal, labels, whole=False, short_forms=None, ui=None, shown=None):
     """The move named by the first of ``parts`` (the comma-separated pieces of a line),
     joined with as many of the next ones as it takes: a listed name may hold a comma
     (``go out, discard K♣``).  Returns ``(action, the pieces left)``, or ``(None, error)``.
     With ``whole`` only all the pieces together may name it."""
     first_err = None
     for j in range(len(parts), 0 if not whole else len(parts) - 1, -1):
-        a, err = _resolve_name(state, ", ".join(parts[:j]), legal, labels, short_forms, ui)
+        a, err = _resolve_name(state, ", ".join(parts[:j]), legal, labels, short_forms, ui, shown)
         if a is not None:
             return a, parts[j:]
         if j == 1 or whole:
@@ -1135,7 +1136,7 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
                 break
             plain.append(x)
         a, rest = _take_name(state, plain, legal, labels, whole=queue is None and len(plain) == len(pieces),
-                             short_forms=short, ui=ui)
+                             short_forms=short, ui=ui, shown=len(entries))   # the menu's numbers
         if a is not None:
             if queue is not None:
                 _queue(queue, state, rest + pieces[len(plain):], legal, labels)
@@ -1428,7 +1429,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
                        description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "
-                                   "(you are seat 1; -o dealer=1 is seat 1 too), and so do KrassKariert's hand "
+                                   "(you are seat 1; a seat option counts from 1 too: -o dealer=1 in Krazy Kings and "
+                                   "KrassKariert, -o first_dealer=1 in Kings Rummy), and so do KrassKariert's hand "
                                    "positions: the first card of your hand is position 1, typed 'p1', and Crazy Rummy's "
                                    "melds: seat 1's are melds 1-3, seat 2's 4-6 ('lay off 7h on meld 4 high').")
     common(p)

@@ -221,3 +221,34 @@ def test_lay_down_helpers_take_any_integer_round():
         with pytest.raises(ValueError) as e:
             melds.deadwood_points("3S", 9, **kw)
         assert str(e.value) == f"{name} must be an int in 0..1000, got {kw[name]!r}"
+
+
+def test_lay_down_helpers_rule_options_are_bools_and_limit_any_int():
+    """A fresh user's finds: ``ace_wrap='no'`` turned the wrap on (any truthy value did), and
+    ``limit=numpy.int64(2)`` was refused where the round took numpy ints (CR-3, CR-10)."""
+    import numpy as np
+    from krazy_core.games import contract_rummy as cr
+    h = ["Q♠", "K♠", "A♠", "2♠", "3♠", "9♥", "10♥", "J♥", "Q♥"]
+    assert cr.best_arrangement(h, 3)[2] == 5                 # no wrap: Q-K-A-2-3 is no run
+    assert cr.best_arrangement(h, 3, ace_wrap=True)[2] == 0
+    assert cr.best_arrangement(h, 3, ace_wrap=np.True_)[2] == 0
+    assert cr.best_arrangement(h, 3, ace_wrap=np.False_)[2] == 5
+    for bad in ("no", "false", 2, 1, 0, None, 1.0):
+        for kw in ("ace_wrap", "overlapping_runs"):
+            for f in (cr.best_arrangement, cr.contract_options):
+                with pytest.raises(ValueError) as e:
+                    f(h, 3, **{kw: bad})
+                assert str(e.value) == f"{kw} must be True or False, got {bad!r}"
+        with pytest.raises(ValueError, match="ace_wrap must be True or False"):
+            cr.is_run("QS KS AS 2S", ace_wrap=bad)
+        with pytest.raises(ValueError, match="ace_wrap must be True or False"):
+            cr.is_book("QS QH QD", ace_wrap=bad)
+    every = cr.contract_options(h, 3, ace_wrap=True)
+    assert len(every) > 2
+    for lim in (2, np.int64(2), np.uint8(2)):
+        got = cr.contract_options(h, 3, ace_wrap=True, limit=lim)
+        assert 1 <= len(got) <= 2 and set(got) <= set(every)
+    for bad in (True, -1, np.int64(-1), 2.0, "2"):
+        with pytest.raises(ValueError) as e:
+            cr.contract_options(h, 3, limit=bad)
+        assert str(e.value) == f"limit must be None or an int >= 0, got {bad!r}"

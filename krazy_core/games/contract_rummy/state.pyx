@@ -778,15 +778,27 @@ def _meld_kind(cards, ace_wrap):
 def is_book(cards, *, ace_wrap=False) -> bool:
     """Whether ``cards`` (strings like ``"4C"``, ``"JK"`` or codes) form a book: 3+ cards of
     one rank, at most 1 wild (CR-2, CR-5).  ``is_book("4C 4D 2S JK")`` is False (two wilds).
-    Uses the shared meld solver (``melds.pxd``).  Raises ``ValueError`` for a bad card."""
-    return _meld_kind(cards, ace_wrap) == KZ_MELD_BOOK
+    Uses the shared meld solver (``melds.pxd``).  Raises ``ValueError`` for a bad card or a
+    non-bool ``ace_wrap``."""
+    return _meld_kind(cards, _flag("ace_wrap", ace_wrap)) == KZ_MELD_BOOK
 
 
 def is_run(cards, *, ace_wrap=False) -> bool:
     """Whether ``cards`` form a run in some order: 4+ of one suit in sequence, at most 2
     wilds, a 2 in its natural place natural, Ace low or high, no wrap unless ``ace_wrap``
     (CR-2, CR-3, CR-5).  ``is_run("5H JK 2C 8H")`` is True.  Raises ``ValueError``."""
-    return _meld_kind(cards, ace_wrap) == KZ_MELD_RUN
+    return _meld_kind(cards, _flag("ace_wrap", ace_wrap)) == KZ_MELD_RUN
+
+
+def _flag(name, v):
+    """A helper's rule option (``ace_wrap``, ``overlapping_runs``) as a bool: ``True`` or
+    ``False`` (a numpy bool too), else ``ValueError`` -- a truthy string such as ``'no'``
+    turned the rule on."""
+    if v is True or v is False:
+        return v
+    if type(v).__module__ == "numpy" and type(v).__name__ in ("bool", "bool_"):     # numpy 2, 1
+        return bool(v)
+    raise ValueError(f"{name} must be True or False, got {v!r}")
 
 
 def _round_no(rnd):
@@ -2445,7 +2457,8 @@ def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit
     """The distinct ways ``hand`` can go down in round ``rnd`` (any integer 1..7, CR-4, CR-10): a sorted
     list of lay-downs, each a tuple of melds (books then runs), each meld a tuple of card
     strings (a run low to high).  Every meld as long as the player likes; two copies of a
-    card are the same card.  Raises ``ValueError`` for bad cards, round or limit.
+    card are the same card.  Raises ``ValueError`` for bad cards, round, limit (any integer
+    >= 0, a numpy one too) or a rule option that is not ``True``/``False``.
 
     The list is exhaustive, and its length can be exponential in the hand (a 20-card hand
     has 84,480 lay-downs): no algorithm lists them in polynomial time.  ``limit`` (an int
@@ -2454,8 +2467,12 @@ def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit
     leads to at least one lay-down), and the list holds those (distinct, sorted; at most
     ``limit``), not every lay-down -- a frontend asking "what can I lay down?" passes a
     limit; :func:`best_arrangement` finds the best one without listing them."""
-    if limit is not None and (type(limit) is not int or limit < 0):
-        raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+    ace_wrap = _flag("ace_wrap", ace_wrap)
+    overlapping_runs = _flag("overlapping_runs", overlapping_runs)
+    if limit is not None:
+        if isinstance(limit, bool) or not hasattr(type(limit), "__index__") or limit.__index__() < 0:
+            raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+        limit = limit.__index__()       # numpy.int64(2) too, as the round
     if limit is not None and limit > 2 ** 62:
         limit = 2 ** 62                 # more than any hand has: no limit (a C ssize_t below)
     if not isinstance(hand, str):
@@ -2569,7 +2586,8 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     """
     if not isinstance(hand, str):
         hand = _parse_cards(hand)       # once: an iterator is read once (ValueError when no cards)
-    return _best_arrangement(hand, _round_no(rnd), ace_wrap, overlapping_runs, as_codes, RX_MIN, ascii)
+    return _best_arrangement(hand, _round_no(rnd), _flag("ace_wrap", ace_wrap),
+                             _flag("overlapping_runs", overlapping_runs), as_codes, RX_MIN, ascii)
 
 
 def _best_arrangement(hand, rnd, ace_wrap, overlapping_runs, as_codes, int exact_min, ascii=False):

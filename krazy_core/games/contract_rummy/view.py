@@ -666,7 +666,18 @@ def typed_text(state, text: str) -> str:
             raise UnclearActionError(f"{m.group(2)} is not a meld number at this table: melds are "
                                      f"numbered 1-{3 * n} ({meld_ranges(n)})", matches=None)
         return m.group(1) + str(k - 1)
-    return _MELD_NO.sub(down, str(text))
+    out = _MELD_NO.sub(down, str(text))
+    # a book has no ends (CR-8): 'lay off 4h on meld 8 high' onto a book lays it off there
+    # (the end named a run's and the refusal said the card does not fit the book)
+    end = re.match(r"(?i)^(\s*lay\s+off\s+.*\bmeld\s+(\d+))\s+(low|high|lo|hi)\s*$", out)
+    if end is not None:
+        try:
+            obs = state.observation(state.current_player())
+        except (ValueError, TypeError):
+            obs = {}
+        if any(x.get("id") == int(end.group(2)) and x.get("kind") == "book" for x in obs.get("melds", ())):
+            out = end.group(1)
+    return out
 
 
 def engine_text(state, text: str) -> str:

@@ -788,3 +788,39 @@ def test_action_ids_are_named_constants_of_the_package():
     # no meld on the table yet: the state names every action as notation's text does
     assert [crp._action_text(a) for a in range(crp.NUM_ACTIONS)] == \
         [s.action_to_string(a) for a in range(crp.NUM_ACTIONS)]
+
+
+def test_CR_8_a_lay_off_typed_with_an_end_onto_a_book_lays_it_off():
+    """A fresh user's find: 'lay off 4h on meld 8 high' onto a book (no ends, CR-8) was
+    refused as '4♥ does not fit the book of meld 8'; the end is dropped for a book."""
+    import random
+    from krazy_core.cli import _resolve_name
+    from krazy_core.games.contract_rummy import view
+    from krazy_core.ui import load_ui
+    g = krazy_core.make("contract-rummy", num_players=2)
+    ui = load_ui("contract-rummy")
+    found = 0
+    for seed in range(60):
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal() and found < 3:
+            legal = s.legal_actions()
+            labels = [ui.action_label(s, a) for a in legal]
+            for a, lab in zip(legal, labels):
+                if lab.startswith("lay off ") and not lab.endswith((" low", " high")):
+                    meld = int(re.search(r"meld (\d+)", lab).group(1))
+                    lab = lab.split(" (")[0]            # 'lay off 4♥ on meld 8 (book)' as typed
+                    kinds = {m["id"] + 1: m["kind"] for m in s.observation(s.current_player())["melds"]}
+                    assert kinds[meld] == "book"
+                    for end in ("high", "low", "HI"):
+                        got, err = _resolve_name(s, f"{lab} {end}", legal, labels, ui=ui)
+                        assert (got, err) == (a, None), (lab, end, err)
+                    found += 1
+                    break
+            s.apply_action(s.heuristic_action(rng.getrandbits(64)) if rng.random() < 0.8 else rng.choice(legal))
+        if found >= 3:
+            break
+    assert found == 3
+    # a run keeps its end: the typed text is unchanged
+    s = g.new_initial_state(seed=1)
+    assert view.typed_text(s, "lay off 7h on meld 4 high") == "lay off 7h on meld 3 high"

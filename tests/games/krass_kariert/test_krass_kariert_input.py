@@ -96,6 +96,20 @@ def test_cli_reads_short_forms_and_explains_refusals():
     assert "seat 1 (you) plays X 7 as pair 7 (X=7)" in text          # seats from 1 (issue 16)
 
 
+def test_cli_refusal_names_the_menus_numbers():
+    """A fresh user's find: the refusal said 'a number from the list above (1-28)' (every
+    legal action) under a menu numbered 1-8 (grouped moves count once)."""
+    import re
+    from test_cli import krazy
+    code, out = krazy("play", "krass-kariert", "--seed", "4", "--delay", "0", input="p-1\n999\nq\n")
+    text = " ".join(out.split())
+    assert code == 0, out
+    menu = int(re.search(r"999 is not a choice: type a number from 1 to (\d+)\.", text).group(1))
+    said = int(re.search(r"'p-1' is not one of your moves\. Type a number from the list above \(1-(\d+)\)",
+                         text).group(1))
+    assert said == menu and menu < 28
+
+
 def test_any_typed_words_give_an_action_or_an_illegal_action_error():
     """Seeded fuzz over mid-game states: a short form never raises anything else (a huge
     number included) and never names an action outside 0..1115."""

@@ -44,7 +44,7 @@ SLICE_SECONDS = 0.05     # in-core loops (simulate_random) look for Ctrl-C at le
 
 
 from krazy_core.rng import check_seed     # the PRNG sits below the state (issue 12 item 4)
-from krazy_core._validate import c_int as _c_int, c_count as _c_count
+from krazy_core._validate import c_int as _c_int, c_count as _c_count, is_bool as _is_bool
 
 DEF HDR = 40
 cdef packed struct kz_bytes_header:       # the 40-byte header of State.to_bytes()
@@ -351,7 +351,7 @@ cdef class State:
         verb that takes a seat; see the class docstring)."""
         if self.data == NULL: self._not_ready()
         cdef int n = self.ops.num_players(self.data)
-        if isinstance(player, bool) or not hasattr(type(player), "__index__"):
+        if _is_bool(player) or not hasattr(type(player), "__index__"):
             raise ValueError(f"player must be a seat 0..{n - 1} (an int), got {player!r}")
         p = player.__index__()
         if not 0 <= p < n:
@@ -973,7 +973,7 @@ cdef class State:
                 f"terminal={bool(self.ops.is_terminal(self.data))})")
 
     def _coerce_action(self, action):
-        if isinstance(action, bool):
+        if _is_bool(action):
             raise IllegalActionError(f"action {action!r} is not an int or an action string",
                                      state=self.clone())
         if isinstance(action, int):
@@ -1017,7 +1017,7 @@ cdef class State:
         it is legal.  Never raises for a bad action: an id out of range, a bool or a text
         that names no move is explained too."""
         if self.data == NULL: self._not_ready()
-        if isinstance(action, bool):
+        if _is_bool(action):
             return f"{action!r} is not an action (an int or an action's name)"
         if isinstance(action, str):
             try:
@@ -1115,7 +1115,7 @@ cdef class State:
 
 def _event_number(since):
     """``since`` of ``events_for``/``raw_events``: an int >= 0, else ``ValueError``."""
-    if isinstance(since, bool) or not hasattr(since, "__index__") or since.__index__() < 0:
+    if _is_bool(since) or not hasattr(since, "__index__") or since.__index__() < 0:
         raise ValueError(f"since must be an event number >= 0 (num_events is a cursor), got {since!r}")
     return since.__index__()
 

@@ -28,6 +28,14 @@ def json_ints(body, key, n, lo, hi):
     return v
 
 
+def is_bool(x):
+    """Whether ``x`` is a bool: Python's or numpy's (``numpy.True_``).  numpy's bool has
+    ``__index__`` in numpy < 2.1 (``numpy.True_.__index__() == 1``), so a check of "an int
+    with ``__index__``, never a bool" asks this, not ``isinstance(x, bool)``: the round
+    ``numpy.True_`` was read as round 1 on Python 3.9 (numpy 2.0)."""
+    return isinstance(x, bool) or (type(x).__module__ == "numpy" and type(x).__name__ in ("bool", "bool_"))
+
+
 def c_int(x, what="argument"):
     """``x`` as an int that fits a C ``int``: the argument check of the compiled methods that
     take an int (an action id, a seat, a card code, a count).  Raises ``TypeError`` for a
@@ -48,7 +56,7 @@ def c_count(x, what, lo=1, hi=2**63 - 1):
     string, a count out of range however large (issue 19: not the ``OverflowError`` a
     ``def f(long long n)`` signature raises)."""
     from krazy_core.errors import ConfigError
-    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+    if is_bool(x) or not hasattr(type(x), "__index__"):
         raise ConfigError(f"{what} must be an int in {lo}..{hi}, got {x!r}")
     v = x.__index__()
     if not lo <= v <= hi:
@@ -61,7 +69,7 @@ def index_in(x, lo, hi):
     ``__index__`` (a numpy integer), never a ``bool`` -- else ``None``: the check of a
     helper's small int argument (a round, a wild rank), whose caller raises its own
     ``ValueError`` (``numpy.int64(3)`` was refused as "round must be 1..7, got np.int64(3)")."""
-    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+    if is_bool(x) or not hasattr(type(x), "__index__"):
         return None
     v = x.__index__()
     return v if type(v) is int and lo <= v <= hi else None

@@ -102,8 +102,13 @@ def test_CR_11_lay_off_without_its_end_when_both_ends_fit_is_unclear():
     assert "'lay off 🃏 on meld 4 low'" in str(e.value) and "'lay off 🃏 on meld 4 high'" in str(e.value)
     from krazy_core.cli import _resolve_name
     legal = s.legal_actions()
-    a, err = _resolve_name(s, "lay off JK on meld 4", legal, [s.action_to_string(x) for x in legal])
+    # the terminal numbers melds from 1: the engine's meld 4 is the table's meld 5, and the
+    # table's meld 4 (the engine's 3) takes the Joker one way only
+    a, err = _resolve_name(s, "lay off JK on meld 5", legal, [s.action_to_string(x) for x in legal])
     assert a is None and "fits 2 moves" in err
+    assert "'lay off 🃏 on meld 5 low', 'lay off 🃏 on meld 5 high'" in err
+    a, err = _resolve_name(s, "lay off JK on meld 4", legal, [s.action_to_string(x) for x in legal])
+    assert err is None and s.action_to_string(a) == "lay off 🃏 on meld 3"
 
 
 # keys every game's observation(player) has, with the same meaning (docs/guide/frontend.md, "Moves, refusals, events, observations")

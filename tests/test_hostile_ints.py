@@ -252,3 +252,44 @@ def test_lay_down_helpers_rule_options_are_bools_and_limit_any_int():
         with pytest.raises(ValueError) as e:
             cr.contract_options(h, 3, limit=bad)
         assert str(e.value) == f"limit must be None or an int >= 0, got {bad!r}"
+
+
+class _OldNumpyBool:
+    """numpy's bool as numpy < 2.1 has it (Python 3.9 installs numpy 2.0): it has ``__index__``
+    (``numpy.True_.__index__() == 1``), so a check of "an int, never a bool" that asked only
+    ``isinstance(x, bool)`` read it as 1.  Found by CI on 3.9: round ``numpy.True_`` laid down."""
+    def __index__(self):
+        return 1
+
+    def __repr__(self):
+        return "np.True_"
+
+
+_OldNumpyBool.__module__, _OldNumpyBool.__name__ = "numpy", "bool_"
+
+
+def test_an_old_numpy_bool_is_a_bool_everywhere_an_int_is_read():
+    import numpy as np
+    from krazy_core._validate import is_bool
+    from krazy_core.errors import IllegalActionError
+    t = _OldNumpyBool()
+    assert is_bool(t) and is_bool(True) and not is_bool(1) and not is_bool(np.int64(1))
+    assert is_bool(np.True_) and is_bool(np.False_)
+    hand = "AH 2H 3H 4H 10H JH QH KH"
+    for f in (cr.best_arrangement, cr.contract_options):
+        with pytest.raises(ValueError, match="round must be 1..7, got np.True_"):
+            f(hand, t)
+    with pytest.raises(ValueError, match="limit must be None or an int >= 0, got np.True_"):
+        cr.contract_options(hand, 3, limit=t)
+    with pytest.raises(ValueError, match="wild_points .*got np.True_"):
+        melds.is_book("AH AS AD", 9, wild_points=t)
+    s = krazy_core.make("krazy-kings", num_players=2).new_initial_state(seed=1)
+    with pytest.raises(ValueError, match="player must be a seat"):
+        s.observation(t)
+    with pytest.raises(ValueError, match="since must be an event number"):
+        s.events_for(0, since=t)
+    assert "is not an action" in s.explain_illegal(t)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError):
+        s.apply_action(t)
+    assert s.to_json() == before

@@ -51,7 +51,7 @@ if sum(seg.size for seg in TENSOR_LAYOUT) != TENSOR:
 if max(EVENT_NAMES) != EV_GAME_OVER:
     raise ImportError("contract_rummy: EVENT_NAMES does not end at the core's last event kind")
 
-from krazy_core._validate import c_int as _c_int, action_int as _action_int, index_in as _index_in
+from krazy_core._validate import c_int as _c_int, action_int as _action_int, index_in as _index_in, is_bool as _is_bool
 
 cdef inline CRState *S(State s) except NULL:
     if s.data == NULL:                 # made without its factory: raise, never dereference
@@ -794,9 +794,7 @@ def _flag(name, v):
     """A helper's rule option (``ace_wrap``, ``overlapping_runs``) as a bool: ``True`` or
     ``False`` (a numpy bool too), else ``ValueError`` -- a truthy string such as ``'no'``
     turned the rule on."""
-    if v is True or v is False:
-        return v
-    if type(v).__module__ == "numpy" and type(v).__name__ in ("bool", "bool_"):     # numpy 2, 1
+    if _is_bool(v):                     # numpy's bool too
         return bool(v)
     raise ValueError(f"{name} must be True or False, got {v!r}")
 
@@ -2470,7 +2468,7 @@ def contract_options(hand, rnd, *, ace_wrap=False, overlapping_runs=False, limit
     ace_wrap = _flag("ace_wrap", ace_wrap)
     overlapping_runs = _flag("overlapping_runs", overlapping_runs)
     if limit is not None:
-        if isinstance(limit, bool) or not hasattr(type(limit), "__index__") or limit.__index__() < 0:
+        if _is_bool(limit) or not hasattr(type(limit), "__index__") or limit.__index__() < 0:
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
         limit = limit.__index__()       # numpy.int64(2) too, as the round
     if limit is not None and limit > 2 ** 62:

@@ -231,6 +231,12 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     mine = sorted(sorted(m["cards"]) for m in t.state.observation(0)["melds"] if m["owner"] == 0)
     assert mine == sorted(sorted(m) for m in melds)
     assert t.state.observation(0)["down"][0]
+    # numbered from 1 as at the terminal: seat 1's melds are 1-3 (the engine's ids 0-2)
+    page.wait_for_function("document.querySelectorAll('#melds .meld .tag').length >= %d" % len(melds))
+    tags = [x for x in page.locator("#melds .meld .tag").all_inner_texts() if x.startswith("meld ")]
+    ids = sorted(m["id"] for m in t.state.observation(0)["melds"])
+    assert sorted(x.split(",")[0] for x in tags) == [f"meld {i + 1}" for i in ids]
+    assert ids[0] == 0 and tags[0].startswith("meld 1, ")
     shot(page, "crazy-rummy-down")
     assert errors(page) == []
     page.close()

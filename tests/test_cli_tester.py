@@ -610,7 +610,8 @@ const fs = require("fs");
 const src = fs.readFileSync(process.argv[1], "utf8");
 const pick = (name) => { const i = src.indexOf(name); const j = src.indexOf("\n}\n", i); return src.slice(i, j + 2); };
 const consts = src.split("\n").filter(l => /^const (SUITS|RANKS|DIE|RANK_WORDS|SUIT_WORDS) /.test(l)).join("\n");
-eval(consts + "\n" + pick("function cardText(c)") + "\n" + pick("function labelText(t)").split("\n")[0] + "\n"
+const app = {game: "contract-rummy"};
+eval(consts + "\n" + pick("function cardText(c)") + "\n" + pick("function meldNo(id)") + "\n"
      + pick("function meldWords(m)") + "\n" + pick("function describeEvent(e, whoName, o)") + "\n"
      + "const events = JSON.parse(process.argv[2]), o = JSON.parse(process.argv[3]);"
      + "for (const e of events) console.log(describeEvent(e, p => 'seat ' + (p + 1), o));");
@@ -618,7 +619,8 @@ eval(consts + "\n" + pick("function cardText(c)") + "\n" + pick("function labelT
 
 
 def test_browser_log_describes_a_crazy_rummy_meld_not_meld_meld_0():
-    # the browser table's log read "seat 1 meld meld 0" and "seat 1 lay 9♠ meld 0"
+    # the browser table's log read "seat 1 meld meld 0" and "seat 1 lay 9♠ meld 0"; its melds
+    # are numbered from 1 as at the terminal (it said "meld 3" where the terminal said "meld 4")
     import shutil
     import subprocess
     from importlib import resources
@@ -645,9 +647,11 @@ def test_browser_log_describes_a_crazy_rummy_meld_not_meld_meld_0():
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert len(lines) == len(ev) and not any("meld meld" in x or " lay " in x for x in lines)
-    assert lines[4] == "seat 2 completes meld 3, a book of Jacks: J♠ J♥ J♣ 2♠"
-    assert lines[-1] == "seat 2 completes meld 4, a run of hearts, A to 4: A♥ 2♦ Joker 4♥"
-    assert lines[0] == "seat 2 lays J♠ in meld 3" and lines[7] == "seat 2 lays Joker in meld 4"
+    # melds counted from 1, as at the terminal: the engine's meld 3 (seat 2's first) is meld 4
+    assert [e["meld"] for e in (ev[4], ev[-1], ev[0], ev[7])] == [3, 4, 3, 4]
+    assert lines[4] == "seat 2 completes meld 4, a book of Jacks: J♠ J♥ J♣ 2♠"
+    assert lines[-1] == "seat 2 completes meld 5, a run of hearts, A to 4: A♥ 2♦ Joker 4♥"
+    assert lines[0] == "seat 2 lays J♠ in meld 4" and lines[7] == "seat 2 lays Joker in meld 5"
 
 
 def test_crazy_rummy_t_at_a_buy_offer_is_refused_with_the_buy_offer_words():

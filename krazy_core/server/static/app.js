@@ -35,7 +35,13 @@ const app = {
   conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], spectator: null,
 };
 
-function labelText(t) { return String(t).replace(/🃏/g, "Joker"); }
+// Crazy Rummy's melds are numbered from 1 at the table, as at the terminal (seat 1's are melds
+// 1-3, seat 2's 4-6); the protocol's ids and action texts count from 0
+function meldNo(id) { return Number(id) + 1; }
+function labelText(t) {
+  const s = String(t).replace(/🃏/g, "Joker");
+  return app.game === "contract-rummy" ? s.replace(/\bmeld (\d+)/g, (_, n) => `meld ${meldNo(n)}`) : s;
+}
 function hashParams() { const p = new URLSearchParams(location.hash.slice(1)); return Object.fromEntries(p.entries()); }
 function setStatus(t) { $("status").textContent = t; }
 
@@ -102,7 +108,7 @@ function onMessage(key, m) {
     app.logs[key].push(...m.events); app.views[key] = m; app.seats = m.seats;
     app.hint = null; render(); return;
   }
-  if (m.type === "error") { setStatus(`${m.code}: ${m.reason}`); return; }
+  if (m.type === "error") { setStatus(`${m.code}: ${labelText(m.reason)}`); return; }
   if (m.type === "hint") { app.hint = m.action; $("hint-text").textContent = "Hint: " + labelText(m.action.label); highlightHint(); return; }
 }
 function send(msg) {
@@ -215,7 +221,7 @@ function drawTable(v, key) {
   }
   // melds
   const md = $("melds"); md.innerHTML = "";
-  if (o.melds && o.melds.length) { md.append(el("div", "", "Melds on the table")); for (const m of o.melds) { const d = el("div", "meld"); d.dataset.meld = m.id; d.append(el("span", "tag", `#${m.id} ${m.kind} · ${whoName(m.owner)}`)); for (const cc of m.cards) d.append(cardEl(cc, {small: true})); md.append(d); } }
+  if (o.melds && o.melds.length) { md.append(el("div", "", "Melds on the table")); for (const m of o.melds) { const d = el("div", "meld"); d.dataset.meld = m.id; d.append(el("span", "tag", `meld ${meldNo(m.id)}, ${m.kind} · ${whoName(m.owner)}`)); for (const cc of m.cards) d.append(cardEl(cc, {small: true})); md.append(d); } }
   if (o.laid_down) o.laid_down.forEach((cards, p) => { if (cards) { const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} laid down`)); for (const cc of cards) d.append(cardEl(cc, {small: true})); md.append(d); } });
   if (o.reserves) o.reserves.forEach((r, p) => { const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} reserve`)); for (const cc of r) d.append(cc === null ? el("span", "tag", "—") : cardEl(cc, {small: true})); md.append(d); });
   // my hand and moves
@@ -257,15 +263,15 @@ function describeEvent(e, whoName, o) {
   // Crazy Rummy: the log read "seat 1 meld meld 0" / "seat 1 lay 9♠ meld 0"
   if (e.event === "meld") {
     const m = ((o && o.melds) || []).find(x => x.id === e.meld);
-    return m ? `${who} completes meld ${e.meld}, ${meldWords(m)}` : `${who} completes meld ${e.meld} (${e.cards} cards)`;
+    return m ? `${who} completes meld ${meldNo(e.meld)}, ${meldWords(m)}` : `${who} completes meld ${meldNo(e.meld)} (${e.cards} cards)`;
   }
-  if (e.event === "lay" && e.card_text) return `${who} lays ${labelText(e.card_text)} in meld ${e.meld}`;
+  if (e.event === "lay" && e.card_text) return `${who} lays ${labelText(e.card_text)} in meld ${meldNo(e.meld)}`;
   const parts = [who, e.event.replace(/_/g, " ")];
   if (e.card_text) parts.push(labelText(e.card_text)); else if (e.cards_text) parts.push(labelText(e.cards_text.join(" ")));
   if (e.dice) parts.push(e.dice.map(d => DIE[d]).join("") + ` (${e.dice.join("+")})`);
   if (e.reason) parts.push(`(${e.reason})`);
   if (e.points !== undefined) parts.push(`${e.points} points, total ${e.total}`);
-  if (e.meld !== undefined && e.meld !== null) parts.push(`meld ${e.meld}`);
+  if (e.meld !== undefined && e.meld !== null) parts.push(`meld ${meldNo(e.meld)}`);
   if (e.direction !== undefined) parts.push(e.direction === 1 ? "↻" : "↺");
   return parts.join(" ");
 }

@@ -1424,7 +1424,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("game", help="game id (krazy games lists them)")
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
         p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
-        p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
+        p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE",
+                       help="a game option, repeatable (krazy rules GAME lists each game's: -o max_turns=200)")
         p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:2000), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
@@ -1469,7 +1470,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="game id (krazy games lists them)")
     p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
     p.add_argument("--seed", type=int, default=None, help="seed of the first deal")
-    p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option")
+    p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE",
+                       help="a game option, repeatable (krazy rules GAME lists each game's: -o max_turns=200)")
     p.add_argument("--games", type=int, default=2000, help="games to play in the core")
     p.set_defaults(func=cmd_bench)
 

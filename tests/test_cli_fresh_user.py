@@ -484,7 +484,7 @@ def test_CR_11_melds_are_numbered_from_1_at_the_table_shown_and_typed():
 def test_CR_11_the_rules_say_melds_count_from_1_at_the_table(capsys):
     assert cli.main(["rules", "contract-rummy", "--no-pager"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
-    assert ("At the table (krazy play) melds are numbered from 1, as seats are: seat 1's melds are 1-3, "
-            "seat 2's 4-6, and so on, and you type them so ('lay off 7♥ on meld 4 high', 'swap 5♠ into "
-            "meld 5'). The Python API (string_to_action, action_to_string, the events' meld) and the "
-            "browser table number them from 0 (seat × 3 + 0..2).") in flat
+    assert ("At the table (krazy play, and the browser table of krazy serve) melds are numbered from 1, "
+            "as seats are: seat 1's melds are 1-3, seat 2's 4-6, and so on, and you type them so ('lay off "
+            "7♥ on meld 4 high', 'swap 5♠ into meld 5'). The Python API (string_to_action, action_to_string, "
+            "the events' meld) and the server's protocol number them from 0 (seat × 3 + 0..2).") in flat

@@ -637,10 +637,11 @@ def round_summary(before, state, viewer):
 # renumbered to the engine's count (``typed_text``), what the engine says back to the
 # table's (``engine_text``), as KrassKariert's hand positions are.
 
-RULES_NOTE = ("At the table (krazy play) melds are numbered from 1, as seats are: seat 1's melds "
-              "are 1-3, seat 2's 4-6, and so on, and you type them so ('lay off 7♥ on meld 4 high', "
-              "'swap 5♠ into meld 5'). The Python API (string_to_action, action_to_string, the "
-              "events' meld) and the browser table number them from 0 (seat × 3 + 0..2).")
+RULES_NOTE = ("At the table (krazy play, and the browser table of krazy serve) melds are numbered "
+              "from 1, as seats are: seat 1's melds are 1-3, seat 2's 4-6, and so on, and you type "
+              "them so ('lay off 7♥ on meld 4 high', 'swap 5♠ into meld 5'). The Python API "
+              "(string_to_action, action_to_string, the events' meld) and the server's protocol "
+              "number them from 0 (seat × 3 + 0..2).")
 
 _MELD_NO = re.compile(r"\b(meld\s+)(\d+)\b", re.I)
 

@@ -453,7 +453,7 @@ def test_CR_11_melds_are_numbered_from_1_at_the_table_shown_and_typed():
     a, err = cli._resolve_name(st, "lay off 7c on meld 8 high", legal, labels, None, ui)
     assert err.endswith("there is no meld 8 on the table (meld numbers: seat 1: 1-3; seat 2: 4-6; "
                         "seat 3: 7-9; seat 4: 10-12).")
-    for bad in ("0", "13", "99999999999"):
+    for bad in ("0", "13", "99999999999", "-1"):          # -1 had the generic refusal
         a, err = cli._resolve_name(st, f"lay off 7c on meld {bad} high", legal, labels, None, ui)
         assert (a, err) == (None, f"{bad} is not a meld number at this table: melds are numbered 1-12 "
                                   "(seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12) (or type the "
@@ -488,3 +488,27 @@ def test_CR_11_the_rules_say_melds_count_from_1_at_the_table(capsys):
             "as seats are: seat 1's melds are 1-3, seat 2's 4-6, and so on, and you type them so ('lay off "
             "7♥ on meld 4 high', 'swap 5♠ into meld 5'). The Python API (string_to_action, action_to_string, "
             "the events' meld) and the server's protocol number them from 0 (seat × 3 + 0..2).") in flat
+
+
+def test_CR_11_the_round_summary_numbers_the_melds_laid_as_the_table_does():
+    """The end-of-round line "Melds laid:" named each meld's seat but not its number, which the
+    table and the moves use (from 1: seat 2's first meld is meld 4)."""
+    import io
+    import re
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui("contract-rummy")
+    st = krazy_core.make("contract-rummy", num_players=2, rounds=2).new_initial_state(seed=4)
+    while True:
+        before = st.clone()
+        st.apply_action(st.heuristic_action(st.current_player()))
+        if st.observation(0)["round"] != before.observation(0)["round"] or st.is_terminal():
+            break
+    melds = before.observation(0)["melds"]
+    assert melds, "the heuristic laid no meld in round 1 of seed 4"
+    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
+    console.print(ui.round_summary(before, st, 0))
+    out = console.export_text()
+    line = next(x for x in out.splitlines() if x.startswith("Melds laid: "))
+    want = [f"meld {m['id'] + 1} (seat {m['owner'] + 1}): " for m in melds]
+    assert [x for x in re.findall(r"meld \d+ \(seat \d\): ", line)] == want

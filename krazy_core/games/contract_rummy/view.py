@@ -613,7 +613,7 @@ def round_summary(before, state, viewer):
             for i, m in enumerate(b["melds"]):
                 if i:
                     ml.append(" · ")
-                ml.append(f"seat {m['owner'] + 1}: ")
+                ml.append(f"meld {_no(m['id'])} (seat {m['owner'] + 1}): ")
                 ml.append_text(meld_text(m))
             parts.append(ml)
     if obs["scores"]:
@@ -632,8 +632,8 @@ def round_summary(before, state, viewer):
 
 # ---------------------------------------------------------------- meld numbers from 1 at the table
 # The engine (``action_to_string``, ``string_to_action``, its messages, the events, the JSON,
-# the server and the browser table) numbers melds seat*3 + k from 0; the terminal table, like
-# its seats, from 1 (seat 1's melds 1-3, seat 2's 4-6, ...).  What a player types is
+# the server's protocol) numbers melds seat*3 + k from 0; the terminal table and the browser
+# table, like their seats, from 1 (seat 1's melds 1-3, seat 2's 4-6, ...).  What a player types is
 # renumbered to the engine's count (``typed_text``), what the engine says back to the
 # table's (``engine_text``), as KrassKariert's hand positions are.
 
@@ -643,7 +643,7 @@ RULES_NOTE = ("At the table (krazy play, and the browser table of krazy serve) m
               "(string_to_action, action_to_string, the events' meld) and the server's protocol "
               "number them from 0 (seat × 3 + 0..2).")
 
-_MELD_NO = re.compile(r"\b(meld\s+)(\d+)\b", re.I)
+_MELD_NO = re.compile(r"\b(meld\s+)(-?\d+)\b", re.I)     # -1 too: "not a meld number"
 
 
 def _no(meld):
@@ -660,7 +660,7 @@ def typed_text(state, text: str) -> str:
     n = state.game.num_players
 
     def down(m):
-        k = int(m.group(2)) if len(m.group(2)) < 8 else 0
+        k = int(m.group(2)) if len(m.group(2)) < 8 else 0      # (-1, a huge number: no meld)
         if not 1 <= k <= 3 * n:
             from krazy_core.errors import UnclearActionError
             # (no "meld N" in these words: engine_text would renumber it)

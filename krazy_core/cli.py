@@ -1481,11 +1481,23 @@ def build_parser() -> argparse.ArgumentParser:
     # krazy serve: the game server and browser table (the 'server' extra)
     p = sub.add_parser("serve", help="the game server and browser table (needs krazy_core[server])")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--port", type=_port, default=8765, help="TCP port 1-65535 (default 8765)")
     p.add_argument("--db", default=None, help="SQLite file of the tables (default: $KRAZY_DB or "
                    "~/.local/share/krazy_core/tables.sqlite3)")
     p.set_defaults(func=cmd_serve)
     return ap
+
+
+def _port(text):
+    """``--port``: a TCP port 1..65535 (``--port 99999`` printed a link and then waited on
+    nothing, with no error)."""
+    try:
+        v = int(text)
+    except ValueError:
+        v = None
+    if v is None or not 1 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be a number 1-65535, got {text!r}")
+    return v
 
 
 class JokerText:

@@ -218,8 +218,29 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     page.goto(f"{url}/#table={t.id}&token={token}")
     page.wait_for_selector("#laydown")
     hand = [int(x) for x in page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")]
+    # one meld alone is no contract: the refusal says why and the chosen meld stays (a fresh
+    # user's find: it read "1 meld(s) chosen" and the next Add meld silently dropped it), its
+    # cards cannot go in a second meld, and the error goes with the next move
+    first = [next(k for k, h in enumerate(hand) if h == c) for c in melds[0][:1]]
+    used = set()
+    for c in melds[0]:
+        i = next(k for k, h in enumerate(hand) if h == c and k not in used)
+        used.add(i)
+        page.locator("#hand .card").nth(i).click()
+    page.click("#add-meld")
+    page.click("#go-down")
+    page.wait_for_selector("#laydown-refusal")
+    rnd = t.state.observation(0)["round"]
+    assert page.inner_text("#laydown-refusal").startswith(f"those melds are not round {rnd}'s contract")
+    assert page.inner_text("#laydown").startswith("Go down: 1 meld chosen")
+    shot(page, "crazy-rummy-laydown-refused")
+    page.locator("#hand .card").nth(first[0]).click()          # in the chosen meld: not selectable
+    assert page.locator("#hand .card.sel").count() == 0 and page.is_disabled("#add-meld")
+    page.click("text=Clear melds")
+    assert page.inner_text("#laydown").startswith("Go down: 0 melds chosen")
+    assert page.inner_text("#status") == "connected" and page.locator("#laydown-refusal").count() == 0
+    used = set()                                               # a card goes in one meld only
     for meld in melds:
-        used = set()
         for c in meld:
             i = next(k for k, h in enumerate(hand) if h == c and k not in used)
             used.add(i)
@@ -237,6 +258,7 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     ids = sorted(m["id"] for m in t.state.observation(0)["melds"])
     assert sorted(x.split(",")[0] for x in tags) == [f"meld {i + 1}" for i in ids]
     assert ids[0] == 0 and tags[0].startswith("meld 1, ")
+    assert page.locator("#laydown-refusal").count() == 0 and page.inner_text("#status") == "connected"
     shot(page, "crazy-rummy-down")
     assert errors(page) == []
     page.close()

@@ -512,3 +512,16 @@ def test_CR_11_the_round_summary_numbers_the_melds_laid_as_the_table_does():
     line = next(x for x in out.splitlines() if x.startswith("Melds laid: "))
     want = [f"meld {m['id'] + 1} (seat {m['owner'] + 1}): " for m in melds]
     assert [x for x in re.findall(r"meld \d+ \(seat \d\): ", line)] == want
+
+
+def test_serve_refuses_a_port_outside_1_to_65535(capsys):
+    """``krazy serve --port 99999`` printed "open http://127.0.0.1:99999/" and then waited with
+    no error; a port out of range or not a number is refused before anything starts."""
+    import pytest
+    for bad in ("99999", "0", "-1", "abc"):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["serve", "--port", bad])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument --port: the port must be a number 1-65535, got '{bad}'" in err
+    assert cli.build_parser().parse_args(["serve", "--port", "65535"]).port == 65535

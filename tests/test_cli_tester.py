@@ -654,6 +654,33 @@ def test_browser_log_describes_a_crazy_rummy_meld_not_meld_meld_0():
     assert lines[0] == "seat 2 lays J♠ in meld 4" and lines[7] == "seat 2 lays Joker in meld 5"
 
 
+def test_browser_log_says_lay_off_and_swap_as_the_terminal_and_skips_turns():
+    """A fresh user's browser log read "Me lay off Joker meld 4" and "Bot 2 turn"; it says
+    what the terminal says: "lays off ... on meld N (high end)", and bookkeeping is skipped."""
+    import shutil
+    import subprocess
+    from importlib import resources
+    import pytest
+    from krazy_core.ui import load_ui
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("no node to run the browser table's script")
+    app_js = str(resources.files("krazy_core").joinpath("server", "static", "app.js"))
+    ev = [{"event": "turn", "player": 1},
+          {"event": "lay_off", "player": 0, "card": 108, "card_text": "🃏", "meld": 3, "end": "high"},
+          {"event": "lay_off", "player": 1, "card": 5, "card_text": "6♠", "meld": 0, "end": None},
+          {"event": "swap", "player": 0, "card": 5, "card_text": "6♠", "meld": 4, "wild_text": "2♥"}]
+    p = subprocess.run([node, "-e", _NODE_LOG, app_js, json.dumps(ev), json.dumps({"melds": []})],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == ["null", "seat 1 lays off Joker on meld 4 (high end)",
+                                     "seat 2 lays off 6♠ on meld 1", "seat 1 swaps 6♠ into meld 5 and takes 2♥"]
+    ui = load_ui("contract-rummy")         # the terminal's words, from 1 too
+    names = ["seat 1", "seat 2"]
+    assert ui.describe_event(ev[1], names) == "seat 1 lays off 🃏 on meld 4 (high end)"
+    assert ui.describe_event(ev[3], names) == "seat 1 swaps 6♠ into meld 5 and takes 2♥"
+
+
 def test_crazy_rummy_t_at_a_buy_offer_is_refused_with_the_buy_offer_words():
     """CR-8: at a buy offer the moves are buy and pass; a typed 't' (the short form of taking
     the up-card, which is no move there) is refused, and the short forms the refusal lists

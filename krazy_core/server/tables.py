@@ -228,8 +228,7 @@ class Table:
 
         plan = dfs(start, [go[0]])
         if plan is None:
-            raise IllegalActionError("those melds cannot be laid down as this round's contract "
-                                     "(CR-4: the contract's books and runs, each a valid meld)")
+            raise IllegalActionError(_laydown_refusal(s, seat, melds))
         return plan
 
     def bot_seat(self) -> Optional[int]:
@@ -305,3 +304,25 @@ def build_table(req: Dict[str, Any], seed: Optional[int] = None) -> Table:
 
 
 BOT_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="krazy-bot")
+
+
+def _laydown_refusal(state, seat: int, melds: List[List[int]]) -> str:
+    """Why these whole melds cannot go down, as the terminal says it: a card not in the hand,
+    a group that is no meld (CR-5), or melds that are not the round's contract (CR-4) -- the
+    browser showed one sentence for all of them."""
+    from collections import Counter
+    from krazy_core.cards import format_card
+    from krazy_core.games.contract_rummy.view import contract_words, meld_problem
+    obs = state.observation(seat)
+    short = Counter(c for m in melds for c in m) - Counter(obs["hand"])
+    if short:
+        return ("you do not hold " + " ".join(format_card(c) for c in sorted(short.elements()))
+                + " (a card can be in one meld only)")
+    for m in melds:
+        why = meld_problem(m, bool(state.game.options.ace_wrap))
+        if why is not None:
+            return why
+    want = contract_words(obs["contract"])
+    return (f"those melds are not round {obs['round']}'s contract, {want}, each a separate meld "
+            f"(CR-4; you chose {len(melds)} meld{'s' if len(melds) != 1 else ''})")
+

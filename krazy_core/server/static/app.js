@@ -43,7 +43,25 @@ function labelText(t) {
   return app.game === "contract-rummy" ? s.replace(/\bmeld (\d+)/g, (_, n) => `meld ${meldNo(n)}`) : s;
 }
 function hashParams() { const p = new URLSearchParams(location.hash.slice(1)); return Object.fromEntries(p.entries()); }
+// the game's result in words (the returns are 1 for a win, shares on a tie; KrassKariert's
+// one loser gets the least, KA-15), not the raw numbers ("result 0", "Me: 1")
+function plural(n, w) { return `${n} ${w}${n === 1 ? "" : "s"}`; }
+function contractWords(c) { return [c.books ? plural(c.books, "book") : "", c.runs ? plural(c.runs, "run") : ""].filter(Boolean).join(" + "); }
+function resultWord(ret, p) {
+  const hi = Math.max(...ret), lo = Math.min(...ret), tops = ret.filter(x => x === hi).length;
+  if (hi === lo) return "tied";
+  if (app.game === "krass-kariert") return ret[p] === lo ? "lost" : "not the loser";
+  return ret[p] === hi ? (tops > 1 ? "tied for the win" : "won") : "lost";
+}
+function outcomeWords(ret) {
+  const names = (x) => app.seats.filter((s, p) => ret[p] === x).map(s => s.name);
+  const hi = Math.max(...ret), lo = Math.min(...ret);
+  if (hi === lo) return "A tie";
+  if (app.game === "krass-kariert") return `${names(lo).join(", ")} lost`;
+  const w = names(hi); return w.length > 1 ? "Tied: " + w.join(", ") : `${w[0]} wins`;
+}
 function setStatus(t) { $("status").textContent = t; }
+function clearError() { if (app.error) { app.error = null; setStatus("connected"); } }
 
 // ------------------------------------------------------------------ lobby
 async function lobby() {
@@ -105,10 +123,13 @@ function onMessage(key, m) {
   if (m.type === "seats") { app.seats = m.seats; render(); return; }
   if (m.type === "update") {
     if (m.first_event === 0) app.logs[key] = [];
+    const was = app.views[key], hand = (v) => JSON.stringify(v && v.observation && v.observation.hand);
+    if (app.melds.length && key === app.shownSeat && hand(was) !== hand(m)) app.melds = [];   // positions of another hand
     app.logs[key].push(...m.events); app.views[key] = m; app.seats = m.seats;
+    clearError();                       // a refusal is answered by the next move
     app.hint = null; render(); return;
   }
-  if (m.type === "error") { setStatus(`${m.code}: ${labelText(m.reason)}`); return; }
+  if (m.type === "error") { app.error = m; setStatus(`${m.code}: ${labelText(m.reason)}`); if (m.code === "illegal") render(); return; }
   if (m.type === "hint") { app.hint = m.action; $("hint-text").textContent = "Hint: " + labelText(m.action.label); highlightHint(); return; }
 }
 function send(msg) {
@@ -174,7 +195,7 @@ function drawTable(v, key) {
   const dirText = o.direction === undefined ? "" : (o.direction === 1 ? " · direction ↻ clockwise" : " · direction ↺ counter-clockwise");
   const whoName = (p) => app.seats[p] ? app.seats[p].name : `Seat ${p + 1}`;
   let info = `${GAME_NAMES[g]} · table ${app.table} · version ${v.version}`;
-  if (o.round !== undefined) info += ` · round ${o.round}` + (o.contract ? ` (contract: ${o.contract.books} book(s), ${o.contract.runs} run(s))` : "") + (o.wild_rank !== undefined ? ` · wild rank ${RANKS[o.wild_rank] || o.wild_rank}` : "");
+  if (o.round !== undefined) info += ` · round ${o.round}` + (o.contract ? ` (contract: ${contractWords(o.contract)})` : "") + (o.wild_rank !== undefined ? ` · wild rank ${RANKS[o.wild_rank] || o.wild_rank}` : "");
   if (o.hand_no !== undefined) info += ` · hand ${o.hand_no}, trick ${o.trick_no}`;
   info += dirText;
   info += v.terminal ? " · game over" : ` · to move: ${whoName(v.to_move)}` + (me !== null && v.to_move === me ? " (you)" : "");
@@ -191,14 +212,14 @@ function drawTable(v, key) {
     d.dataset.seat = p;
     d.append(el("div", "", `${s.name}${p === me ? " (you)" : ""}${s.kind === "bot" ? " · bot " + s.bot : ""}${s.connected ? "" : " · away"}`));
     const bits = [];
-    if (o.hand_sizes) bits.push(`${o.hand_sizes[p]} cards`);
+    if (o.hand_sizes) bits.push(plural(o.hand_sizes[p], "card"));
     const total = o.totals || (g === "kings-rummy" ? o.scores : null);   // Kings Rummy: totals is scores
     if (total) bits.push(`score ${total[p]}`);
     if (o.chips) bits.push(`chips ${o.chips[p]}`);
     if (o.down && o.down[p]) bits.push("down");
     if (o.buys) bits.push(`buys ${o.buys[p]}`);
     if (o.dealer === p) bits.push("dealer");
-    if (v.returns) bits.push(`result ${v.returns[p]}`);
+    if (v.returns) bits.push(resultWord(v.returns, p));
     d.append(el("div", "n", bits.join(" · "))); row.append(d);
   });
   // center
@@ -230,7 +251,7 @@ function drawTable(v, key) {
   // summary
   const sm = $("summary"); sm.hidden = true;
   if (v.terminal) { sm.hidden = false; sm.innerHTML = ""; sm.append(el("h3", "", "Game over"));
-    if (v.returns) { const best = Math.max(...v.returns); const w = app.seats.filter((s, p) => v.returns[p] === best).map(s => s.name); sm.append(el("div", "winner", (w.length > 1 ? "Tied: " + w.join(", ") : `${w[0]} wins`))); } app.seats.forEach((s, p) => sm.append(el("div", "", `${s.name}: ${v.returns ? v.returns[p] : ""}${(o.totals || (g === "kings-rummy" && o.scores)) ? " · score " + (o.totals || o.scores)[p] : ""}${o.chips ? " · chips " + o.chips[p] : ""}`))); }
+    if (v.returns) sm.append(el("div", "winner", outcomeWords(v.returns))); app.seats.forEach((s, p) => sm.append(el("div", "", `${s.name}: ${v.returns ? resultWord(v.returns, p) : ""}${(o.totals || (g === "kings-rummy" && o.scores)) ? " · score " + (o.totals || o.scores)[p] : ""}${o.chips ? " · chips " + o.chips[p] : ""}`))); }
   else if (o.last_round) { sm.hidden = false; sm.innerHTML = ""; sm.append(el("div", "", `Round ${o.last_round.round}: ` + o.last_round.points.map((x, p) => `${whoName(p)} ${x}`).join(", "))); }
   else if (o.scores && g === "contract-rummy" && o.scores.length) { const last = o.scores[o.scores.length - 1]; sm.hidden = false; sm.textContent = `Round ${last[0]} scores: ` + last[1].map((x, p) => `${whoName(p)} ${x}`).join(", "); }
   // log
@@ -239,6 +260,7 @@ function drawTable(v, key) {
   const lines = [];
   for (const e of (app.logs[key] || []).slice(-400)) {
     const t = describeEvent(e, whoName, o), last = lines[lines.length - 1];
+    if (t === null) continue;           // bookkeeping ("Bot 2 turn"), as the terminal skips it
     if (last && last[0] === t) last[1]++; else lines.push([t, 1]);
   }
   for (const [t, n] of lines.slice(-60)) log.append(el("li", "", n > 1 ? `${t} ×${n}` : t));
@@ -260,6 +282,9 @@ function meldWords(m) {
 
 function describeEvent(e, whoName, o) {
   const who = e.player >= 0 ? whoName(e.player) : "table";
+  if (e.event === "turn" || (app.game === "contract-rummy" && ["deal", "score", "run_start"].includes(e.event))) return null;
+  if (e.event === "lay_off" && e.card_text) return `${who} lays off ${labelText(e.card_text)} on meld ${meldNo(e.meld)}` + (e.end ? ` (${e.end} end)` : "");
+  if (e.event === "swap" && e.card_text) return `${who} swaps ${labelText(e.card_text)} into meld ${meldNo(e.meld)}` + (e.wild_text ? ` and takes ${labelText(e.wild_text)}` : "");
   // Crazy Rummy: the log read "seat 1 meld meld 0" / "seat 1 lay 9♠ meld 0"
   if (e.event === "meld") {
     const m = ((o && o.melds) || []).find(x => x.id === e.meld);
@@ -287,6 +312,7 @@ function drawHand(v, o) {
     if (o.wild_rank !== undefined && c < 80 && (c & 15) === o.wild_rank) { d.classList.add("wild"); d.title += " (wild this round)"; } d.dataset.pos = i; if (fixed) d.classList.add("pos");
     if (inActs.has(c)) d.classList.add("playable");
     if (app.sel.includes(i)) d.classList.add("sel");
+    if (app.melds.some(m => m.includes(i))) { d.classList.add("inmeld"); d.title += " (in a chosen meld)"; }
     d.onclick = () => clickCard(v, o, i); h.append(d);
   });
   if (o.drawn_card !== null && o.drawn_card !== undefined) { const r = $("reserve"); r.append(el("span", "", "Drawn card to insert: "), cardEl(o.drawn_card, {small: true})); }
@@ -301,6 +327,7 @@ function clickCard(v, o, i) {
     else if (s.length && s.length < 3 && (i === s[0] - 1 || i === s[s.length - 1] + 1)) app.sel = [...s, i].sort((a, b) => a - b);
     else app.sel = [i];
   } else {
+    if (app.melds.some(m => m.includes(i))) return;            // already in a chosen meld
     app.sel = app.sel.includes(i) ? app.sel.filter(x => x !== i) : [...app.sel, i];
     const cards = app.sel.map(p => o.hand[p]);
     const match = v.actions.filter(a => a.cards && a.cards.length === 1 && cards.length === 1 && a.cards[0] === cards[0] && !a.announce && ["play", "discard"].includes(a.kind));
@@ -331,14 +358,19 @@ function drawMoves(v, o) {
 function drawLayDown(v, o, box) {
   // Crazy Rummy (CR-10): choose whole melds, then go down with all of them at once
   const d = el("div", "building"); d.id = "laydown";
-  d.append(el("span", "", `Go down: ${app.melds.length} meld(s) chosen `));
-  for (const m of app.melds) { const x = el("span", "meld"); for (const c of m) x.append(cardEl(c, {small: true})); d.append(x); }
+  // app.melds: each chosen meld as positions in the hand, so a card goes in one meld only; kept
+  // when the server refuses them (its reason shows here), gone when the hand changes
+  const n = app.melds.length;
+  d.append(el("span", "", `Go down: ${n} meld${n === 1 ? "" : "s"} chosen `));
+  for (const m of app.melds) { const x = el("span", "meld"); for (const p of m) x.append(cardEl(o.hand[p], {small: true})); d.append(x); }
   const add = el("button", "", "Add meld"); add.id = "add-meld"; add.disabled = !app.sel.length;
-  add.onclick = () => { app.melds.push(app.sel.map(p => o.hand[p])); app.sel = []; app.layMode = true; render(); };
+  add.onclick = () => { app.melds.push([...app.sel]); app.sel = []; app.layMode = true; clearError(); render(); };
   const go = el("button", "primary", "Go down with these melds"); go.id = "go-down"; go.disabled = !app.melds.length;
-  go.onclick = () => { send({type: "laydown", melds: app.melds, version: v.version}); app.melds = []; app.sel = []; app.layMode = false; };
-  const clr = el("button", "", "Clear melds"); clr.onclick = () => { app.melds = []; app.layMode = false; render(); };
-  d.append(add, go, clr); box.append(d);
+  go.onclick = () => { send({type: "laydown", melds: app.melds.map(m => m.map(p => o.hand[p])), version: v.version}); app.sel = []; };
+  const clr = el("button", "", "Clear melds"); clr.onclick = () => { app.melds = []; app.layMode = false; clearError(); render(); };
+  d.append(add, go, clr);
+  if (app.error && app.error.code === "illegal") { const w = el("div", "refusal", labelText(app.error.reason)); w.id = "laydown-refusal"; d.append(w); }
+  box.append(d);
 }
 
 function highlightHint() {
@@ -351,7 +383,7 @@ $("theme").onclick = () => { document.documentElement.classList.toggle("dark"); 
 if (localStorage.getItem("krazy:dark")) document.documentElement.classList.add("dark");
 function route() {
   for (const ws of Object.values(app.conns)) { try { ws.onclose = null; ws.close(); } catch (e) {} }
-  Object.assign(app, {conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], single: null});
+  Object.assign(app, {conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], single: null, error: null});
   const p = hashParams();
   if (p.table) startTable(p); else lobby();
 }

@@ -222,6 +222,24 @@ def test_crazy_rummy_whole_meld_laydown_goes_down_in_one_message():
             if "go down" in labels:
                 hand = s.observation(p)["hand"]
                 melds, left, pts = best_arrangement(hand, s.observation(p)["round"], as_codes=True)
+                # refusals say why, as the terminal does (the browser showed one sentence for all)
+                before = s.to_json()
+                refused = {
+                    "held": [melds[0], list(melds[0])],                 # one card in two melds
+                    "meld": [melds[0][:2]] + melds[1:],                  # two cards: no meld
+                    "contract": melds[:1]}                               # one meld: not the contract
+                for why, bad in refused.items():
+                    with pytest.raises(krazy_core.IllegalActionError) as e:
+                        t.laydown_plan(p, bad)
+                    msg = str(e.value)
+                    if why == "held":
+                        assert msg.startswith("you do not hold ") and msg.endswith("(a card can be in one meld only)")
+                    elif why == "meld":
+                        assert "is not a meld (CR-5)" in msg
+                    else:
+                        rnd = s.observation(p)["round"]
+                        assert msg.startswith(f"those melds are not round {rnd}'s contract") and "(CR-4; you chose 1 meld)" in msg
+                assert s.to_json() == before
                 plan = t.laydown_plan(p, melds)
                 for a in plan:
                     t.apply(p, a)

@@ -534,7 +534,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                                       console.size.width, console.size.height)[0])
     _print_result(console, state, names, ui=ui)
     if replay:
-        console.print(f"[dim]Replay this deal: {escape(replay)}[/]")
+        console.print(f"[dim]Replay this deal: {escape(replay)}[/]", soft_wrap=True)   # one line to copy
     if humans:
         return _ask(console, "Play again? (y = a new deal, Enter to stop): ").lower() in ("y", "yes")
     return False
@@ -546,7 +546,7 @@ def _bye(console, state, args, replay):
         console.print(f"Saved: continue with {escape(_command(args, state.game.game_id, resume=args.save))}",
                       soft_wrap=True)
     if replay:
-        console.print(f"[dim]Replay this deal: {escape(replay)}[/]")
+        console.print(f"[dim]Replay this deal: {escape(replay)}[/]", soft_wrap=True)   # one line to copy
     console.print("Bye.")
     return False
 
@@ -1062,7 +1062,7 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
     if len(legal) == 1:
         table, _ = cli_table.fit_table(console, ui, state, p, 3, console.size.width, console.size.height)
         console.print(table)
-        return _forced_turn(console, state, p, labels[0], legal[0], names, args, queue)
+        return _forced_turn(console, state, p, labels[0], legal[0], names, args, queue, ui)
     entries = cli_table.choice_entries(ui, state, legal, labels)
     page = 0
     message = None
@@ -1163,10 +1163,12 @@ def _group_choice(console, entry):
         console.print(f"[red]{_shown(raw)} is not one of {', '.join(options)}.[/]")
 
 
-def _forced_turn(console, state, p, label, action, names, args, queue=None):
+def _forced_turn(console, state, p, label, action, names, args, queue=None, ui=None):
     """A turn with one legal move: say what it is and play it on Enter (its number ``1`` or
     its name also do, so scripted input that answers every prompt keeps working).  A chain
-    of moves whose first is this one plays it and keeps the rest for the next prompts."""
+    of moves whose first is this one plays it and keeps the rest for the next prompts, and so
+    does a game's short form (``ui.expand_typed``: Crazy Rummy's ``lay kh kh kc`` while
+    ``lay K♥`` is the only move; it was refused here and taken a move later)."""
     console.print(f"[bold]Your only move:[/] [cyan]{escape(label)}[/]")
     while True:
         raw = _ask(console, "Press Enter to play it (q = quit): ")
@@ -1187,8 +1189,38 @@ def _forced_turn(console, state, p, label, action, names, args, queue=None):
         a, _ = _take_name(state, [raw], [action], [label], whole=True)
         if a is not None:
             return a
+        a = _forced_short_form(state, parts, action, label, queue, ui)
+        if a is not None:
+            return a
         console.print(f"[red]{_shown(raw)}: {escape(label)} is the only move you have now. "
                       "Press Enter to play it, or q to quit.[/]")
+
+
+def _forced_short_form(state, parts, action, label, queue, ui):
+    """``action`` when the game's short form of ``parts`` (a typed line's pieces) starts with
+    it, the rest queued for the next prompts; else ``None``."""
+    if ui is None or queue is None:
+        return None
+    try:
+        pieces = _expand(ui, state, parts)
+    except UnclearActionError:
+        return None
+    if not pieces:
+        return None
+    if pieces == parts:                 # no multi-move form: a short form of the move itself ('7h')
+        return _take_name(state, parts, [action], [label], whole=True, ui=ui)[0] if len(parts) == 1 else None
+    if isinstance(pieces[0], list):
+        a, i = _from_alternatives(state, pieces[0], [action], [label], ui)
+        if a is None:
+            return None
+        rest = pieces[0][:i] + pieces[0][i + 1:]
+        _queue(queue, state, ([rest] if rest else []) + pieces[1:], [action], [label])
+        return a
+    a, rest = _take_name(state, [pieces[0]], [action], [label], ui=ui)
+    if a is None:
+        return None
+    _queue(queue, state, pieces[1:], [action], [label])
+    return a
 
 
 def _hint_text(policy, labels, legal):

@@ -525,3 +525,43 @@ def test_serve_refuses_a_port_outside_1_to_65535(capsys):
         err = capsys.readouterr().err
         assert f"argument --port: the port must be a number 1-65535, got '{bad}'" in err
     assert cli.build_parser().parse_args(["serve", "--port", "65535"]).port == 65535
+
+
+def test_CR_10_a_whole_meld_typed_at_a_single_move_prompt_is_laid():
+    """Going down, "Your only move: lay K♥" refused the short form its help gives ("'lay kh kh
+    kc': lay K♥ is the only move you have now") and took the same line a move later; and so
+    "lay 5s 5d 5c" right after "go down" (a fresh user's find)."""
+    played, st, out = _cr_turn("5S 5D 5C KH KH KC 9D", ["go down", "lay 5s 5d 5c", "lay kh kh kc"], rnd=1)
+    assert played == ["go down", "lay 5♠", "lay 5♦", "lay 5♣", "finish meld",
+                      "lay K♥", "lay K♥", "lay K♣", "finish meld"], out
+    assert "is the only move you have now" not in out
+    assert "Your only move: lay 5♠" in out and "Your only move: lay K♥" in out
+    # a line that is not this move is still refused, and Enter still plays it
+    played, st, out = _cr_turn("5S 5D 5C KH KH KC 9D", ["go down", "lay kh kh kc", ""], rnd=1)
+    assert played[:2] == ["go down", "lay 5♠"]
+    assert "'lay kh kh kc': lay 5♠ is the only move you have now" in " ".join(out.split())
+
+
+def test_a_short_form_typed_at_a_single_move_prompt_plays_it():
+    """Krazy Kings: with "play A♦" the only move, its short form 'ad' plays it, as it does at
+    the list; another card is still refused."""
+    import io
+    import random
+    from rich.console import Console
+    from krazy_core.ui import load_ui
+    ui = load_ui("krazy-kings")
+    g = krazy_core.make("krazy-kings", num_players=2)
+    s = g.new_initial_state(seed=0)
+    rng = random.Random(0)
+    while len(s.history()) < 10:
+        s.apply_action(rng.choice(s.legal_actions()))
+    (only,) = s.legal_actions()
+    assert s.current_player() == 0 and s.action_to_string(only) == "play A♦"
+    args = cli.build_parser().parse_args(["play", "krazy-kings"])
+    for typed, want in ((["ad"], only), (["kd", "q"], None)):
+        console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+        answers = iter(typed)
+        console.input = lambda prompt="", **kw: next(answers)
+        assert cli._forced_turn(console, s, 0, "play A♦", only, ["you", "bot"], args, [], ui) == want
+        out = console.export_text()
+        assert ("'kd': play A♦ is the only move you have now" in out) == (want is None)

@@ -18,6 +18,16 @@ def test_replay_and_resume_lines_name_the_options_and_seats(tmp_path):
     assert "Replay this deal: krazy play contract-rummy --players 3 -o rounds=1 --bots easy --seed 5" in flat
     assert f"continue with krazy play contract-rummy --players 3 -o rounds=1 --bots easy --resume {save}" in flat
     assert json.load(open(save))["options"]["rounds"] == 1
+    # at a narrow terminal each stays one line, to copy whole (rich folded the replay line at
+    # a space: a pasted half ran a different game); the terminal wraps it on screen
+    code, out = krazy("play", "contract-rummy", "--seed", "5", "-o", "rounds=1", "--players", "3",
+                      "--bots", "easy", "--delay", "0", "--save", save, input="q\n", env={"COLUMNS": "40"})
+    lines = out.splitlines()
+    assert code == 0
+    assert "Replay this deal: krazy play contract-rummy --players 3 -o rounds=1 --bots easy --seed 5" in lines
+    # (piped input echoes no newline: the line follows the prompt's)
+    assert any(x.endswith(f"Saved: continue with krazy play contract-rummy --players 3 -o rounds=1 --bots easy "
+                          f"--resume {save}") for x in lines)
 
 
 def test_resume_takes_the_game_options_and_players_from_the_file(tmp_path):

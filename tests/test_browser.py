@@ -262,3 +262,42 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     shot(page, "crazy-rummy-down")
     assert errors(page) == []
     page.close()
+
+
+def test_the_lobby_seat_rows_follow_the_players_box_as_it_is_typed(server, browser):
+    """A fresh user set Players to 2, clicked seat 2's name box and typed "Alice": the blur
+    of the Players box rebuilt every row, so the click and the name were lost (scripted, the
+    lobby ended with no rows and "2e" in the box).  Rows follow the box as it is typed, are
+    added or removed at the end, and the count stays in the game's range."""
+    app, url = server
+    page = open_page(browser, viewport={"width": 1100, "height": 900})
+    page.goto(url + "/")
+    page.select_option("#game", "contract-rummy")
+    rows = page.locator("#seats .seat-row")
+    assert page.get_attribute("#players", "max") == "6"
+    page.click("#players")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2")
+    assert rows.count() == 2                      # while typing, before any blur
+    rows.nth(0).locator(".name").fill("Zed")
+    rows.nth(1).locator(".kind").select_option("human")
+    rows.nth(1).locator(".name").click()          # blurs the Players box
+    page.keyboard.type("Alice")
+    assert rows.count() == 2 and rows.nth(1).locator(".name").input_value() == "Alice"
+    page.fill("#players", "3")                     # a row is added; the others keep their values
+    assert rows.count() == 3 and rows.nth(0).locator(".name").input_value() == "Zed"
+    page.fill("#players", "2")
+    page.fill("#players", "99")
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#players") == "6" and rows.count() == 6
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    assert rows.count() == 2 and rows.nth(1).locator(".name").input_value() == "Alice"
+    page.fill("#think", "0.2")
+    page.click("#create")
+    page.wait_for_selector("#table:not([hidden])")
+    (t,) = [x for x in app.state.server.tables.values() if x.state.game.game_id == "contract-rummy"
+            and [s.get("name") for s in x.seats] == ["Zed", "Alice"]]
+    assert [s["kind"] for s in t.seats] == ["human", "human"]
+    assert errors(page) == []
+    page.close()

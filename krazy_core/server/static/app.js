@@ -71,7 +71,7 @@ async function lobby() {
   const sel = $("game"); sel.innerHTML = "";
   for (const g of info.games) { const o = el("option", "", g.name); o.value = g.id; sel.append(o); }
   sel.onchange = () => { const g = info.games.find(x => x.id === sel.value); $("players").min = g.min_players; $("players").max = g.max_players; $("players").value = g.default_players; seatRows(); };
-  $("players").onchange = seatRows; sel.onchange();
+  $("players").oninput = seatRows; $("players").onchange = clampPlayers; sel.onchange();
   $("create").onclick = createTable;
   const list = await (await fetch("/api/tables")).json();
   const ul = $("tables"); ul.innerHTML = "";
@@ -80,19 +80,33 @@ async function lobby() {
     a.href = `#table=${t.table}`; li.append(a); ul.append(li);
   }
 }
+// the seat rows follow the Players box as it is typed in: rows are added or removed at the
+// end, never rebuilt (a click on a name box was lost when a blur rebuilt every row), and the
+// count stays in the game's range
 function seatRows() {
-  const n = +$("players").value, box = $("seats"); const old = [...box.querySelectorAll(".seat-row")].map(r => [r.querySelector(".kind").value, r.querySelector(".bot").value, r.querySelector(".name").value]);
-  box.innerHTML = "";
-  for (let i = 0; i < n; i++) {
-    const r = el("div", "seat-row"); r.append(el("span", "", `Seat ${i + 1}`));
-    const kind = el("select", "kind"); for (const k of ["human", "bot"]) { const o = el("option", "", k); o.value = k; kind.append(o); }
-    kind.value = old[i] ? old[i][0] : (i === 0 ? "human" : "bot");
-    const bot = el("select", "bot"); for (const b of app.gameInfo.bots) { const o = el("option", "", b); o.value = b; bot.append(o); }
-    bot.value = old[i] ? old[i][1] : "heuristic";
-    const name = el("input", "name"); name.placeholder = "name"; name.value = old[i] ? old[i][2] : "";
-    const upd = () => { bot.hidden = kind.value !== "bot"; }; kind.onchange = upd; upd();
-    r.append(kind, bot, name); box.append(r);
-  }
+  const inp = $("players"), box = $("seats");
+  const n = Math.round(Number(inp.value));
+  if (inp.value === "" || !Number.isFinite(n)) return;            // mid-typing: keep the rows
+  const want = Math.max(+inp.min || 1, Math.min(+inp.max || 8, n));
+  const rows = box.querySelectorAll(".seat-row");
+  for (let i = rows.length - 1; i >= want; i--) rows[i].remove();
+  for (let i = rows.length; i < want; i++) box.append(seatRow(i));
+}
+function clampPlayers() {
+  const inp = $("players"), n = Math.round(Number(inp.value));
+  inp.value = Math.max(+inp.min, Math.min(+inp.max, Number.isFinite(n) && inp.value !== "" ? n : +inp.min));
+  seatRows();
+}
+function seatRow(i) {
+  const r = el("div", "seat-row"); r.append(el("span", "", `Seat ${i + 1}`));
+  const kind = el("select", "kind"); for (const k of ["human", "bot"]) { const o = el("option", "", k); o.value = k; kind.append(o); }
+  kind.value = i === 0 ? "human" : "bot";
+  const bot = el("select", "bot"); for (const b of app.gameInfo.bots) { const o = el("option", "", b); o.value = b; bot.append(o); }
+  bot.value = "heuristic";
+  const name = el("input", "name"); name.placeholder = "name";
+  const upd = () => { bot.hidden = kind.value !== "bot"; }; kind.onchange = upd; upd();
+  r.append(kind, bot, name);
+  return r;
 }
 async function createTable() {
   const seats = [...$("seats").querySelectorAll(".seat-row")].map(r => ({kind: r.querySelector(".kind").value, bot: r.querySelector(".bot").value, name: r.querySelector(".name").value || undefined}));

@@ -565,3 +565,18 @@ def test_a_short_form_typed_at_a_single_move_prompt_plays_it():
         assert cli._forced_turn(console, s, 0, "play A♦", only, ["you", "bot"], args, [], ui) == want
         out = console.export_text()
         assert ("'kd': play A♦ is the only move you have now" in out) == (want is None)
+
+
+def test_CR_16_the_table_says_which_of_the_seven_rounds_the_game_plays():
+    """ "Round 1 (rounds 1..2 of 7)" read as a round of a round (a fresh user's find)."""
+    import io
+    from rich.console import Console
+    from krazy_core.games.contract_rummy import view
+    want = {(): "Round 1 of 7: 7 cards, contract 2 books",
+            (("rounds", 2),): "Round 1 (this game plays rounds 1-2 of the 7): 7 cards, contract 2 books",
+            (("first_round", 7), ("rounds", 1)): "Round 7 (this game plays round 7 of the 7): 13 cards, contract 3 runs"}
+    for kw, line in want.items():
+        s = krazy_core.make("contract-rummy", num_players=2, **dict(kw)).new_initial_state(seed=1)
+        console = Console(width=120, file=io.StringIO(), record=True, color_system=None)
+        console.print(view.render(s, 0))
+        assert line in " ".join(console.export_text().split())

@@ -64,6 +64,16 @@ def test_bad_create_requests_are_refused_with_a_reason(body):
         assert c.get("/api/games").status_code == 200   # the server goes on
 
 
+def test_a_bad_seat_is_named_by_its_index_and_its_seat_number():
+    """The lobby shows seats from 1; "seat 0: kind must be human or bot" named the lobby's
+    Seat 1 (a fresh user's find): the error names the list index and the seat."""
+    with _client() as c:
+        r = c.post("/api/tables", json={"game": "krazy-kings", "seats": [{"kind": "human"}, {"kind": "alien"}]})
+        assert r.status_code == 400 and r.json()["error"] == "seats[1] (seat 2): kind must be human or bot"
+        r = c.post("/api/tables", json={"game": "krazy-kings", "seats": [{"kind": "human", "name": "x" * 41}] * 2})
+        assert r.json()["error"] == "seats[0] (seat 1): name must be a string of at most 40 characters"
+
+
 def test_a_token_acts_only_for_its_seat_and_a_spectator_not_at_all():
     with _client() as c:
         r = _create(c, "krass-kariert", ["human", "human", "human"], seed=3)

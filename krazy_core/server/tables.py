@@ -282,10 +282,10 @@ def build_table(req: Dict[str, Any], seed: Optional[int] = None) -> Table:
     seats = []
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
-            raise ConfigError(f"seat {i}: kind must be human or bot")
+            raise ConfigError(f"seats[{i}] (seat {i + 1}): kind must be human or bot")
         name = s.get("name") or (f"Player {i + 1}" if s["kind"] == "human" else f"Bot {i + 1}")
         if not isinstance(name, str) or len(name) > 40:
-            raise ConfigError(f"seat {i}: name must be a string of at most 40 characters")
+            raise ConfigError(f"seats[{i}] (seat {i + 1}): name must be a string of at most 40 characters")
         if s["kind"] == "bot":
             seats.append({"kind": "bot", "bot": check_bot(s.get("bot", "heuristic")), "name": name,
                           "token": None})

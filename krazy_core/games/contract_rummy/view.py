@@ -107,7 +107,12 @@ def render(state, viewer):
     head.add_column()
     opts = state.game.options
     last = min(7, opts.first_round + opts.rounds - 1)
-    head.add_row("Round", f"{obs['round']} (rounds {opts.first_round}..{last} of 7): {obs['cards_dealt']} cards, contract "
+    # "1 of 7", or with rounds / first_round "3 (this game plays rounds 3-4 of the 7)": "Round 1
+    # (rounds 1..2 of 7)" read as a round of a round (a fresh user's find)
+    which = (f"{obs['round']} of 7" if (opts.first_round, last) == (1, 7) else
+             f"{obs['round']} (this game plays round {last} of the 7)" if opts.first_round == last else
+             f"{obs['round']} (this game plays rounds {opts.first_round}-{last} of the 7)")
+    head.add_row("Round", f"{which}: {obs['cards_dealt']} cards, contract "
                  f"[bold]{contract_words(obs['contract'])}[/bold]")
     head.add_row("Dealer", f"seat {obs['dealer'] + 1}")
     up = obs["up_card"]

@@ -111,13 +111,23 @@ def _make_game(args):
         if m is None:
             text = str(e)
             if text.startswith("unknown option "):
-                # its list gave the engine's count: "first_dealer=0 (0..6; KR-4)", and
-                # -o first_dealer=0 is then refused (tester2, issue 16): seats from 1
-                seats = "|".join(SEAT_OPTIONS)
-                text = re.sub(rf"\b({seats})=(\d+) \((\d+)\.\.(\d+);",
-                              lambda x: f"{x.group(1)}={int(x.group(2)) + 1} (seat "
-                                        f"{int(x.group(3)) + 1}..{int(x.group(4)) + 1};", text)
-                raise ConfigError(text) from None
+                # the options by name, default and range, not every option's whole text (a
+                # screenful); seats from 1, as -o takes them: the engine's list said
+                # "first_dealer=0 (0..6; KR-4)", and -o first_dealer=0 is refused (issue 16)
+                import difflib
+                bad = text.split("'")[1] if text.count("'") >= 2 else ""
+                names = [o.name for o in spec.options]
+                near = difflib.get_close_matches(bad, names, n=1)
+                shown = []
+                for o in spec.options:
+                    d = o.describe()[:-len(o.doc)].strip() if o.doc else o.describe()
+                    if o.name in SEAT_OPTIONS and o.kind is int:
+                        d = f"{o.name}={o.default + 1} (seat {o.lo + 1}..{o.hi + 1}; {o.rule})"
+                    shown.append(d)
+                raise ConfigError(f"unknown option {bad!r} for {spec.game_id}"
+                                  + (f" (did you mean {near[0]}?)" if near else "")
+                                  + "; options: " + ", ".join(shown)
+                                  + f". krazy rules {spec.game_id} says what each does.") from None
             if text.startswith("unknown game "):
                 import difflib
                 near = difflib.get_close_matches(str(args.game).lower(), krazy_core.available_games(), n=1)

@@ -240,12 +240,14 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     assert page.inner_text("#laydown").startswith("Go down: 0 melds chosen")
     assert page.inner_text("#status") == "connected" and page.locator("#laydown-refusal").count() == 0
     used = set()                                               # a card goes in one meld only
-    for meld in melds:
+    for j, meld in enumerate(melds):
         for c in meld:
             i = next(k for k, h in enumerate(hand) if h == c and k not in used)
             used.add(i)
             page.locator("#hand .card").nth(i).click()
-        page.click("#add-meld")
+        if j < len(melds) - 1:          # the last meld's cards stay selected: Go down adds them
+            page.click("#add-meld")     # (they were dropped without a word)
+    assert page.inner_text("#laydown").startswith(f"Go down: {len(melds) - 1} meld")
     shot(page, "crazy-rummy-melds-chosen")
     page.click("#go-down")
     page.wait_for_function("document.querySelectorAll('#melds .meld').length >= %d" % len(melds))
@@ -259,6 +261,7 @@ def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     assert sorted(x.split(",")[0] for x in tags) == [f"meld {i + 1}" for i in ids]
     assert ids[0] == 0 and tags[0].startswith("meld 1, ")
     assert page.locator("#laydown-refusal").count() == 0 and page.inner_text("#status") == "connected"
+    assert page.locator("#hand .card.inmeld").count() == 0       # the chosen melds went with the hand
     shot(page, "crazy-rummy-down")
     assert errors(page) == []
     page.close()
@@ -296,6 +299,13 @@ def test_the_lobby_seat_rows_follow_the_players_box_as_it_is_typed(server, brows
     page.fill("#think", "0.2")
     page.click("#create")
     page.wait_for_selector("#table:not([hidden])")
+    # the links per seat show on the table page (in the lobby, hidden at once by the move)
+    page.click("#take-seat")                      # two humans: the hand-over comes first
+    page.wait_for_selector("#links:not([hidden])")
+    assert page.is_visible("#links")
+    page.click("#links summary")
+    links = page.locator("#links a.seat-link").all_inner_texts()
+    assert [x.split(":")[0] for x in links] == ["Zed", "Alice"] and all("token=" in x for x in links)
     (t,) = [x for x in app.state.server.tables.values() if x.state.game.game_id == "contract-rummy"
             and [s.get("name") for s in x.seats] == ["Zed", "Alice"]]
     assert [s["kind"] for s in t.seats] == ["human", "human"]

@@ -580,3 +580,14 @@ def test_CR_16_the_table_says_which_of_the_seven_rounds_the_game_plays():
         console = Console(width=120, file=io.StringIO(), record=True, color_system=None)
         console.print(view.render(s, 0))
         assert line in " ".join(console.export_text().split())
+
+
+def test_CR_10_a_whole_meld_typed_when_down_already_says_so():
+    """ "lay kh kh kc" typed by a player who was down already (and held no K♥) was refused as
+    "lay K♥ is not allowed now: cards are laid into melds only after 'go down'"."""
+    played, st, out = _cr_turn("5S 5D 5C KH KH KC 9D 9H", ["lay 5s 5d 5c", "lay kh kh kc", "lay 9d 9h 9s"], rnd=1)
+    flat = " ".join(out.split())
+    assert played[:1] == ["go down"] and "finish meld" in played, played
+    assert st.observation(0)["down"][0]
+    assert ("you are down this round already (one lay-down a round, CR-10): lay off a card onto a meld "
+            "instead, e.g. 'lay off 7h on meld 4 high' (CR-11)") in flat

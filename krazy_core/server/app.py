@@ -219,7 +219,8 @@ class Server:
         if t.state.current_player() != c.seat or t.state.is_terminal():
             return {"type": "error", "code": "illegal", "version": t.version,
                     "reason": "the game is over" if t.state.is_terminal() else
-                    f"it is seat {t.state.current_player()}'s turn"}
+                    f"it is {t.seats[t.state.current_player()]['name']}'s turn (seat "
+                    f"{t.state.current_player() + 1})"}     # seats from 1, as the lobby and the table
         try:
             if kind == "action":
                 a = msg.get("action")

@@ -159,7 +159,8 @@ class Table:
         if self.state.is_terminal():
             raise IllegalActionError("the game is over")
         if self.state.current_player() != seat:
-            raise IllegalActionError(f"it is seat {self.state.current_player()}'s turn, not seat {seat}'s")
+            raise IllegalActionError(f"it is seat {self.state.current_player() + 1}'s turn, not seat "
+                                     f"{seat + 1}'s (seats from 1)")
         self.state.apply_action(int(action))
         row = (seat, int(action), fingerprint(self.state))
         self.log.append(row)
@@ -188,7 +189,9 @@ class Table:
         if not (isinstance(melds, list) and 1 <= len(melds) <= 3 and
                 all(isinstance(m, list) and 1 <= len(m) <= 20 and
                     all(type(c) is int and 0 <= c < 256 for c in m) for m in melds)):
-            raise IllegalActionError("melds must be 1 to 3 lists of card codes")
+            n = len(melds) if isinstance(melds, list) else 0
+            raise IllegalActionError("a lay-down is 1 to 3 melds, the round's contract (CR-4)" if n > 3 else
+                                     "melds must be 1 to 3 lists of card codes")
         targets = [sorted(m) for m in melds]
         start = s.clone()
         go = [a for a in start.legal_actions() if start.action_to_string(a) == "go down"]
@@ -201,14 +204,19 @@ class Table:
             return sorted(sorted(m["cards"]) for m in st.observation(seat)["melds"] if m["owner"] == seat)
 
         def ok_partial(st):
-            have = mine(st)
-            left = [list(t) for t in targets]
-            for m in have:
-                hit = next((t for t in left if _submultiset(m, t)), None)
-                if hit is None:
-                    return False
-                left.remove(hit)
-            return True
+            # each meld laid so far is part of a different target: a matching, not the first
+            # fit (a run started empty fitted the first target, the book, so a book then a
+            # run was refused while a run then a book went down -- a fresh user's find)
+            have = [m for m in mine(st) if m]
+            if len(have) > len(targets):
+                return False
+
+            def match(i, used):
+                if i == len(have):
+                    return True
+                return any(j not in used and _submultiset(have[i], targets[j]) and match(i + 1, used | {j})
+                           for j in range(len(targets)))
+            return match(0, frozenset())
 
         def dfs(st, path):
             budget[0] -= 1

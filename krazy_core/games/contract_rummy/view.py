@@ -532,6 +532,16 @@ def expand_typed(state, text):
         out = ["go down"] if "go down" in legal else []
         wrap = bool(getattr(state.game.options, "ace_wrap", False))
         building = _building(state)
+        me = state.current_player()
+        obs = state.observation(me) if me >= 0 else {}
+        if obs.get("phase") != "going_down" and obs.get("down") and obs["down"][me]:
+            # (it said "lay K♥ is not allowed now: cards are laid into melds only after 'go
+            # down'", to a player who was down and held no K♥: a fresh user's find)
+            from krazy_core.errors import UnclearActionError
+            raise UnclearActionError("you are down this round already (one lay-down a round, CR-10): "
+                                     "lay off a card onto a meld instead, e.g. 'lay off 7h on meld 4 "
+                                     "high' (CR-11)", matches=None)
+
         if _book_reason(cards) is None or building:
             return out + [[(f"lay {format_card(c)}",) for c in cards], "finish meld"]
         ways, _ = _run_places(cards, wrap)

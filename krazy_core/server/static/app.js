@@ -116,8 +116,9 @@ async function createTable() {
   if (!res.ok) { setStatus(j.error); return; }
   const tokens = {}; for (const s of j.seats) tokens[s.seat] = s.token;
   sessionStorage.setItem("krazy:" + j.table, JSON.stringify(tokens));
-  const links = $("links"); links.hidden = false; links.innerHTML = "<h3>Links per seat (for play on other devices)</h3>";
-  for (const s of j.seats) { const p = el("p"); const a = el("a", "seat-link", `${s.name}: ${s.url}`); a.href = s.url; p.append(a); links.append(p); }
+  // the per-seat links show on the table page (in the lobby they were hidden at once by the
+  // move to the table, a fresh user's find): kept with the tokens, for this tab only
+  sessionStorage.setItem("krazy-links:" + j.table, JSON.stringify(j.seats.map(s => [s.name, s.url])));
   location.hash = `table=${j.table}&hotseat=1`;
 }
 
@@ -138,7 +139,8 @@ function onMessage(key, m) {
   if (m.type === "update") {
     if (m.first_event === 0) app.logs[key] = [];
     const was = app.views[key], hand = (v) => JSON.stringify(v && v.observation && v.observation.hand);
-    if (app.melds.length && key === app.shownSeat && hand(was) !== hand(m)) app.melds = [];   // positions of another hand
+    // positions of another hand (key is a number, shownSeat a string: compare as strings)
+    if (app.melds.length && String(key) === String(app.shownSeat) && hand(was) !== hand(m)) app.melds = [];
     app.logs[key].push(...m.events); app.views[key] = m; app.seats = m.seats;
     clearError();                       // a refusal is answered by the next move
     app.hint = null; render(); return;
@@ -158,6 +160,10 @@ function startTable(params) {
   try { tokens = JSON.parse(sessionStorage.getItem("krazy:" + app.table) || "{}"); } catch (e) {}
   if (params.token) { tokens = {}; app.single = params.token; }
   app.tokens = tokens;
+  let links = [];
+  try { links = params.token ? [] : JSON.parse(sessionStorage.getItem("krazy-links:" + app.table) || "[]"); } catch (e) {}
+  const box = $("link-list"); box.innerHTML = ""; $("links").hidden = !links.length;
+  for (const [name, url] of links) { const p = el("p"); const a = el("a", "seat-link", `${name}: ${url}`); a.href = url; p.append(a); box.append(p); }
   show("table");
   if (params.token) connect(-1, params.token);   // one seat; its number comes in hello
   const seats = Object.keys(tokens).map(Number);
@@ -377,10 +383,14 @@ function drawLayDown(v, o, box) {
   const n = app.melds.length;
   d.append(el("span", "", `Go down: ${n} meld${n === 1 ? "" : "s"} chosen `));
   for (const m of app.melds) { const x = el("span", "meld"); for (const p of m) x.append(cardEl(o.hand[p], {small: true})); d.append(x); }
-  const add = el("button", "", "Add meld"); add.id = "add-meld"; add.disabled = !app.sel.length;
+  const add = el("button", "", "Add meld"); add.id = "add-meld"; add.disabled = !app.sel.length || app.melds.length >= 3;   // a contract is at most 3 melds (CR-4)
   add.onclick = () => { app.melds.push([...app.sel]); app.sel = []; app.layMode = true; clearError(); render(); };
-  const go = el("button", "primary", "Go down with these melds"); go.id = "go-down"; go.disabled = !app.melds.length;
-  go.onclick = () => { send({type: "laydown", melds: app.melds.map(m => m.map(p => o.hand[p])), version: v.version}); app.sel = []; };
+  const go = el("button", "primary", "Go down with these melds"); go.id = "go-down"; go.disabled = !app.melds.length && !app.sel.length;
+  go.onclick = () => {
+    // cards selected but not added are a meld too (they were dropped without a word)
+    if (app.sel.length && app.melds.length < 3) { app.melds.push([...app.sel]); app.sel = []; render(); }
+    send({type: "laydown", melds: app.melds.map(m => m.map(p => o.hand[p])), version: v.version}); app.sel = [];
+  };
   const clr = el("button", "", "Clear melds"); clr.onclick = () => { app.melds = []; app.layMode = false; clearError(); render(); };
   d.append(add, go, clr);
   if (app.error && app.error.code === "illegal") { const w = el("div", "refusal", labelText(app.error.reason)); w.id = "laydown-refusal"; d.append(w); }

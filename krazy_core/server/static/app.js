@@ -311,10 +311,15 @@ function describeEvent(e, whoName, o) {
     return m ? `${who} completes meld ${meldNo(e.meld)}, ${meldWords(m)}` : `${who} completes meld ${meldNo(e.meld)} (${e.cards} cards)`;
   }
   if (e.event === "lay" && e.card_text) return `${who} lays ${labelText(e.card_text)} in meld ${meldNo(e.meld)}`;
-  const parts = [who, e.event.replace(/_/g, " ")];
+  if (e.event === "round_start" && e.round !== undefined) return `round ${e.round}` + (e.player >= 0 ? `: ${who} deals` : "");
+  // the common events in the third person, as the terminal's play by play says them
+  const VERBS = {draw: "draws", play: "plays", discard: "discards", take: "takes", decline: "declines",
+                 buy: "buys", pass: "passes", go_down: "goes down", down: "is down", go_out: "goes out",
+                 shuffle: "shuffles", roll: "rolls", open_roll: "rolls", win: "wins", keep: "keeps the last card"};
+  const parts = [who, VERBS[e.event] || e.event.replace(/_/g, " ")];
   if (e.card_text) parts.push(labelText(e.card_text)); else if (e.cards_text) parts.push(labelText(e.cards_text.join(" ")));
   if (e.dice) parts.push(e.dice.map(d => DIE[d]).join("") + ` (${e.dice.join("+")})`);
-  if (e.reason) parts.push(`(${e.reason})`);
+  if (e.reason && e.reason !== e.event) parts.push(`(${e.reason})`);      // not "draws 9♠ (draw)"
   if (e.points !== undefined) parts.push(`${e.points} points, total ${e.total}`);
   if (e.meld !== undefined && e.meld !== null) parts.push(`meld ${meldNo(e.meld)}`);
   if (e.direction !== undefined) parts.push(e.direction === 1 ? "↻" : "↺");

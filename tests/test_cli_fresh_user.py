@@ -591,3 +591,27 @@ def test_CR_10_a_whole_meld_typed_when_down_already_says_so():
     assert st.observation(0)["down"][0]
     assert ("you are down this round already (one lay-down a round, CR-10): lay off a card onto a meld "
             "instead, e.g. 'lay off 7h on meld 4 high' (CR-11)") in flat
+
+
+def test_serve_on_a_busy_port_says_so_before_any_link():
+    """``krazy serve`` on a port in use printed "open http://127.0.0.1:PORT/ in a browser" and
+    then uvicorn's bind error: the link went to someone else's server."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import tempfile
+    import pytest
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    with socket.socket() as busy, tempfile.TemporaryDirectory() as cwd:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(krazy_core.__file__)))
+        p = subprocess.run([sys.executable, "-m", "krazy_core.cli", "serve", "--port", str(port),
+                            "--db", os.path.join(cwd, "t.sqlite3")], capture_output=True, text=True,
+                           timeout=60, cwd=cwd, env=env)
+    assert p.returncode == 3
+    assert f"krazy serve: cannot listen on 127.0.0.1:{port}: " in p.stdout
+    assert f"try --port {port + 1}" in p.stdout and "open http" not in p.stdout

@@ -376,6 +376,26 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0) -> Starl
     return app
 
 
+def _check_port(host: str, port: int) -> None:
+    """Exit 3 with the reason when ``host:port`` cannot be listened on (a busy port): uvicorn
+    said so too, but after the "open http://..." line had sent the user to a dead link."""
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as e:
+        print(f"krazy serve: cannot listen on {host}:{port}: {e}", flush=True)
+        raise SystemExit(3) from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)      # as uvicorn binds
+        try:
+            s.bind(addr)
+        except OSError as e:
+            print(f"krazy serve: cannot listen on {host}:{port}: {e.strerror or e} "
+                  f"(another server there? try --port {port + 1})", flush=True)
+            raise SystemExit(3) from None
+
+
 def serve(host: str = "127.0.0.1", port: int = 8765, db: Optional[str] = None) -> None:
     """Run the server (``krazy serve``) until interrupted; prints the URL to open."""
     import uvicorn
@@ -386,6 +406,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, db: Optional[str] = None) -
     print(f"krazy serve: tables in {path} ({server.loaded} loaded)")
     for tid, why in server.broken.items():
         print(f"krazy serve: table {tid} not loaded: {why}")
+    _check_port(host, port)             # before the link: a busy port printed it, then failed
     print(f"open http://{host}:{port}/ in a browser", flush=True)
     # permessage-deflate off: compressing every update cost more CPU than building it (a
     # quarter of the event loop's time at 250 tables, benches/README.md); updates are a few kB

@@ -103,7 +103,8 @@ def _make_game(args):
     import re
     try:
         spec = krazy_core.game.get_spec(args.game)
-        return krazy_core.make(args.game, num_players=args.players, **_options(args.option, spec))
+        given = _options(args.option, spec)
+        return krazy_core.make(args.game, num_players=args.players, **given)
     except ConfigError as e:
         # the game's range for a seat option is in its count from 0: say it in seats from 1
         m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
@@ -115,15 +116,15 @@ def _make_game(args):
                 # screenful); seats from 1, as -o takes them: the engine's list said
                 # "first_dealer=0 (0..6; KR-4)", and -o first_dealer=0 is refused (issue 16)
                 import difflib
-                bad = text.split("'")[1] if text.count("'") >= 2 else ""
                 names = [o.name for o in spec.options]
+                bad = next(k for k in given if k not in names)     # make() raised for it
                 near = difflib.get_close_matches(bad, names, n=1)
                 shown = []
                 for o in spec.options:
-                    d = o.describe()[:-len(o.doc)].strip() if o.doc else o.describe()
                     if o.name in SEAT_OPTIONS and o.kind is int:
-                        d = f"{o.name}={o.default + 1} (seat {o.lo + 1}..{o.hi + 1}; {o.rule})"
-                    shown.append(d)
+                        shown.append(f"{o.name}={o.default + 1} (seat {o.lo + 1}..{o.hi + 1}; {o.rule})")
+                    else:
+                        shown.append(o.summary())
                 raise ConfigError(f"unknown option {bad!r} for {spec.game_id}"
                                   + (f" (did you mean {near[0]}?)" if near else "")
                                   + "; options: " + ", ".join(shown)
@@ -1016,6 +1017,19 @@ def _options_name(options):
     return "lay " + " ".join(t[0].split(None, 1)[1] for t in options)
 
 
+def _take_alternative(state, pieces, legal, labels, ui, queue):
+    """The move of ``pieces[0]``, a piece of alternatives (``_expand``: a meld's cards in
+    whichever order is legal), with the others and the pieces after it put in ``queue``
+    (when there is one): ``(action, None)``, or ``(None, why)``."""
+    a, i = _from_alternatives(state, pieces[0], legal, labels, ui)
+    if a is None:
+        return None, i
+    rest = pieces[0][:i] + pieces[0][i + 1:]
+    if queue is not None:
+        _queue(queue, state, ([rest] if rest else []) + pieces[1:], legal, labels)
+    return a, None
+
+
 def _next_queued(console, state, queue, legal, labels, ui):
     """The move the front of the queue names, taken off it (an alternatives piece loses the
     one played and stays while it has more), or ``None`` after saying why (the queue is
@@ -1131,14 +1145,10 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
             message = Text(str(e), style="red")
             continue
         if isinstance(pieces[0], list):
-            a, i = _from_alternatives(state, pieces[0], legal, labels, ui)
+            a, err = _take_alternative(state, pieces, legal, labels, ui, queue)
             if a is None:
-                message = Text.from_markup(f"[red]{i}[/]")
+                message = Text.from_markup(f"[red]{err}[/]")
                 continue
-            rest = pieces[0][:i] + pieces[0][i + 1:]
-            pieces = ([rest] if rest else []) + pieces[1:]
-            if queue is not None:
-                _queue(queue, state, pieces, legal, labels)
             return a
         plain = []
         for x in pieces:
@@ -1220,12 +1230,7 @@ def _forced_short_form(state, parts, action, label, queue, ui):
     if pieces == parts:                 # no multi-move form: a short form of the move itself ('7h')
         return _take_name(state, parts, [action], [label], whole=True, ui=ui)[0] if len(parts) == 1 else None
     if isinstance(pieces[0], list):
-        a, i = _from_alternatives(state, pieces[0], [action], [label], ui)
-        if a is None:
-            return None
-        rest = pieces[0][:i] + pieces[0][i + 1:]
-        _queue(queue, state, ([rest] if rest else []) + pieces[1:], [action], [label])
-        return a
+        return _take_alternative(state, pieces, [action], [label], ui, queue)[0]
     a, rest = _take_name(state, [pieces[0]], [action], [label], ui=ui)
     if a is None:
         return None

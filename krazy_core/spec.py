@@ -55,14 +55,19 @@ class Option:
                               f"got {value!r} ({self.rule})")
         return value
 
-    def describe(self) -> str:
+    def summary(self) -> str:
+        """The option's name, default, range and rule: ``"rounds=7 (1..7; CR-16)"``."""
         if self.kind is int:
             rng = f"{self.lo}..{self.hi}"
         elif self.kind is bool:
             rng = "true/false"
         else:
             rng = "/".join(self.choices)
-        return f"{self.name}={self.default!r} ({rng}; {self.rule}) {self.doc}"
+        return f"{self.name}={self.default!r} ({rng}; {self.rule})"
+
+    def describe(self) -> str:
+        """:meth:`summary` and what the option does."""
+        return f"{self.summary()} {self.doc}"
 
 
 class TensorSegment(NamedTuple):

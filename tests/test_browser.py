@@ -210,7 +210,7 @@ def _crazy_rummy_ready(app):
     raise AssertionError("no seed lets seat 0 go down")
 
 
-def test_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
+def test_CR_10_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     app, url = server
     t, melds = _crazy_rummy_ready(app)
     token = t.seats[0]["token"]

@@ -664,7 +664,7 @@ def test_browser_log_describes_a_crazy_rummy_meld_not_meld_meld_0():
     assert lines[0] == "seat 2 lays J♠ in meld 4" and lines[7] == "seat 2 lays Joker in meld 5"
 
 
-def test_browser_log_says_lay_off_and_swap_as_the_terminal_and_skips_turns():
+def test_CR_11_browser_log_says_lay_off_and_swap_as_the_terminal_and_skips_turns():
     """A fresh user's browser log read "Me lay off Joker meld 4" and "Bot 2 turn"; it says
     what the terminal says: "lays off ... on meld N (high end)", and bookkeeping is skipped."""
     import shutil

@@ -217,87 +217,77 @@ def test_a_whole_game_against_bots_over_the_socket_and_its_messages_match_the_pr
             assert again["events"] == events and again["version"] == m["version"]
 
 
-def test_crazy_rummy_whole_meld_laydown_goes_down_in_one_message():
-    """CR-10: the seat names whole melds; the server lays them in the order the rules ask."""
+def _ready_to_go_down(options=None, seeds=300, steps=400):
+    """A two-human Crazy Rummy table (random moves from a seed, never going down) at the
+    first turn whose player may go down: ``(table, seat, best_arrangement's melds)``."""
     from krazy_core.games.contract_rummy import best_arrangement
-    for seed in range(300):
-        t = build_table({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})
-        s = t.state
-        rng = random.Random(seed)
-        for _ in range(400):
-            if s.is_terminal():
-                break
-            p = s.current_player()
-            labels = {s.action_to_string(a): a for a in s.legal_actions()}
-            if "go down" in labels:
-                hand = s.observation(p)["hand"]
-                melds, left, pts = best_arrangement(hand, s.observation(p)["round"], as_codes=True)
-                # refusals say why, as the terminal does (the browser showed one sentence for all)
-                before = s.to_json()
-                refused = {
-                    "held": [melds[0], list(melds[0])],                 # one card in two melds
-                    "meld": [melds[0][:2]] + melds[1:],                  # two cards: no meld
-                    "contract": melds[:1]}                               # one meld: not the contract
-                for why, bad in refused.items():
-                    with pytest.raises(krazy_core.IllegalActionError) as e:
-                        t.laydown_plan(p, bad)
-                    msg = str(e.value)
-                    if why == "held":
-                        assert msg.startswith("you do not hold ") and msg.endswith("(a card can be in one meld only)")
-                    elif why == "meld":
-                        assert "is not a meld (CR-5)" in msg
-                    else:
-                        rnd = s.observation(p)["round"]
-                        assert msg.startswith(f"those melds are not round {rnd}'s contract") and "(CR-4; you chose 1 meld)" in msg
-                assert s.to_json() == before
-                plan = t.laydown_plan(p, melds)
-                for a in plan:
-                    t.apply(p, a)
-                mine = sorted(sorted(m["cards"]) for m in s.observation(p)["melds"] if m["owner"] == p)
-                assert mine == sorted(sorted(m) for m in melds)
-                assert s.observation(p)["down"][p]
-                with pytest.raises(krazy_core.IllegalActionError):
-                    t.laydown_plan(p, melds)
-                return
-            opts = [a for lab, a in labels.items() if not lab.startswith("go down")]
-            t.apply(p, rng.choice(opts) if opts else s.legal_actions()[0])
-    raise AssertionError("no seat could go down")
-
-
-@pytest.mark.parametrize("first_round", [2, 3, 5, 6, 7])
-def test_crazy_rummy_whole_meld_laydown_takes_the_melds_in_any_order(first_round):
-    """CR-10: a book and a run (rounds 2, 5, 6) or runs (3, 7) go down whichever the player
-    chose first.  A book then a run was refused as "not the contract" while a run then the
-    book went down: the run the engine starts is an empty meld, which the check paired with
-    the first target, the book (a fresh user's find in the browser)."""
-    from itertools import permutations
-    from krazy_core.games.contract_rummy import best_arrangement
-    for seed in range(400):
+    for seed in range(seeds):
         t = build_table({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}],
-                         "seed": seed, "options": {"first_round": first_round, "rounds": 1}})
+                         "seed": seed, **({"options": options} if options else {})})
         s = t.state
         rng = random.Random(seed)
-        for _ in range(300):
+        for _ in range(steps):
             if s.is_terminal():
                 break
             p = s.current_player()
             labels = {s.action_to_string(a): a for a in s.legal_actions()}
             if "go down" in labels:
                 obs = s.observation(p)
-                melds = best_arrangement(obs["hand"], obs["round"], as_codes=True)[0]
-                before = s.to_json()
-                for order in permutations(melds):
-                    plan = t.laydown_plan(p, [list(m) for m in order])
-                    c = s.clone()
-                    for a in plan:
-                        c.apply_action(a)
-                    mine = sorted(sorted(m["cards"]) for m in c.observation(p)["melds"] if m["owner"] == p)
-                    assert mine == sorted(sorted(m) for m in melds) and c.observation(p)["down"][p]
-                assert s.to_json() == before
-                return
-            opts = [a for lab, a in labels.items() if lab != "go down"]
-            t.apply(p, rng.choice(opts))
-    raise AssertionError(f"no seat could go down in round {first_round}")
+                return t, p, best_arrangement(obs["hand"], obs["round"], as_codes=True)[0]
+            t.apply(p, rng.choice([a for lab, a in labels.items() if lab != "go down"]))
+    raise AssertionError(f"no seat could go down ({options})")
+
+
+def test_CR_10_whole_meld_laydown_goes_down_in_one_message_and_refusals_say_why():
+    """CR-10: the seat names whole melds; the server lays them in the order the rules ask."""
+    t, p, melds = _ready_to_go_down()
+    s = t.state
+    # refusals say why, as the terminal does (the browser showed one sentence for all)
+    before = s.to_json()
+    refused = {
+        "held": [melds[0], list(melds[0])],                 # one card in two melds
+        "meld": [melds[0][:2]] + melds[1:],                  # two cards: no meld
+        "contract": melds[:1]}                               # one meld: not the contract
+    for why, bad in refused.items():
+        with pytest.raises(krazy_core.IllegalActionError) as e:
+            t.laydown_plan(p, bad)
+        msg = str(e.value)
+        if why == "held":
+            assert msg.startswith("you do not hold ") and msg.endswith("(a card can be in one meld only)")
+        elif why == "meld":
+            assert "is not a meld (CR-5)" in msg
+        else:
+            rnd = s.observation(p)["round"]
+            assert msg.startswith(f"those melds are not round {rnd}'s contract") and "(CR-4; you chose 1 meld)" in msg
+    assert s.to_json() == before
+    plan = t.laydown_plan(p, melds)
+    for a in plan:
+        t.apply(p, a)
+    mine = sorted(sorted(m["cards"]) for m in s.observation(p)["melds"] if m["owner"] == p)
+    assert mine == sorted(sorted(m) for m in melds)
+    assert s.observation(p)["down"][p]
+    with pytest.raises(krazy_core.IllegalActionError):
+        t.laydown_plan(p, melds)
+
+
+@pytest.mark.parametrize("first_round", [2, 3, 5, 6, 7])
+def test_CR_10_whole_meld_laydown_takes_the_melds_in_any_order(first_round):
+    """CR-10: a book and a run (rounds 2, 5, 6) or runs (3, 7) go down whichever the player
+    chose first.  A book then a run was refused as "not the contract" while a run then the
+    book went down: the run the engine starts is an empty meld, which the check paired with
+    the first target, the book (a fresh user's find in the browser)."""
+    from itertools import permutations
+    t, p, melds = _ready_to_go_down({"first_round": first_round, "rounds": 1}, seeds=400, steps=300)
+    s = t.state
+    before = s.to_json()
+    for order in permutations(melds):
+        plan = t.laydown_plan(p, [list(m) for m in order])
+        c = s.clone()
+        for a in plan:
+            c.apply_action(a)
+        mine = sorted(sorted(m["cards"]) for m in c.observation(p)["melds"] if m["owner"] == p)
+        assert mine == sorted(sorted(m) for m in melds) and c.observation(p)["down"][p]
+    assert s.to_json() == before
 
 
 def test_a_table_persists_and_replays_from_sqlite(tmp_path):

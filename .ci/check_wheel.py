@@ -1,5 +1,6 @@
 """Checks a built wheel is a release wheel (issue 13, "Small wheels"): at most 2 MB besides
-the value models (issue 18 gives them 1 MB of their own: krazy_core/models/*.value.npz), and no
+the learned models (issue 18 gives them 1 MB of their own: krazy_core/models/*.value.npz and
+*.policy.npz), and no
 extension module carries debug info, a symbol table or a RUNPATH/RPATH (Linux, via readelf).
 Prints the size, the modules and, if auditwheel is installed, its platform tag.
 
@@ -13,21 +14,22 @@ import tempfile
 import zipfile
 
 MAX_BYTES = 2_000_000                # issue 13: "a wheel of at most 2 MB" (the engine)
-MODELS_MAX = 1 << 20                 # issue 18: the shipped value models, "<= 1 MB in all", on top
+MODELS_MAX = 1 << 20                 # issue 18: the shipped models, "<= 1 MB in all", on top
+MODEL_FILES = (".value.npz", ".policy.npz")
 
 
 def _missing_data(names):
     """The checkout's stubs, .pxd files, rules texts and compiled modules (git ls-files) absent
     from the wheel (each game package's core.pxd, *.pyi and rules.md must ship, and each
-    ``.pyx`` as its extension module, ``core`` and ``state`` alike; issue 12 item 1; the value models
-    krazy_core/models/*.value.npz, issue 18)."""
+    ``.pyx`` as its extension module, ``core`` and ``state`` alike; issue 12 item 1; the models
+    krazy_core/models/*.value.npz and *.policy.npz, issue 18)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         tracked = subprocess.run(["git", "ls-files", "krazy_core"], cwd=root, check=True,
                                  capture_output=True, text=True).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         return []                                # not a checkout: nothing to compare with
-    want = [f for f in tracked if f.endswith((".pxd", ".pyi", "py.typed", "/rules.md", ".value.npz"))]
+    want = [f for f in tracked if f.endswith((".pxd", ".pyi", "py.typed", "/rules.md") + MODEL_FILES)]
     missing = [f"{f} is not in the wheel (pyproject package-data)" for f in sorted(set(want) - set(names))]
     modules = {n.split(".")[0] for n in names if n.endswith((".so", ".pyd"))}
     missing += [f"{f}'s extension module is not in the wheel (setup.py)" for f in tracked
@@ -44,14 +46,14 @@ def main(path):
         unpacked = sum(i.file_size for i in z.infolist())
         print(f"{os.path.basename(path)}: {size / 1e6:.2f} MB ({unpacked / 1e6:.2f} MB unpacked), "
               f"{len(mods)} extension modules")
-        models = [i for i in z.infolist() if i.filename.endswith(".value.npz")]
+        models = [i for i in z.infolist() if i.filename.endswith(MODEL_FILES)]
         in_zip = sum(i.compress_size for i in models)
         files = sum(i.file_size for i in models)
-        print(f"  value models: {len(models)} files, {files / 1e3:.0f} kB ({in_zip / 1e3:.0f} kB in the wheel)")
+        print(f"  learned models: {len(models)} files, {files / 1e3:.0f} kB ({in_zip / 1e3:.0f} kB in the wheel)")
         if size - in_zip > MAX_BYTES:
-            bad.append(f"wheel is {size} bytes, {size - in_zip} without the value models, over {MAX_BYTES}")
+            bad.append(f"wheel is {size} bytes, {size - in_zip} without the learned models, over {MAX_BYTES}")
         if files > MODELS_MAX:
-            bad.append(f"the value models are {files} bytes, over {MODELS_MAX}")
+            bad.append(f"the learned models are {files} bytes, over {MODELS_MAX}")
         if shutil.which("readelf"):
             with tempfile.TemporaryDirectory() as tmp:
                 for info in mods:

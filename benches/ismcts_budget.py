@@ -8,6 +8,11 @@ one legal action (what a search bot is asked).  Each is searched once with the d
 and ``--iterations`` (1 thread); the time is CPU time (``time.process_time``), so the rate is a
 quiet core's even on a loaded machine.  Prints iterations per CPU second (mean, quartiles) and
 the iteration budget that ``--budget`` seconds a move buys on average.
+
+``--variant prior_from=model[:prior=2...]`` (search options as in a bot word) searches every
+position with the defaults and with the variant, interleaved, ``--repeats`` times each, and
+prints both rates and their ratio (side by side in one run, so the machine's load falls on
+both alike).
 """
 import argparse
 import os
@@ -47,8 +52,12 @@ def main():
     ap.add_argument("--iterations", type=int, default=4000)
     ap.add_argument("--budget", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=1801)
+    ap.add_argument("--variant", help="search options NAME=VALUE[:NAME=VALUE...] to compare with the defaults")
+    ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
     game = krazy_core.make(a.game, num_players=a.players)
+    if a.variant:
+        return compare(game, a)
     rates = []
     for i, st in enumerate(positions(game, a.players, a.positions, a.every, a.seed)):
         t = time.process_time()
@@ -62,6 +71,26 @@ def main():
           f"min {min(rates):,.0f}, max {max(rates):,.0f}); {a.budget} s a move buys "
           f"{a.budget * m:,.0f} iterations on average (median position {a.budget * q[1]:,.0f}); "
           f"load average {os.getloadavg()[0]:.2f}")
+
+
+def compare(game, a):
+    from krazy_core.bots import _option_value
+    opts = {k: _option_value(v) for k, _, v in (p.partition("=") for p in a.variant.split(":"))}
+    pos = positions(game, a.players, a.positions, a.every, a.seed)
+    secs = {"default": 0.0, "variant": 0.0}
+    iters = {"default": 0, "variant": 0}
+    for rep in range(a.repeats):
+        for i, st in enumerate(pos):
+            for name, o in (("default", {}), ("variant", opts)) if (rep + i) % 2 == 0 else \
+                    (("variant", opts), ("default", {})):
+                t = time.process_time()
+                r = search(st, iterations=a.iterations, seed=i, **o)
+                secs[name] += time.process_time() - t
+                iters[name] += r.iterations
+    rd, rv = iters["default"] / secs["default"], iters["variant"] / secs["variant"]
+    print(f"{a.game} {a.players}p, {len(pos)} positions x {a.repeats}, {a.iterations} iterations each, "
+          f"interleaved: defaults {rd:,.0f} it/CPU s, {a.variant} {rv:,.0f} it/CPU s, ratio "
+          f"{rv / rd:.3f}; load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

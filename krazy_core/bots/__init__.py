@@ -10,6 +10,9 @@ written against the same view.
 
 - ``value`` / ``value:SAMPLES``: :class:`krazy_core.learn.model.ValueBot`, the learned value
   model alone, greedy over one move (no search; games with a shipped model).
+- ``policy`` / ``policy:FILE.npz``: :class:`krazy_core.learn.model.PolicyBot`, the learned
+  policy alone: its most likely legal action (no search; games with a shipped policy, or the
+  weights in FILE).
 
 ``make_bot("heuristic")``, ``make_bot("random")``, ``make_bot("ismcts:2000")``
 (iterations) or ``make_bot("ismcts:0.5s")`` (seconds per move) build one from a CLI word.
@@ -101,5 +104,12 @@ def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
             return ValueBot(seed=seed, samples=int(samples)) if samples else ValueBot(seed=seed)
         except ValueError:
             raise ConfigError(f"bad bot {spec!r}: write value or value:SAMPLES") from None
+    if word.lower() == "policy" or word.lower().startswith("policy:"):
+        from krazy_core.learn.model import PolicyBot    # the learned policy alone (issue 18)
+        model = word[7:]
+        if word[6:7] == ":" and not model.endswith(".npz"):
+            raise ConfigError(f"bad bot {spec!r}: write policy or policy:FILE.npz")
+        return PolicyBot(seed=seed, model=model or None)
     raise ConfigError(f"unknown bot {spec!r}; choose from random, heuristic, "
-                      f"ismcts[:ITERATIONS|:SECONDSs][:NAME=VALUE...]")
+                      f"ismcts[:ITERATIONS|:SECONDSs][:NAME=VALUE...], or the learned models alone: "
+                      f"value[:SAMPLES], policy[:FILE.npz]")

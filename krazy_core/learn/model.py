@@ -1,4 +1,4 @@
-"""The value model's file, its NumPy reference forward pass and a bot that plays on it alone.
+"""The learned models' files, NumPy reference forward passes and the bots that play on them alone.
 
 File format (``krazy_core/models/<game_id>.value.npz``, NumPy ``.npz`` of float32 arrays, no
 pickles): ``w1`` (T, H) input-major, ``b1`` (H,), ``w2`` (H,), ``b2`` (1,), where T is the game's
@@ -19,7 +19,7 @@ from krazy_core.search.value_model import (MODELS_DIR, load_value_model, model_p
                                            save_value_model, value_numpy, normalize_values)
 
 __all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "seat_values",
-           "save_value_model", "ValueBot"]
+           "save_value_model", "ValueBot", "PolicyBot"]
 
 
 def seat_values(model: Dict[str, Any], state) -> np.ndarray:
@@ -67,3 +67,34 @@ class ValueBot(Bot):
             if v > best_v:
                 best, best_v = a, v
         return best
+
+
+class PolicyBot(Bot):
+    """The policy model alone, no search (issue 18; bot word ``policy``), as DouZero-style
+    agents are measured: the legal action the network gives the highest probability from the
+    acting seat's own observation tensor (``krazy_core.search.policy_model``; the C pass of
+    :func:`krazy_core.search.ismcts.policy_priors`; ties: the first legal action).  It
+    reads only that seat's view and draws nothing at random.  ``model``: a game id or
+    ``.npz`` path (default: the state's game's shipped policy).  ``step`` raises
+    ``ConfigError`` for a game with no shipped policy."""
+
+    name = "policy"
+
+    def __init__(self, *, seed: Optional[int] = None, model: Optional[str] = None):
+        super().__init__(seed=seed)
+        if model is not None and not isinstance(model, str):
+            raise ConfigError(f"model must be a game id or a .npz path, got {model!r}")
+        self.model = model
+
+    def step(self, state) -> int:
+        from krazy_core.search.ismcts import policy_priors
+        self._check(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        m = self.model
+        if m is not None and not m.endswith(".npz"):
+            from krazy_core.search.policy_model import policy_path
+            m = policy_path(m)
+        prior = policy_priors(state, m)
+        return max(legal, key=lambda a: (prior[a], -legal.index(a)))

@@ -34,7 +34,8 @@ import krazy_core
 from krazy_core.learn.model import save_value_model, value_numpy
 from krazy_core.rng import Rng
 
-__all__ = ["selfplay_data", "fit", "train", "main"]
+__all__ = ["selfplay_data", "fit", "train", "search_selfplay", "fit_policy", "policy_loss",
+           "train_policy", "main"]
 
 
 def selfplay_data(game_id: str, games: int, seed: int, players: Sequence[int] = (2,),
@@ -159,6 +160,168 @@ def train(game_id: str, out: str, *, games: int = 20000, seed: int = 18, players
     return report
 
 
+# ------------------------------------------------------------------------- the policy prior
+def search_selfplay(game_id: str, teacher: str, games: int, seed: int, players: Sequence[int] = (2,),
+                    workers: int = 1, log=None, target: str = "move"):
+    """Self-play of the ``teacher`` bot (a bot word, e.g. ``ismcts:1000``) in every seat:
+    ``(x, mask, target, g)`` over the decisions with more than one legal action: ``x``
+    float32 (N, T) the acting seat's observation tensor, ``mask`` bool (N, A) its legal
+    actions, ``target`` float32 (N, A): with ``target="move"`` a one-hot of the move the
+    teacher played (its most visited), with ``"visits"`` its root visit fractions (sum 1
+    over the mask), ``g`` int32 (N,) the game's index.  Game g is dealt from ``seed + g`` at the table
+    size ``players[g % len(players)]`` (:func:`krazy_core.selfplay.play_batch`, played by
+    ``workers`` local processes; the result does not depend on their number)."""
+    from krazy_core.arena import make_job
+    from krazy_core.runner import make_runner
+    xs, ms, ts, gs = [], [], [], []
+    t0 = time.perf_counter()
+    base = 0
+    for n in sorted(set(players)):
+        count = sum(1 for g in range(games) if players[g % len(players)] == n)
+        if not count:
+            continue
+        game = krazy_core.make(game_id, num_players=n)
+        job = make_job(game, {"schedule": "selfplay", "bot": teacher}, count, seed + 7919 * n)
+        size = max(1, min(50, count // (4 * max(1, workers))))
+        runner = make_runner(workers)
+        done = 0
+        try:
+            payloads = ((lo, {"kind": "selfplay", "job": job, "lo": lo, "hi": min(count, lo + size)})
+                        for lo in range(0, count, size))
+            for _, cols in runner.run(payloads):
+                m = cols["mask"]
+                keep = m.sum(1) > 1
+                t = np.zeros(m.shape, np.float32)
+                if target == "move":
+                    t[np.arange(len(m)), cols["action"]] = 1.0
+                else:
+                    off, acts, vis = cols["policy_offsets"], cols["policy_actions"], cols["policy_visits"]
+                    for r in range(len(m)):
+                        t[r, acts[off[r]:off[r + 1]]] = vis[off[r]:off[r + 1]]
+                xs.append(cols["observation"][keep])
+                ms.append(m[keep])
+                ts.append(t[keep])
+                gs.append(cols["game"][keep].astype(np.int32) + base)
+                done = int(cols["game"][-1]) + 1 if len(cols["game"]) else done
+                if log:
+                    log(f"self-play {teacher}, {n} players: {done}/{count} games, "
+                        f"{time.perf_counter() - t0:.0f} s")
+        finally:
+            runner.close()
+        base += count
+    return np.concatenate(xs), np.concatenate(ms), np.concatenate(ts), np.concatenate(gs)
+
+
+def _masked_softmax(z, mask):
+    z = np.where(mask, z, -np.inf)
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+def policy_loss(P, x, mask, target) -> float:
+    """Mean cross entropy of the teacher's visit fractions under the model's policy."""
+    from krazy_core.search.policy_model import policy_logits_numpy
+    p = _masked_softmax(policy_logits_numpy(P, x).astype(np.float64), mask)
+    return float(-np.mean(np.sum(np.where(target > 0, target * np.log(np.maximum(p, 1e-12)), 0.0), 1)))
+
+
+def fit_policy(x, mask, target, *, hidden: int = 64, epochs: int = 8, batch: int = 256,
+               lr: float = 2e-3, l2: float = 1e-5, seed: int = 0, log=None) -> Dict[str, Any]:
+    """An MLP ``logits = relu(x @ w1 + b1) @ w2 + b2``, softmax over the legal actions
+    (``mask``), fitted by Adam on the cross entropy of ``target`` (each row sums to 1 over
+    its mask); returns the float32 arrays of :func:`save_policy_model`."""
+    rs = np.random.default_rng(seed)
+    t, a = x.shape[1], mask.shape[1]
+    P = {"w1": rs.normal(0, np.sqrt(2.0 / t), (t, hidden)).astype(np.float32),
+         "b1": np.zeros(hidden, np.float32),
+         "w2": rs.normal(0, np.sqrt(1.0 / hidden), (hidden, a)).astype(np.float32),
+         "b2": np.zeros(a, np.float32)}
+    M = {k: np.zeros_like(v) for k, v in P.items()}
+    V = {k: np.zeros_like(v) for k, v in P.items()}
+    b1_, b2_, step = 0.9, 0.999, 0
+    n = len(x)
+    for ep in range(epochs):
+        order = rs.permutation(n)
+        rate = lr * (0.5 ** max(0, ep - epochs // 2))
+        for s0 in range(0, n, batch):
+            idx = order[s0:s0 + batch]
+            xb, mb, tb = x[idx], mask[idx], target[idx]
+            a1 = xb @ P["w1"] + P["b1"]
+            h = np.maximum(a1, 0)
+            z = h @ P["w2"] + P["b2"]
+            dz = ((_masked_softmax(z, mb) - tb) / len(idx)).astype(np.float32)
+            G = {"w2": h.T @ dz + l2 * P["w2"], "b2": dz.sum(0)}
+            dh = (dz @ P["w2"].T) * (a1 > 0)
+            G["w1"] = xb.T @ dh + l2 * P["w1"]
+            G["b1"] = dh.sum(0)
+            step += 1
+            for k in P:
+                M[k] = b1_ * M[k] + (1 - b1_) * G[k]
+                V[k] = b2_ * V[k] + (1 - b2_) * G[k] * G[k]
+                mh = M[k] / (1 - b1_ ** step)
+                vh = V[k] / (1 - b2_ ** step)
+                P[k] = (P[k] - rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+        if log:
+            m = min(n, 20000)
+            log(f"epoch {ep + 1}/{epochs}: train cross entropy {policy_loss(P, x[:m], mask[:m], target[:m]):.4f}")
+    return P
+
+
+def train_policy(game_id: str, out: str, *, teacher: str = "ismcts:1000", games: int = 2000,
+                 seed: int = 18, players=(2,), rounds: int = 1, hidden: int = 64, epochs: int = 8,
+                 workers: int = 1, target: str = "move", log=print) -> dict:
+    """The policy prior (issue 18), AlphaZero-style: ``rounds`` rounds of search self-play,
+    each fitting the policy to the teacher's moves (``target="move"``) or root visit
+    fractions (``"visits"``) of every round so far; from the
+    second round on, the teacher searches with the previous round's policy as its prior
+    (``prior_from=model``).  Round r plays the games dealt from ``seed + r * games``.  Writes
+    ``DIR/<game_id>.policy.npz`` (:mod:`krazy_core.search.policy_model`) and
+    ``DIR/<game_id>.policy.json`` (the report); returns the report."""
+    from krazy_core.search.policy_model import policy_logits_numpy, save_policy_model
+    w0 = time.perf_counter()
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, f"{game_id}.policy.npz")
+    data: List[tuple] = []
+    rounds_report = []
+    P: Dict[str, Any] = {}
+    for r in range(rounds):
+        bot = teacher if r == 0 else f"{teacher}:prior_from=model:policy_model={path}"
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        x, m, t, g = search_selfplay(game_id, bot, games, seed + r * games, players, workers, log, target)
+        data.append((x, m, t, g + r * games))
+        t_play = time.perf_counter() - t0
+        X, Mk, T, G = (np.concatenate([d[i] for d in data]) for i in range(4))
+        val = (G % 10) == 9
+        c1 = time.process_time()
+        P = fit_policy(X[~val], Mk[~val], T[~val], hidden=hidden, epochs=epochs, seed=seed + r, log=log)
+        t_fit = time.process_time() - c1
+        pv = _masked_softmax(policy_logits_numpy(P, X[val]).astype(np.float64), Mk[val])
+        uniform = np.where(Mk[val], 1.0 / Mk[val].sum(1, keepdims=True), 0.0)
+        rep = {"round": r + 1, "teacher": bot.replace(path, os.path.basename(path)), "decisions": int(len(x)),
+               "train_decisions": int((~val).sum()), "val_decisions": int(val.sum()),
+               "val_cross_entropy": policy_loss(P, X[val], Mk[val], T[val]),
+               "val_cross_entropy_uniform": float(-np.mean(np.sum(np.where(T[val] > 0, T[val] * np.log(
+                   np.maximum(uniform, 1e-12)), 0.0), 1))),
+               "val_top_agrees": float(np.mean(np.argmax(pv, 1) == np.argmax(T[val], 1))),
+               "wall_seconds_selfplay": round(t_play, 1), "cpu_seconds_fit": round(t_fit, 1)}
+        rounds_report.append(rep)
+        log(json.dumps(rep))
+        info = json.dumps({"game": game_id, "teacher": teacher, "target": target, "games": games, "seed": seed,
+                           "players": list(players), "rounds": r + 1, "hidden": hidden, "epochs": epochs})
+        save_policy_model(path, P["w1"], P["b1"], P["w2"], P["b2"], info)
+    report = {"game": game_id, "kind": "policy", "teacher": teacher, "target": target, "games": games,
+              "seed": seed,
+              "players": list(players), "rounds": rounds, "hidden": hidden, "epochs": epochs,
+              "workers": workers, "per_round": rounds_report, "model_bytes": os.path.getsize(path),
+              "wall_seconds": round(time.perf_counter() - w0, 1), "krazy_core": krazy_core.__version__}
+    with open(os.path.join(out, f"{game_id}.policy.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    log(json.dumps({k: v for k, v in report.items() if k != "per_round"}))
+    return report
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m krazy_core.learn.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("game", help="game id (a game with an observation tensor and a heuristic)")
@@ -170,11 +333,33 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--every", type=int, default=1, help="record every k-th decision")
+    ap.add_argument("--policy", action="store_true",
+                    help="train the policy prior (GAME.policy.npz) from search self-play instead of "
+                         "the value model")
+    ap.add_argument("--teacher", default="ismcts:1000",
+                    help="with --policy: the searching bot whose root visits are the targets")
+    ap.add_argument("--target", default="move", choices=("move", "visits"),
+                    help="with --policy: fit the teacher's moves or its root visit fractions")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --policy: self-play rounds; from the second on the teacher searches "
+                         "with the last round's policy as its prior")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="with --policy: local processes playing the self-play games")
     ap.add_argument("--shipped", action="store_true",
                     help="take games, seed, players, eps, every, hidden and epochs from the shipped "
                          "model's report (krazy_core/models/<game>.value.json): rebuilds that model")
     a = ap.parse_args(argv)
-    if a.shipped:
+    if a.shipped and a.policy:
+        from krazy_core.search.value_model import MODELS_DIR
+        rep = os.path.join(MODELS_DIR, f"{a.game}.policy.json")
+        if not os.path.exists(rep):
+            ap.error(f"--shipped --policy: no shipped policy report for {a.game!r} ({rep})")
+        with open(rep) as f:
+            r = json.load(f)
+        a.games, a.seed, a.teacher, a.rounds, a.hidden, a.epochs, a.target = (
+            r["games"], r["seed"], r["teacher"], r["rounds"], r["hidden"], r["epochs"], r["target"])
+        a.players = ",".join(str(p) for p in r["players"])
+    elif a.shipped:
         from krazy_core.search.value_model import MODELS_DIR
         rep = os.path.join(MODELS_DIR, f"{a.game}.value.json")
         if not os.path.exists(rep):
@@ -186,6 +371,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         a.players = ",".join(str(p) for p in r["players"])
     if a.games < 10 or a.hidden < 1 or a.epochs < 1 or a.every < 1 or not 0 <= a.eps <= 1:
         ap.error("need --games >= 10, --hidden >= 1, --epochs >= 1, --every >= 1, 0 <= --eps <= 1")
+    if a.policy:
+        if a.rounds < 1 or not 1 <= a.workers <= 256:
+            ap.error("need --rounds >= 1 and --workers in 1..256")
+        train_policy(a.game, a.out, teacher=a.teacher, games=a.games, seed=a.seed,
+                     players=tuple(int(p) for p in a.players.split(",")), rounds=a.rounds,
+                     hidden=a.hidden, epochs=a.epochs, workers=a.workers, target=a.target,
+                     log=lambda m: print(m, file=sys.stderr, flush=True))
+        return 0
     train(a.game, a.out, games=a.games, seed=a.seed, players=tuple(int(p) for p in a.players.split(",")),
           eps=a.eps, hidden=a.hidden, epochs=a.epochs, every=a.every,
           log=lambda m: print(m, file=sys.stderr, flush=True))

@@ -29,6 +29,8 @@ ctypedef struct kz_tree:
     int32_t n               # nodes in use
     int32_t cap             # nodes allocated
     int32_t max_nodes       # the pool never grows past this; the search then stops expanding
+    float *prior            # prior[i]: the policy model's probability of node i's action at its
+                            # parent (prior_from="model"); NULL when the search has no policy
 
 
 ctypedef struct kz_worker:
@@ -86,3 +88,18 @@ ctypedef struct kz_worker:
     float v_b2
     float *v_obs            # T floats: scratch observation tensor
     float *v_h              # H floats: scratch hidden layer
+    # learned policy as the selection prior (prior_from="model", issue 18): an MLP over the
+    # acting seat's observation tensor, logits = relu(x @ w1 + b1) @ w2 + b2, softmax over
+    # the legal actions; child i gets + prior * P(a) * sqrt(avail) / (1 + visits) (PUCT-style)
+    # and the untried action of highest P is expanded first
+    int32_t policy_prior    # 1: the prior comes from the policy model (not the heuristic)
+    int32_t p_inputs        # T: ops.tensor_size
+    int32_t p_hidden        # H
+    int32_t p_actions       # A: ops.num_distinct_actions
+    const float *p_w1       # T * H (read only; the arrays belong to the Python model)
+    const float *p_b1       # H
+    const float *p_w2       # H * A, hidden-major
+    const float *p_b2       # A
+    float *p_obs            # T floats: scratch observation tensor
+    float *p_h              # H floats: scratch hidden layer
+    double *p_prob          # ops.max_legal: the policy over w.legal at the node being expanded

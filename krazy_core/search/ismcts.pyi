@@ -11,6 +11,8 @@ ROLLOUTS: Tuple[str, ...]
 OPPONENTS: Tuple[str, ...]
 HORIZONS: Tuple[str, ...]
 VALUES: Tuple[str, ...]
+PRIORS: Tuple[str, ...]
+DEFAULT_MODEL_PRIOR: float
 OPTIONS: Tuple[str, ...]
 
 class SearchTree:
@@ -49,8 +51,11 @@ def search(state: State, *, previous: Union[SearchResult, SearchTree, None] = ..
            max_rollout: Optional[int] = ..., horizon: str = ..., tree_depth: Optional[int] = ...,
            threads: int = ...,
            max_nodes: int = ..., reuse: bool = ..., value: str = ...,
-           model: Optional[str] = ...) -> SearchResult: ...
+           model: Optional[str] = ..., prior_from: str = ...,
+           policy_model: Optional[str] = ...) -> SearchResult: ...
 
 def model_values(state: State, model: Optional[str] = ...) -> List[float]: ...
+
+def policy_priors(state: State, model: Optional[str] = ...) -> Dict[int, float]: ...
 
 def game_defaults(state: State) -> Dict[str, Any]: ...

@@ -56,7 +56,9 @@ DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget make
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
            "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes",
-           "reuse", "value", "model")
+           "reuse", "value", "model", "prior_from", "policy_model")
+PRIORS = ("heuristic", "model")
+DEFAULT_MODEL_PRIOR = 1.0      # the PUCT weight of the policy model's prior (prior_from="model")
 OPPONENTS = ("tree", "heuristic")
 VALUES = ("rollout", "model")
 HORIZONS = ("round", "game")
@@ -74,6 +76,7 @@ cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t playe
     """Append a node (linked first among its parent's children); -1 when the pool is full."""
     cdef kz_node *grown
     cdef kz_link *grown_links
+    cdef float *grown_prior
     cdef int32_t cap, i
     if t.n >= t.cap:
         if t.cap >= t.max_nodes:
@@ -89,6 +92,12 @@ cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t playe
             t.max_nodes = t.cap
             return -1
         t.links = grown_links
+        if t.prior != NULL:
+            grown_prior = <float *>realloc(t.prior, <size_t>cap * sizeof(float))
+            if grown_prior == NULL:
+                t.max_nodes = t.cap
+                return -1
+            t.prior = grown_prior
         t.cap = cap
     i = t.n
     t.n += 1
@@ -99,6 +108,8 @@ cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t playe
     t.nodes[i].visits = 0
     t.nodes[i].avail = 1
     t.nodes[i].reward = 0.0
+    if t.prior != NULL:
+        t.prior[i] = 0.0
     t.links[i].key = action | (player << 24) if parent >= 0 else -1
     if parent >= 0:
         t.links[i].next_sibling = t.nodes[parent].first_child
@@ -112,6 +123,7 @@ cdef int _tree_init(kz_tree *t, int32_t max_nodes) noexcept nogil:
     t.cap = INITIAL_NODES if INITIAL_NODES <= max_nodes else max_nodes
     t.max_nodes = max_nodes
     t.n = 0
+    t.prior = NULL
     t.nodes = <kz_node *>malloc(<size_t>t.cap * sizeof(kz_node))
     t.links = <kz_link *>malloc(<size_t>t.cap * sizeof(kz_link))
     if t.nodes == NULL or t.links == NULL:
@@ -174,6 +186,8 @@ cdef int _copy_subtree(const kz_tree *src, int32_t x, kz_tree *dst) noexcept nog
             dst.nodes[nn].visits = src.nodes[c].visits
             dst.nodes[nn].avail = src.nodes[c].avail
             dst.nodes[nn].reward = src.nodes[c].reward
+            if dst.prior != NULL and src.prior != NULL:
+                dst.prior[nn] = src.prior[c]
             old_of[nn] = c
             c = src.links[c].next_sibling
     free(old_of)
@@ -227,6 +241,49 @@ cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
             R[p] = 1.0 - R[p]
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noexcept nogil:
+    """``w.p_prob[i]`` = the policy model's probability of ``w.legal[i]`` (i < n) for seat
+    ``p`` at ``st``: the softmax over those n actions of ``relu(x @ w1 + b1) @ w2 + b2``, x
+    = p's observation tensor.  The first layer adds the rows of ``w1`` of the nonzero inputs
+    only; the second is computed for the legal actions only (``p_w2`` is ``w2`` transposed:
+    one contiguous row of H weights an action)."""
+    cdef int32_t i, j, a, H = w.p_hidden, T = w.p_inputs
+    cdef float *h = w.p_h
+    cdef float *x = w.p_obs
+    cdef const float *row
+    cdef float xi, z
+    cdef double top = -INFINITY, total = 0.0
+    w.ops.observation_tensor(st, p, x)
+    for j in range(H):
+        h[j] = w.p_b1[j]
+    for i in range(T):
+        xi = x[i]
+        if xi != 0.0:
+            row = w.p_w1 + <size_t>i * H
+            for j in range(H):
+                h[j] += xi * row[j]
+    for j in range(H):
+        if h[j] < 0.0:
+            h[j] = 0.0
+    for i in range(n):
+        a = w.legal[i]
+        z = w.p_b2[a]
+        row = w.p_w2 + <size_t>a * H
+        for j in range(H):
+            z += h[j] * row[j]
+        w.p_prob[i] = z
+        if z > top:
+            top = z
+    for i in range(n):
+        w.p_prob[i] = exp(w.p_prob[i] - top)
+        total += w.p_prob[i]
+    for i in range(n):
+        w.p_prob[i] /= total
+
+
 # ------------------------------------------------------------------------- one iteration
 @cython.boundscheck(False)
 @cython.wraparound(False)
@@ -257,7 +314,7 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     cdef double R[KZ_MAX_PLAYERS]
 
     cdef int32_t forced = -1
-    cdef double top
+    cdef double top, ptop, pa
     if w.paired:
         if w.round_pos >= w.round_n:            # a new round: one world for every root action
             memcpy(w.det, w.root, <size_t>ops.state_size)
@@ -312,11 +369,20 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
                 untried -= 1
             child = links[child].next_sibling
         h = -1
-        if w.prior > 0.0:
+        if w.prior > 0.0 and not w.policy_prior:
             h = ops.heuristic_action(st, &w.rng)
         if untried > 0:
             a = -1
-            if h >= 0 and w.mark[h] == gen:
+            pa = 0.0
+            if w.policy_prior:
+                _policy_probs(w, st, p, n)      # the untried action the policy likes best first
+                ptop = -1.0
+                for i in range(n):
+                    if w.mark[w.legal[i]] == gen and w.p_prob[i] > ptop:
+                        ptop = w.p_prob[i]
+                        a = w.legal[i]
+                pa = ptop
+            elif h >= 0 and w.mark[h] == gen:
                 a = h                   # progressive bias: the heuristic's move first
             else:
                 k = <int32_t>kz_bounded(&w.rng, <uint32_t>untried)
@@ -328,6 +394,8 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
                         k -= 1
             child = _new_node(&w.tree, node, a, p)
             if child >= 0:
+                if w.tree.prior != NULL:
+                    w.tree.prior[child] = <float>pa
                 ops.apply_action(st, a, NULL)
                 w.tree_actions += 1
                 node = child
@@ -348,7 +416,10 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
                 lg = log(<double>nodes[child].avail)
                 score = (nodes[child].reward / nodes[child].visits
                          + w.exploration * sqrt(lg / nodes[child].visits))
-                if nodes[child].action == h:
+                if w.policy_prior:
+                    score += (w.prior * w.tree.prior[child] * sqrt(<double>nodes[child].avail)
+                              / (nodes[child].visits + 1))
+                elif nodes[child].action == h:
                     score += w.prior / (nodes[child].visits + 1)
             if score > best_score:
                 best_score = score
@@ -434,6 +505,7 @@ cdef class _Worker:
     cdef kz_worker w
     cdef State root_state           # keeps the root struct alive while workers read it
     cdef object model_ref           # keeps the value model's arrays alive (value="model")
+    cdef object policy_ref          # keeps the policy model's arrays alive (prior_from="model")
 
     def __dealloc__(self):
         free(self.w.scratch)
@@ -448,6 +520,10 @@ cdef class _Worker:
         free(self.w.best_share)
         free(self.w.v_obs)
         free(self.w.v_h)
+        free(self.w.tree.prior)
+        free(self.w.p_obs)
+        free(self.w.p_h)
+        free(self.w.p_prob)
 
     def run(self, bint interruptible=False):
         """Iterate to the budget without the GIL.  ``interruptible`` (the caller's own
@@ -591,6 +667,78 @@ def _model_arrays(State state not None, model):
     return m
 
 
+cdef int _attach_policy(_Worker wk, dict model) except -1:
+    """Point the worker at the policy model's float32 arrays (checked by ``_policy_arrays``;
+    ``w2t`` is ``w2`` transposed, made there) and give its tree a prior per node."""
+    cdef const float[:, ::1] w1 = model["w1"]
+    cdef const float[::1] b1 = model["b1"]
+    cdef const float[:, ::1] w2t = model["w2t"]
+    cdef const float[::1] b2 = model["b2"]
+    cdef const kz_ops *ops = wk.w.ops
+    wk.policy_ref = model
+    wk.w.policy_prior = 1
+    wk.w.p_inputs = <int32_t>w1.shape[0]
+    wk.w.p_hidden = <int32_t>w1.shape[1]
+    wk.w.p_actions = <int32_t>w2t.shape[0]
+    wk.w.p_w1 = &w1[0, 0]
+    wk.w.p_b1 = &b1[0]
+    wk.w.p_w2 = &w2t[0, 0]
+    wk.w.p_b2 = &b2[0]
+    wk.w.p_obs = <float *>malloc(<size_t>(wk.w.p_inputs + 1) * sizeof(float))
+    wk.w.p_h = <float *>malloc(<size_t>(wk.w.p_hidden + 1) * sizeof(float))
+    wk.w.p_prob = <double *>malloc(<size_t>(ops.max_legal + 1) * sizeof(double))
+    wk.w.tree.prior = <float *>malloc(<size_t>wk.w.tree.cap * sizeof(float))
+    if wk.w.p_obs == NULL or wk.w.p_h == NULL or wk.w.p_prob == NULL or wk.w.tree.prior == NULL:
+        raise MemoryError()
+    memset(wk.w.tree.prior, 0, <size_t>wk.w.tree.cap * sizeof(float))
+    return 0
+
+
+def _policy_arrays(State state not None, model):
+    """The policy model for ``state``'s game (``model``: ``None`` for the shipped one, or a
+    ``.npz`` path), checked against the game's observation tensor and action count, with
+    ``w2t`` (``w2`` transposed, C-contiguous) added for the C pass.  Raises ``ConfigError``."""
+    import numpy as np
+    from krazy_core.search.policy_model import load_policy_model
+    if state.data == NULL:
+        state._not_ready()
+    cdef const kz_ops *ops = state.ops
+    gid = ops.game_id.decode()
+    if ops.observation_tensor == NULL or ops.tensor_size <= 0:
+        raise ConfigError(f"prior_from='model': {gid} has no observation tensor in its GameOps table")
+    m = load_policy_model(gid if model is None else model)
+    if m["w1"].shape[0] != ops.tensor_size or m["w2"].shape[1] != ops.num_distinct_actions:
+        raise ConfigError(f"policy model {model or gid!r} takes {m['w1'].shape[0]} inputs and scores "
+                          f"{m['w2'].shape[1]} actions; {gid} has an observation tensor of "
+                          f"{ops.tensor_size} and {ops.num_distinct_actions} actions")
+    if "w2t" not in m:
+        m["w2t"] = np.ascontiguousarray(m["w2"].T)
+    return m
+
+
+def policy_priors(state, model=None):
+    """The policy model's prior over the legal actions of the player to act at ``state``, as
+    ``search(..., prior_from="model")`` computes it in C: ``{action: probability}`` (sums to
+    1).  ``model``: ``None`` (the game's shipped policy) or a ``.npz`` path.  Raises
+    ``ConfigError`` when the game has no policy model or tensor, ``IllegalActionError`` at a
+    terminal state."""
+    if not isinstance(state, State):
+        raise TypeError(f"policy_priors() needs a krazy_core State, got {type(state).__name__}")
+    if (<State>state).data == NULL:
+        (<State>state)._not_ready()
+    cdef State st = <State>state
+    if st.ops.is_terminal(st.data):
+        raise IllegalActionError("the game is over: no legal action to give a prior to")
+    m = _policy_arrays(st, model)
+    cdef _Worker wk = _make_worker(st, 0, 0.7, 0.0, True, 0, 1, 0.0, 1, False, False, False, False, -1)
+    _attach_policy(wk, m)
+    cdef int32_t i, n = st.ops.legal_actions(st.data, wk.w.legal)
+    cdef int32_t p = st.ops.current_player(st.data)
+    with nogil:
+        _policy_probs(&wk.w, st.data, p, n)
+    return {int(wk.w.legal[i]): float(wk.w.p_prob[i]) for i in range(n)}
+
+
 def model_values(state, model=None):
     """Each seat's return at ``state`` as ``search(..., value="model")`` backs it up, computed
     by the search's own C forward pass (list of float, length ``num_players``, sums to 1, or to
@@ -732,7 +880,7 @@ def check_options(options, *, defaults=None):
             "opponents": "tree", "omniscient": False, "rollout": "heuristic",
             "max_rollout": None, "horizon": "round", "tree_depth": None,
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES, "reuse": False,
-            "value": "rollout", "model": None}
+            "value": "rollout", "model": None, "prior_from": "heuristic", "policy_model": None}
     if defaults:
         opts.update(defaults)
     for k, v in options.items():
@@ -788,6 +936,16 @@ def check_options(options, *, defaults=None):
                               f"got {opts['model']!r}")
         if opts["value"] != "model":
             raise ConfigError("model= is only read with value='model'")
+    if opts["prior_from"] not in PRIORS:
+        raise ConfigError(f"prior_from must be one of {', '.join(map(repr, PRIORS))}, got {opts['prior_from']!r}")
+    if opts["policy_model"] is not None:
+        if not isinstance(opts["policy_model"], str) or not opts["policy_model"].endswith(".npz"):
+            raise ConfigError(f"policy_model must be None (the game's shipped policy) or a path to a .npz "
+                              f"file, got {opts['policy_model']!r}")
+        if opts["prior_from"] != "model":
+            raise ConfigError("policy_model= is only read with prior_from='model'")
+    if opts["prior_from"] == "model" and "prior" not in options:
+        opts["prior"] = DEFAULT_MODEL_PRIOR   # the model's prior weighs in unless prior=0 is given
     if opts["value"] == "model" and opts["max_rollout"] is None:
         opts["max_rollout"] = 0         # the model values the leaf itself (AlphaZero-style)
     opts["seed"] = check_seed(opts["seed"])
@@ -812,7 +970,19 @@ def search(state, *, previous=None, **options):
     - ``exploration`` (float >= 0, default 0.7): UCT constant ``c``.
     - ``prior`` (float >= 0, default 0 = off): progressive bias toward the game's heuristic
       move: at each tree node it is expanded first and its UCT score gets
-      ``prior / (visits + 1)`` (ignored when the game has no heuristic).
+      ``prior / (visits + 1)`` (ignored when the game has no heuristic).  With
+      ``prior_from="model"`` it is the weight of the learned policy's prior instead (default
+      1.0 there; 0 turns the prior off).
+    - ``prior_from`` (issue 18): ``"heuristic"`` (default, as above) or ``"model"``: the
+      game's policy model (``krazy_core.search.policy_model``: an MLP over the acting seat's
+      observation tensor, softmax over the legal actions, evaluated in C without the GIL
+      when a node is expanded; :func:`policy_priors`) gives each child its probability P;
+      the untried action of highest P is expanded first and a child's UCT score gets
+      ``prior * P * sqrt(avail) / (visits + 1)`` (PUCT-style, ``avail`` standing for the
+      parent's visits in an information-set tree).  Raises ``ConfigError`` for a game with
+      no shipped policy (``krazy_core/models/GAME.policy.npz``).
+    - ``policy_model`` (``None`` or a ``.npz`` path, only with ``prior_from="model"``): the
+      policy's weights (default the game's file in ``krazy_core/models/``).
     - ``paired`` (bool, default False): common random numbers at the root.  Each
       determinization (with its future dice and rollout draws) is played once after every
       root action in turn, UCT below the root; the move is the best mean return, and
@@ -912,6 +1082,8 @@ def _search(State state, dict opts, previous=None):
     if iters >= 0 and threads > iters:
         threads = <int>iters
     vmodel = _model_arrays(state, opts["model"]) if opts["value"] == "model" else None
+    pmodel = (_policy_arrays(state, opts["policy_model"])
+              if opts["prior_from"] == "model" and opts["prior"] > 0 else None)
     workers = []
     for k in range(threads):
         if iters >= 0:
@@ -926,6 +1098,8 @@ def _search(State state, dict opts, previous=None):
                                     -1 if opts["tree_depth"] is None else opts["tree_depth"]))
         if vmodel is not None:
             _attach_model(<_Worker>workers[k], vmodel)
+        if pmodel is not None:
+            _attach_policy(<_Worker>workers[k], pmodel)
     reused = carried = 0
     if previous is not None:
         found = _reuse_nodes(previous, state, workers, opts)

@@ -208,7 +208,8 @@ def test_fuzz_every_method_argument(game_id, data, seed, steps):
            "time_limit": st.sampled_from([None, 10**400, float("nan"), -1, 1e-6]),
            "reuse": hostile_scalar,
            "prior_from": st.sampled_from(["heuristic", "model", "x", None]),
-           "policy_model": st.sampled_from([None, "missing.npz", 3, "/dev/null"])}))
+           "policy_model": st.sampled_from([None, "missing.npz", 3, "/dev/null"]),
+           "chance_nodes": hostile_scalar}))
 def test_fuzz_search_options(game_id, seed, steps, opts):
     from krazy_core.search.ismcts import search
     s = _state_at(game_id, seed, steps)

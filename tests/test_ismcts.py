@@ -356,3 +356,26 @@ def test_ctrl_c_stops_a_long_search():
         assert time.monotonic() - t0 < 5.0
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def test_chance_nodes_key_decisions_by_what_the_searcher_saw():
+    """chance_nodes=True (issue 18 experiment): below each action node one child per
+    observation of the searcher; the root's statistics stay keyed by action."""
+    import krazy_core
+    s = krazy_core.make("krazy-kings").new_initial_state(seed=3)
+    a = search(s, iterations=3000, seed=1, chance_nodes=True)
+    b = search(s, iterations=3000, seed=1, chance_nodes=True)
+    plain = search(s, iterations=3000, seed=1)
+    assert (a.action, a.visits, a.values) == (b.action, b.visits, b.values)
+    assert sum(a.visits.values()) == 3000 and set(a.visits) == set(s.legal_actions())
+    # the same iterations build another tree: the outcome nodes come in, the deep lines split
+    assert a.visits != plain.visits and a.nodes != plain.nodes
+    with pytest.raises(ConfigError, match="chance_nodes must be True or False"):
+        search(s, iterations=5, chance_nodes=1)
+    with pytest.raises(ConfigError, match="drop reuse=True"):
+        search(s, iterations=5, chance_nodes=True, reuse=True)
+
+
+def test_chance_nodes_need_an_observation_tensor(nim):
+    with pytest.raises(ConfigError, match="chance_nodes=True: .* has no observation tensor"):
+        search(nim.new_state(5), iterations=5, chance_nodes=True)

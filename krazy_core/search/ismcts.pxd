@@ -103,3 +103,9 @@ ctypedef struct kz_worker:
     float *p_obs            # T floats: scratch observation tensor
     float *p_h              # H floats: scratch hidden layer
     double *p_prob          # ops.max_legal: the policy over w.legal at the node being expanded
+    # chance nodes (chance_nodes=True): below each action node, one child per observation of
+    # the searcher after it (a hash of its observation tensor), so deeper decisions are keyed
+    # by what the searcher has seen (the rolls, its draws) instead of pooled over them
+    int32_t chance_nodes
+    int32_t c_inputs        # ops.tensor_size
+    float *c_obs            # c_inputs floats: scratch observation tensor

@@ -56,7 +56,7 @@ DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget make
 ROLLOUTS = ("heuristic", "random")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
            "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes",
-           "reuse", "value", "model", "prior_from", "policy_model")
+           "reuse", "value", "model", "prior_from", "policy_model", "chance_nodes")
 PRIORS = ("heuristic", "model")
 DEFAULT_MODEL_PRIOR = 1.0      # the PUCT weight of the policy model's prior (prior_from="model")
 OPPONENTS = ("tree", "heuristic")
@@ -284,6 +284,35 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
         w.p_prob[i] /= total
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int32_t _outcome_child(kz_worker *w, const void *st, int32_t node, bint *created) noexcept nogil:
+    """``chance_nodes``: the child of the action node ``node`` for what the searcher observes
+    now (an FNV-1a hash of its observation tensor: the dice just rolled, the cards it drew,
+    the counts and the top card), made when new (``created``); -1 when the pool is full.
+    So the decisions below an action are keyed by the searcher's information set, not pooled
+    over every roll and draw that action can lead to."""
+    cdef int32_t i, child, T = w.c_inputs
+    cdef uint32_t hsh = 2166136261u, bits
+    cdef float *x = w.c_obs
+    w.ops.observation_tensor(st, w.searcher, x)
+    for i in range(T):
+        memcpy(&bits, &x[i], 4)
+        hsh = (hsh ^ bits) * 16777619u
+    hsh &= 0x7FFFFFFF
+    child = w.tree.nodes[node].first_child
+    while child >= 0:
+        if w.tree.links[child].key == <int32_t>hsh:
+            created[0] = False
+            return child
+        child = w.tree.links[child].next_sibling
+    child = _new_node(&w.tree, node, -2, w.tree.nodes[node].player)
+    if child >= 0:
+        w.tree.links[child].key = <int32_t>hsh
+    created[0] = True
+    return child
+
+
 # ------------------------------------------------------------------------- one iteration
 @cython.boundscheck(False)
 @cython.wraparound(False)
@@ -315,6 +344,7 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
 
     cdef int32_t forced = -1
     cdef double top, ptop, pa
+    cdef bint fresh = False
     if w.paired:
         if w.round_pos >= w.round_n:            # a new round: one world for every root action
             memcpy(w.det, w.root, <size_t>ops.state_size)
@@ -400,6 +430,10 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
                 w.tree_actions += 1
                 node = child
                 depth += 1
+                if w.chance_nodes:
+                    child = _outcome_child(w, st, node, &fresh)
+                    if child >= 0:
+                        node = child
                 break
             if untried == n:            # pool full and nothing to select: roll out from here
                 break
@@ -429,6 +463,13 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         w.tree_actions += 1
         node = best
         depth += 1
+        if w.chance_nodes:
+            child = _outcome_child(w, st, node, &fresh)
+            if child < 0:
+                break                   # pool full: roll out from the action node
+            node = child
+            if fresh:
+                break                   # a new outcome: roll out from it
 
     if depth > w.max_depth:
         w.max_depth = depth
@@ -524,6 +565,7 @@ cdef class _Worker:
         free(self.w.p_obs)
         free(self.w.p_h)
         free(self.w.p_prob)
+        free(self.w.c_obs)
 
     def run(self, bint interruptible=False):
         """Iterate to the budget without the GIL.  ``interruptible`` (the caller's own
@@ -691,6 +733,19 @@ cdef int _attach_policy(_Worker wk, dict model) except -1:
     if wk.w.p_obs == NULL or wk.w.p_h == NULL or wk.w.p_prob == NULL or wk.w.tree.prior == NULL:
         raise MemoryError()
     memset(wk.w.tree.prior, 0, <size_t>wk.w.tree.cap * sizeof(float))
+    return 0
+
+
+cdef int _enable_chance_nodes(_Worker wk) except -1:
+    cdef const kz_ops *ops = wk.w.ops
+    if ops.observation_tensor == NULL or ops.tensor_size <= 0:
+        raise ConfigError(f"chance_nodes=True: {ops.game_id.decode()} has no observation tensor in its "
+                          f"GameOps table")
+    wk.w.chance_nodes = 1
+    wk.w.c_inputs = ops.tensor_size
+    wk.w.c_obs = <float *>malloc(<size_t>(ops.tensor_size + 1) * sizeof(float))
+    if wk.w.c_obs == NULL:
+        raise MemoryError()
     return 0
 
 
@@ -880,7 +935,8 @@ def check_options(options, *, defaults=None):
             "opponents": "tree", "omniscient": False, "rollout": "heuristic",
             "max_rollout": None, "horizon": "round", "tree_depth": None,
             "threads": 1, "max_nodes": DEFAULT_MAX_NODES, "reuse": False,
-            "value": "rollout", "model": None, "prior_from": "heuristic", "policy_model": None}
+            "value": "rollout", "model": None, "prior_from": "heuristic", "policy_model": None,
+            "chance_nodes": False}
     if defaults:
         opts.update(defaults)
     for k, v in options.items():
@@ -936,6 +992,10 @@ def check_options(options, *, defaults=None):
                               f"got {opts['model']!r}")
         if opts["value"] != "model":
             raise ConfigError("model= is only read with value='model'")
+    if not isinstance(opts["chance_nodes"], bool):
+        raise ConfigError(f"chance_nodes must be True or False, got {opts['chance_nodes']!r}")
+    if opts["chance_nodes"] and opts["reuse"]:
+        raise ConfigError("chance_nodes=True keeps no tree between moves: drop reuse=True")
     if opts["prior_from"] not in PRIORS:
         raise ConfigError(f"prior_from must be one of {', '.join(map(repr, PRIORS))}, got {opts['prior_from']!r}")
     if opts["policy_model"] is not None:
@@ -1021,6 +1081,13 @@ def search(state, *, previous=None, **options):
       ``ConfigError``.
     - ``model`` (``None`` or a ``.npz`` path, only with ``value="model"``): the weights
       (``krazy_core.search.value_model``; default the game's file in ``krazy_core/models/``).
+    - ``chance_nodes`` (bool, default False; an experiment of issue 18): below each action
+      node, one child per observation of the searcher after it (a hash of its observation
+      tensor: the dice rolled, the cards it drew), so the decisions deeper in the tree are
+      keyed by what the searcher has seen instead of pooled over every roll and draw (UCT
+      still compares the actions over all their outcomes).  It made Krazy Kings no stronger
+      (``benches/README.md``).  Needs an observation tensor; not with ``reuse=True``
+      (``ConfigError``).
     - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
     - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
     - ``reuse`` (bool, default False): keep the trees in ``result.tree`` so that the next
@@ -1100,6 +1167,8 @@ def _search(State state, dict opts, previous=None):
             _attach_model(<_Worker>workers[k], vmodel)
         if pmodel is not None:
             _attach_policy(<_Worker>workers[k], pmodel)
+        if opts["chance_nodes"]:
+            _enable_chance_nodes(<_Worker>workers[k])
     reused = carried = 0
     if previous is not None:
         found = _reuse_nodes(previous, state, workers, opts)

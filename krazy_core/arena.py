@@ -261,7 +261,7 @@ def run_arena(game, bots: Sequence[str], games: int, seed: int = 0, workers: int
     words = list(bots) or ["random"]
     entries = [words[i % len(words)] for i in range(n)]
     for w in set(entries):
-        make_bot(w, seed=0)              # unknown words fail here, before any game
+        make_bot(w, seed=0).check_game(game)    # unknown words or models fail here, before any game
     res = ArenaResult(game.game_id, n, entries, wins=[0.0] * n)
     job = make_job(game, {"schedule": "rotate", "entries": entries, "rotate": bool(rotate)}, games, seed)
     own = runner is None

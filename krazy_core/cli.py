@@ -139,7 +139,7 @@ def _make_game(args):
                           f"{m.group(4) or ''} (seats count from 1), got {int(m.group(5)) + 1}{m.group(6)}") from None
 
 
-def _bot_list(text: str, n: int) -> List[str]:
+def _bot_list(text: str, n: int, game=None) -> List[str]:
     words = [w.strip() for w in text.split(",") if w.strip()]
     if not words:
         raise ConfigError("--bots needs at least one bot (random, heuristic, ismcts)")
@@ -148,6 +148,8 @@ def _bot_list(text: str, n: int) -> List[str]:
                           "(a shorter list repeats)")
     for w in set(words):
         bot = make_bot(LEVELS.get(w, w), seed=0)
+        if game is not None:
+            bot.check_game(game)        # a model the game lacks: before the deal, not mid-game
         limit = (getattr(bot, "_options", None) or {}).get("time_limit")
         if limit is not None and limit > MAX_THINK:
             # ismcts:1e9s was taken: a game that never moves again
@@ -189,7 +191,7 @@ def _shown(raw, limit=60):
 def cmd_match(args, console: Console) -> int:
     game = _make_game(args)
     _check_delay(args.delay)
-    bots_spec = _bot_list(args.bots, game.num_players)
+    bots_spec = _bot_list(args.bots, game.num_players, game)
     seed = args.seed
     if seed is None:                    # "seed None" and a game no one could replay
         import secrets
@@ -372,7 +374,7 @@ def cmd_play(args, console: Console) -> int:
     _check_names(given)
     if len(given) > humans:
         raise ConfigError(f"--names gives {len(given)} names for {humans} human seat(s)")
-    bot_words = _bot_list(args.bots, n - humans) if n > humans else []
+    bot_words = _bot_list(args.bots, n - humans, game) if n > humans else []
     seats = ["human"] * humans + bot_words
     names = _seat_names(humans, seats, given)
     seed = args.seed
@@ -1285,7 +1287,7 @@ def cmd_simulate(args, console: Console) -> int:
     game = _make_game(args)
     n = game.num_players
     # the levels --bots offers (easy, normal, hard) as the bots they stand for
-    entries = [LEVELS.get(w, w) for w in _bot_list(args.bots, n)]
+    entries = [LEVELS.get(w, w) for w in _bot_list(args.bots, n, game)]
     base = args.seed or 0
     from krazy_core.arena import make_job
     from krazy_core.cli_runs import backend, open_store_arg
@@ -1473,7 +1475,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE",
                        help="a game option, repeatable (krazy rules GAME lists each game's: -o max_turns=200)")
-        p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:2000), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3)")
+        p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:2000), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3, ismcts:2000:prior_from=model), or the learned models alone: value, policy (Krazy Kings)")
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
                        description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "

@@ -281,7 +281,7 @@ def add_run_commands(sub, common):
                        "ratings with intervals, a pairwise table, a plot",
                        description="Every bot plays every other. Each deal is played once with the bots "
                                    "in every seat (duplicate deals), so the luck of the cards evens out. "
-                                   "Prints a rating per bot (higher is stronger) with a 95%% interval, "
+                                   "Prints a rating per bot (higher is stronger) with a 95% interval, "
                                    "how often each bot beat each other, and draws the ratings with --plot. "
                                    "Results are kept in --store as they come: run the same command again "
                                    "to resume or to print them again. Example: krazy tournament "
@@ -297,9 +297,9 @@ def add_run_commands(sub, common):
                        description="Is bot B stronger than bot A? Plays pairs of games on the same deals "
                                    "with the bots' seats swapped, and stops as soon as the answer is sure "
                                    "enough (a sequential probability ratio test): yes, B is at least "
-                                   "--elo1 Elo stronger, or no, at most --elo0. 20 Elo is about a 53%% "
+                                   "--elo1 Elo stronger, or no, at most --elo0. 20 Elo is about a 53% "
                                    "score. Bots as in --bots: easy, normal, hard, random, heuristic, "
-                                   "ismcts:N. Example: krazy sprt krazy-kings heuristic ismcts:200")
+                                   "ismcts:N, value, policy. Example: krazy sprt krazy-kings heuristic ismcts:200")
     p.add_argument("game", help="game id (krazy games lists them)")
     p.add_argument("a", help="bot A, the baseline (e.g. heuristic)")
     p.add_argument("b", help="bot B, the candidate (e.g. ismcts:200)")

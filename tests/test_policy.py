@@ -15,23 +15,9 @@ from krazy_core.search.ismcts import check_options, policy_priors, search
 from krazy_core.search.policy_model import (load_policy_model, policy_numpy, policy_path,
                                             save_policy_model)
 from krazy_core.search.value_model import MODELS_DIR
+from tests.test_learn import _states
 
 KK_T, KK_A = 219, 109          # Krazy Kings: observation tensor size, num_distinct_actions
-
-
-def _states(n_players, games, seed=0, game_id="krazy-kings"):
-    """Every decision of a few seeded games of mixed heuristic and random play."""
-    from krazy_core.rng import Rng
-    g = krazy_core.make(game_id, num_players=n_players)
-    out = []
-    for gi in range(games):
-        rng = Rng(seed + gi)
-        s = g.new_initial_state(seed=seed + gi)
-        while not s.is_terminal():
-            out.append(s.clone())
-            a = rng.choice(s.legal_actions()) if rng.uniform() < 0.3 else s.heuristic_action(rng.next_u64())
-            s.apply_action(a)
-    return out
 
 
 def _random_policy(path, t=KK_T, a=KK_A, hidden=12, seed=1):
@@ -100,7 +86,7 @@ def test_malformed_or_missing_policy_files_are_config_errors(tmp_path):
     with pytest.raises(ConfigError, match="w1 has a non-finite weight"):
         load_policy_model(str(tmp_path / "nan.npz"))
     (tmp_path / "junk.npz").write_bytes(b"not a zip file")
-    with pytest.raises(ConfigError, match="not a readable .npz file"):
+    with pytest.raises(ConfigError, match="not a readable .npz archive"):
         load_policy_model(str(tmp_path / "junk.npz"))
     s = krazy_core.make("krazy-kings").new_initial_state(seed=1)
     wrong = _random_policy(tmp_path / "wrong.npz", a=KK_A + 1)
@@ -226,3 +212,98 @@ def test_training_command_writes_a_policy_the_search_loads(tmp_path):
     m2 = load_policy_model(str(out2 / "krazy-kings.policy.npz"))
     for k in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(m[k], m2[k])
+
+
+# --------------------------------------------------------------- what a fresh user tried (issue 18)
+def test_huge_or_unreadable_model_files_are_config_errors(tmp_path):
+    from krazy_core.learn.model import load_value_model, save_value_model
+    big = np.full((KK_T, 2), 1e20)
+    with pytest.raises(ConfigError, match=r"w1 has a weight beyond \+-1e\+06"):
+        save_policy_model(str(tmp_path / "big.npz"), big, np.zeros(2), np.ones((2, KK_A)), np.zeros(KK_A))
+    np.savez(tmp_path / "bigv.npz", w1=big.astype(np.float32), b1=np.zeros(2, np.float32),
+             w2=np.zeros(2, np.float32), b2=np.zeros(1, np.float32))
+    with pytest.raises(ConfigError, match=r"value model .*w1 has a weight beyond"):
+        load_value_model(str(tmp_path / "bigv.npz"))
+    (tmp_path / "empty.npz").write_bytes(b"")
+    good = _random_policy(tmp_path / "good.npz")
+    (tmp_path / "trunc.npz").write_bytes(open(good, "rb").read()[:300])
+    (tmp_path / "text.npz").write_text("hello")
+    for name in ("empty", "trunc", "text"):
+        with pytest.raises(ConfigError, match="not a readable .npz archive of float arrays"):
+            load_policy_model(str(tmp_path / f"{name}.npz"))
+        with pytest.raises(ConfigError, match="not a readable .npz archive of float arrays"):
+            load_value_model(str(tmp_path / f"{name}.npz"))
+    with pytest.raises(ConfigError, match="a policy model is a game id or a .npz path, got 123"):
+        policy_priors(krazy_core.make("krazy-kings").new_initial_state(seed=1), 123)
+
+
+def test_a_prior_that_overflows_in_c_falls_back_to_uniform_and_expands_only_legal_moves(tmp_path):
+    """Weights that pass the loader cannot overflow; these are written into the loaded arrays
+    afterwards, so the C pass meets infinite logits: the prior is uniform, never NaN, and no
+    node for an action outside the legal ones (action -1) is ever made."""
+    path = _random_policy(tmp_path / "p.npz", seed=4)
+    m = load_policy_model(path)                      # the cached dict the search reads
+    from krazy_core.search.ismcts import _policy_arrays
+    s = krazy_core.make("krazy-kings").new_initial_state(seed=5)
+    while len(s.legal_actions()) < 2:
+        s.apply_action(s.legal_actions()[0])
+    _policy_arrays(s, path)                          # adds the transposed w2 the C pass reads
+    for k in ("w1", "w2t"):
+        m[k][...] = 3e38
+    pri = policy_priors(s, path)
+    legal = s.legal_actions()
+    assert list(pri) == legal and all(v == pytest.approx(1 / len(legal)) for v in pri.values())
+    r = search(s, iterations=500, seed=1, prior_from="model", policy_model=path)
+    assert set(r.visits) == set(legal) and sum(r.visits.values()) == 500
+
+
+def test_a_bot_whose_model_the_game_lacks_is_refused_before_the_deal():
+    from tests.test_cli import krazy
+    g = krazy_core.make("contract-rummy", num_players=2)
+    for word in ("policy", "ismcts:200:prior_from=model"):
+        with pytest.raises(ConfigError, match="no policy model for 'contract-rummy'"):
+            make_bot(word).check_game(g)
+        code, out = krazy("match", "contract-rummy", "--bots", f"heuristic,{word}", "--seed", "1")
+        assert code == 2 and "no policy model for 'contract-rummy'" in out
+        assert "draws" not in out and "discards" not in out        # not a move was played
+    make_bot("policy").check_game(krazy_core.make("krazy-kings"))   # ships one: no error
+    make_bot("ismcts:200:prior_from=model").check_game(krazy_core.make("krazy-kings", num_players=4))
+    code, out = krazy("match", "krazy-kings", "--bots", "heuristic,policy", "--seed", "2")
+    assert code == 0 and "wins" in out.lower()
+
+
+def test_chance_nodes_never_continue_a_tree():
+    s = krazy_core.make("krazy-kings").new_initial_state(seed=3)
+    r = search(s, iterations=100, seed=1, reuse=True)
+    with pytest.raises(ConfigError, match="chance_nodes=True cannot continue a previous search's tree"):
+        search(s, iterations=100, seed=1, chance_nodes=True, previous=r)
+
+
+def test_model_paths_may_be_path_objects(tmp_path):
+    path = tmp_path / "p.npz"
+    _random_policy(path)
+    s = krazy_core.make("krazy-kings").new_initial_state(seed=6)
+    assert policy_priors(s, path) == policy_priors(s, str(path))
+    assert PolicyBot(model=path).step(s) == PolicyBot(model=str(path)).step(s)
+    r = search(s, iterations=50, seed=1, prior_from="model", policy_model=path)
+    assert r.action in s.legal_actions()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["nosuch", "--out", "OUT"], "unknown game 'nosuch'"),
+    (["krazy-kings", "--players", "two", "--out", "OUT"], "--players two"),
+    (["krazy-kings", "--players", "9", "--out", "OUT", "--policy"], "2..5 players"),
+    (["krazy-kings", "--policy", "--teacher", "nothing", "--out", "OUT"], "unknown bot 'nothing'"),
+    (["kings-rummy", "--policy", "--teacher", "policy", "--out", "OUT"], "no policy model for 'kings-rummy'"),
+    (["krazy-kings", "--policy", "--teacher", "ismcts:100:prior=0", "--rounds", "2", "--out", "OUT"],
+     "whose prior the rounds set"),
+    (["krazy-kings", "--out", "FILE"], "is a file, not a folder"),
+    (["kings-rummy", "--policy", "--shipped", "--out", "OUT"], "no shipped policy report for 'kings-rummy'"),
+])
+def test_training_command_refuses_bad_arguments_up_front(tmp_path, capsys, args, words):
+    (tmp_path / "FILE").write_text("x")
+    args = [str(tmp_path / a) if a in ("OUT", "FILE") else a for a in args]
+    with pytest.raises(SystemExit) as e:
+        train_mod.main(args)
+    assert e.value.code == 2 and words in capsys.readouterr().err
+    assert not (tmp_path / "OUT").exists()

@@ -23,6 +23,11 @@ class Bot:
     def step(self, state) -> int:
         raise NotImplementedError
 
+    def check_game(self, game) -> None:
+        """Raise ``ConfigError`` now if this bot cannot play ``game`` (a bot that needs a
+        learned model the game does not ship); called before a deal so a game never stops
+        after its first moves.  The bots without models can play every game."""
+
     def _check(self, state):
         if state.is_terminal():
             raise IllegalActionError(f"{self.name}: the game is over; there is no move to choose")

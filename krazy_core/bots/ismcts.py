@@ -60,6 +60,17 @@ class ISMCTSBot(Bot):
         (``krazy_core.search.ismcts.game_defaults``) replace those when it searches."""
         return {k: v for k, v in self._options.items() if k != "seed"}
 
+    def check_game(self, game) -> None:
+        """``ConfigError`` unless the learned models these options name (``value="model"``,
+        ``prior_from="model"``, with the game's own search defaults) load and fit ``game``."""
+        from krazy_core.search.ismcts import _model_arrays, _policy_arrays, game_defaults
+        state = game.new_initial_state(seed=0)
+        o = check_options(dict(self._given, iterations=1, time_limit=None), defaults=game_defaults(state))
+        if o["value"] == "model":
+            _model_arrays(state, o["model"])
+        if o["prior_from"] == "model" and o["prior"] > 0:
+            _policy_arrays(state, o["policy_model"])
+
     def step_with_policy(self, state) -> Tuple[int, Dict[int, float]]:
         """``(action, {action: visit fraction})`` for the player to act in ``state``; the
         fractions cover every legal action and sum to 1.  The full result (values,

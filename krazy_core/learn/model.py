@@ -8,6 +8,7 @@ chance to win.  Seat returns are the chances normalized to sum to 1 (:func:`seat
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, Optional
 
 import numpy as np
@@ -48,6 +49,11 @@ class ValueBot(Bot):
         self.samples = samples
         self.model = model
 
+    def check_game(self, game) -> None:
+        """``ConfigError`` unless the value model loads and fits ``game``'s tensor."""
+        from krazy_core.search.ismcts import _model_arrays
+        _model_arrays(game.new_initial_state(seed=0), self.model)
+
     def step(self, state) -> int:
         self._check(state)
         legal = state.legal_actions()
@@ -80,11 +86,23 @@ class PolicyBot(Bot):
 
     name = "policy"
 
-    def __init__(self, *, seed: Optional[int] = None, model: Optional[str] = None):
+    def __init__(self, *, seed: Optional[int] = None, model=None):
         super().__init__(seed=seed)
+        if isinstance(model, os.PathLike):
+            model = os.fspath(model)
         if model is not None and not isinstance(model, str):
             raise ConfigError(f"model must be a game id or a .npz path, got {model!r}")
         self.model = model
+
+    def _path(self):
+        from krazy_core.search.policy_model import policy_path
+        m = self.model
+        return policy_path(m) if m is not None and not m.endswith(".npz") else m
+
+    def check_game(self, game) -> None:
+        """``ConfigError`` unless the policy loads and fits ``game``'s tensor and actions."""
+        from krazy_core.search.ismcts import _policy_arrays
+        _policy_arrays(game.new_initial_state(seed=0), self._path())
 
     def step(self, state) -> int:
         from krazy_core.search.ismcts import policy_priors
@@ -92,9 +110,5 @@ class PolicyBot(Bot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        m = self.model
-        if m is not None and not m.endswith(".npz"):
-            from krazy_core.search.policy_model import policy_path
-            m = policy_path(m)
-        prior = policy_priors(state, m)
+        prior = policy_priors(state, self._path())
         return max(legal, key=lambda a: (prior[a], -legal.index(a)))

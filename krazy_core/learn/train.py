@@ -77,6 +77,17 @@ def selfplay_data(game_id: str, games: int, seed: int, players: Sequence[int] = 
             outcome)
 
 
+def _adam(P, G, M, V, step: int, rate: float, b1: float = 0.9, b2: float = 0.999) -> None:
+    """One Adam update of the float32 arrays ``P`` by the gradients ``G`` (moments ``M``,
+    ``V``; ``step`` counts from 1)."""
+    for k in P:
+        M[k] = b1 * M[k] + (1 - b1) * G[k]
+        V[k] = b2 * V[k] + (1 - b2) * G[k] * G[k]
+        mh = M[k] / (1 - b1 ** step)
+        vh = V[k] / (1 - b2 ** step)
+        P[k] = (P[k] - rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+
+
 def _loss(model, x, y):
     p = np.clip(value_numpy(model, x), 1e-7, 1 - 1e-7)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
@@ -94,7 +105,7 @@ def fit(x, y, *, hidden: int = 32, epochs: int = 8, batch: int = 512, lr: float 
          "b2": np.array([np.log(y.mean() / (1 - y.mean()))], np.float32)}
     M = {k: np.zeros_like(v) for k, v in P.items()}
     V = {k: np.zeros_like(v) for k, v in P.items()}
-    b1_, b2_, step = 0.9, 0.999, 0
+    step = 0
     n = len(y)
     for ep in range(epochs):
         order = rs.permutation(n)
@@ -112,12 +123,7 @@ def fit(x, y, *, hidden: int = 32, epochs: int = 8, batch: int = 512, lr: float 
             G["w1"] = xb.T @ dh + l2 * P["w1"]
             G["b1"] = dh.sum(0)
             step += 1
-            for k in P:
-                M[k] = b1_ * M[k] + (1 - b1_) * G[k]
-                V[k] = b2_ * V[k] + (1 - b2_) * G[k] * G[k]
-                mh = M[k] / (1 - b1_ ** step)
-                vh = V[k] / (1 - b2_ ** step)
-                P[k] = (P[k] - rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+            _adam(P, G, M, V, step, rate)
         if log:
             log(f"epoch {ep + 1}/{epochs}: train loss {_loss(P, x[:50000], y[:50000]):.4f}")
     return P
@@ -239,7 +245,7 @@ def fit_policy(x, mask, target, *, hidden: int = 64, epochs: int = 8, batch: int
          "b2": np.zeros(a, np.float32)}
     M = {k: np.zeros_like(v) for k, v in P.items()}
     V = {k: np.zeros_like(v) for k, v in P.items()}
-    b1_, b2_, step = 0.9, 0.999, 0
+    step = 0
     n = len(x)
     for ep in range(epochs):
         order = rs.permutation(n)
@@ -256,12 +262,7 @@ def fit_policy(x, mask, target, *, hidden: int = 64, epochs: int = 8, batch: int
             G["w1"] = xb.T @ dh + l2 * P["w1"]
             G["b1"] = dh.sum(0)
             step += 1
-            for k in P:
-                M[k] = b1_ * M[k] + (1 - b1_) * G[k]
-                V[k] = b2_ * V[k] + (1 - b2_) * G[k] * G[k]
-                mh = M[k] / (1 - b1_ ** step)
-                vh = V[k] / (1 - b2_ ** step)
-                P[k] = (P[k] - rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+            _adam(P, G, M, V, step, rate)
         if log:
             m = min(n, 20000)
             log(f"epoch {ep + 1}/{epochs}: train cross entropy {policy_loss(P, x[:m], mask[:m], target[:m]):.4f}")
@@ -323,65 +324,86 @@ def train_policy(game_id: str, out: str, *, teacher: str = "ismcts:1000", games:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m krazy_core.learn.train", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m krazy_core.learn.train",
+        description="Train a game's value model (default) or, with --policy, its policy prior, from "
+                    "seeded self-play; writes DIR/GAME.value.npz or DIR/GAME.policy.npz and a .json "
+                    "report (issue 18; krazy_core/models/README.md has the shipped models' commands).")
     ap.add_argument("game", help="game id (a game with an observation tensor and a heuristic)")
-    ap.add_argument("--out", required=True, help="folder for <game>.value.npz and .json")
-    ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--out", required=True, help="folder for GAME.value.npz (or GAME.policy.npz) and its .json")
+    ap.add_argument("--games", type=int, help="self-play games (a round, with --policy); default 20000, "
+                                              "with --policy 2000")
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--players", default="2", help="table sizes, comma separated, cycled (e.g. 2,2,4)")
-    ap.add_argument("--eps", type=float, default=0.3, help="largest chance of a random move")
-    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--eps", type=float, default=0.3, help="value: largest chance of a random move")
+    ap.add_argument("--hidden", type=int, help="hidden units; default 32, with --policy 64")
     ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--every", type=int, default=1, help="record every k-th decision")
+    ap.add_argument("--every", type=int, default=1, help="value: record every k-th decision")
     ap.add_argument("--policy", action="store_true",
                     help="train the policy prior (GAME.policy.npz) from search self-play instead of "
                          "the value model")
     ap.add_argument("--teacher", default="ismcts:1000",
-                    help="with --policy: the searching bot whose root visits are the targets")
+                    help="with --policy: the searching bot whose moves (or root visits) are the targets")
     ap.add_argument("--target", default="move", choices=("move", "visits"),
                     help="with --policy: fit the teacher's moves or its root visit fractions")
     ap.add_argument("--rounds", type=int, default=1,
                     help="with --policy: self-play rounds; from the second on the teacher searches "
                          "with the last round's policy as its prior")
-    ap.add_argument("--workers", type=int, default=1,
-                    help="with --policy: local processes playing the self-play games")
+    ap.add_argument("--workers", type=int,
+                    help="with --policy: local processes playing the self-play games (default 1, or the "
+                         "shipped report's with --shipped; the result is the same for any number)")
     ap.add_argument("--shipped", action="store_true",
-                    help="take games, seed, players, eps, every, hidden and epochs from the shipped "
-                         "model's report (krazy_core/models/<game>.value.json): rebuilds that model")
+                    help="take every setting from the shipped model's report (krazy_core/models/"
+                         "GAME.value.json, or GAME.policy.json with --policy): rebuilds that model")
     a = ap.parse_args(argv)
-    if a.shipped and a.policy:
+    if a.shipped:
         from krazy_core.search.value_model import MODELS_DIR
-        rep = os.path.join(MODELS_DIR, f"{a.game}.policy.json")
+        kind = "policy" if a.policy else "value"
+        rep = os.path.join(MODELS_DIR, f"{a.game}.{kind}.json")
         if not os.path.exists(rep):
-            ap.error(f"--shipped --policy: no shipped policy report for {a.game!r} ({rep})")
+            ap.error(f"--shipped{' --policy' if a.policy else ''}: no shipped {kind} report for {a.game!r} ({rep})")
         with open(rep) as f:
             r = json.load(f)
-        a.games, a.seed, a.teacher, a.rounds, a.hidden, a.epochs, a.target = (
-            r["games"], r["seed"], r["teacher"], r["rounds"], r["hidden"], r["epochs"], r["target"])
+        a.games, a.seed, a.hidden, a.epochs = r["games"], r["seed"], r["hidden"], r["epochs"]
         a.players = ",".join(str(p) for p in r["players"])
-    elif a.shipped:
-        from krazy_core.search.value_model import MODELS_DIR
-        rep = os.path.join(MODELS_DIR, f"{a.game}.value.json")
-        if not os.path.exists(rep):
-            ap.error(f"--shipped: no shipped model report for {a.game!r} ({rep})")
-        with open(rep) as f:
-            r = json.load(f)
-        a.games, a.seed, a.eps, a.every, a.hidden, a.epochs = (r["games"], r["seed"], r["eps"], r["every"],
-                                                              r["hidden"], r["epochs"])
-        a.players = ",".join(str(p) for p in r["players"])
+        if a.policy:
+            a.teacher, a.rounds, a.target = r["teacher"], r["rounds"], r["target"]
+            a.workers = a.workers or r.get("workers", 1)
+        else:
+            a.eps, a.every = r["eps"], r["every"]
+    a.games = a.games if a.games is not None else (2000 if a.policy else 20000)
+    a.hidden = a.hidden if a.hidden is not None else (64 if a.policy else 32)
+    a.workers = a.workers if a.workers is not None else 1
     if a.games < 10 or a.hidden < 1 or a.epochs < 1 or a.every < 1 or not 0 <= a.eps <= 1:
         ap.error("need --games >= 10, --hidden >= 1, --epochs >= 1, --every >= 1, 0 <= --eps <= 1")
+    try:
+        players = tuple(int(p) for p in a.players.split(","))
+        for n in sorted(set(players)):
+            krazy_core.make(a.game, num_players=n)
+    except ValueError as e:
+        ap.error(f"{a.game} --players {a.players}: {e}")
+    except krazy_core.errors.KrazyError as e:
+        ap.error(str(e))
+    if os.path.exists(a.out) and not os.path.isdir(a.out):
+        ap.error(f"--out {a.out} is a file, not a folder")
+    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if a.policy:
         if a.rounds < 1 or not 1 <= a.workers <= 256:
             ap.error("need --rounds >= 1 and --workers in 1..256")
-        train_policy(a.game, a.out, teacher=a.teacher, games=a.games, seed=a.seed,
-                     players=tuple(int(p) for p in a.players.split(",")), rounds=a.rounds,
-                     hidden=a.hidden, epochs=a.epochs, workers=a.workers, target=a.target,
-                     log=lambda m: print(m, file=sys.stderr, flush=True))
+        from krazy_core.bots import make_bot
+        try:
+            make_bot(a.teacher, seed=0).check_game(krazy_core.make(a.game, num_players=players[0]))
+        except krazy_core.errors.KrazyError as e:
+            ap.error(f"--teacher {a.teacher}: {e}")
+        if not a.teacher.lower().startswith("ismcts") or "prior" in a.teacher:
+            ap.error(f"--teacher {a.teacher}: the teacher is a search bot word (ismcts:N[:OPTION=VALUE]) "
+                     f"whose prior the rounds set (no prior, prior_from or policy_model in it)")
+        train_policy(a.game, a.out, teacher=a.teacher, games=a.games, seed=a.seed, players=players,
+                     rounds=a.rounds, hidden=a.hidden, epochs=a.epochs, workers=a.workers, target=a.target,
+                     log=log)
         return 0
-    train(a.game, a.out, games=a.games, seed=a.seed, players=tuple(int(p) for p in a.players.split(",")),
-          eps=a.eps, hidden=a.hidden, epochs=a.epochs, every=a.every,
-          log=lambda m: print(m, file=sys.stderr, flush=True))
+    train(a.game, a.out, games=a.games, seed=a.seed, players=players, eps=a.eps, hidden=a.hidden,
+          epochs=a.epochs, every=a.every, log=log)
     return 0
 
 

@@ -41,6 +41,7 @@ cdef extern from "krazy/clock.h" nogil:
 from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
 from krazy_core._state cimport State
 
+import os
 import threading
 import time
 
@@ -197,6 +198,26 @@ cdef int _copy_subtree(const kz_tree *src, int32_t x, kz_tree *dst) noexcept nog
 # ------------------------------------------------------------------------- learned value
 @cython.boundscheck(False)
 @cython.wraparound(False)
+cdef inline void _first_layer(const float *w1, const float *b1, const float *x, int T, int H,
+                              float *h) noexcept nogil:
+    """``h = x @ w1 + b1`` (before the ReLU), ``w1`` (T, H) input-major.  The input is mostly
+    zeros (one-hot cards and dice), so only the rows of the nonzero inputs are added (the
+    same sums, in input order, as the dense product)."""
+    cdef int i, j
+    cdef const float *row
+    cdef float xi
+    for j in range(H):
+        h[j] = b1[j]
+    for i in range(T):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1 + <size_t>i * H
+            for j in range(H):
+                h[j] += xi * row[j]
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
 @cython.cdivision(True)
 cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
     """``R[p]`` = seat p's modelled return at the unfinished state ``st``: the MLP's chance to
@@ -209,19 +230,11 @@ cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
     cdef int np_ = ops.num_players(st), p, i, j, H = w.v_hidden, T = w.v_inputs
     cdef float *h = w.v_h
     cdef float *x = w.v_obs
-    cdef const float *row
-    cdef float xi, z
+    cdef float z
     cdef double total = 0.0
     for p in range(np_):
         ops.observation_tensor(st, p, x)
-        for j in range(H):
-            h[j] = w.v_b1[j]
-        for i in range(T):
-            xi = x[i]
-            if xi != 0.0:
-                row = w.v_w1 + <size_t>i * H
-                for j in range(H):
-                    h[j] += xi * row[j]
+        _first_layer(w.v_w1, w.v_b1, x, T, H, h)
         z = w.v_b2
         for j in range(H):
             if h[j] > 0.0:
@@ -254,17 +267,10 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
     cdef float *h = w.p_h
     cdef float *x = w.p_obs
     cdef const float *row
-    cdef float xi, z
+    cdef float z
     cdef double top = -INFINITY, total = 0.0
     w.ops.observation_tensor(st, p, x)
-    for j in range(H):
-        h[j] = w.p_b1[j]
-    for i in range(T):
-        xi = x[i]
-        if xi != 0.0:
-            row = w.p_w1 + <size_t>i * H
-            for j in range(H):
-                h[j] += xi * row[j]
+    _first_layer(w.p_w1, w.p_b1, x, T, H, h)
     for j in range(H):
         if h[j] < 0.0:
             h[j] = 0.0
@@ -277,9 +283,16 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
         w.p_prob[i] = z
         if z > top:
             top = z
-    for i in range(n):
-        w.p_prob[i] = exp(w.p_prob[i] - top)
-        total += w.p_prob[i]
+    if top != top or top == INFINITY or top == -INFINITY:
+        total = 0.0                     # a logit that is not finite: no preference
+    else:
+        for i in range(n):
+            w.p_prob[i] = exp(w.p_prob[i] - top)
+            total += w.p_prob[i]
+    if not (total > 0.0 and total < INFINITY):
+        for i in range(n):
+            w.p_prob[i] = 1.0 / n
+        return
     for i in range(n):
         w.p_prob[i] /= total
 
@@ -411,10 +424,10 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
                     if w.mark[w.legal[i]] == gen and w.p_prob[i] > ptop:
                         ptop = w.p_prob[i]
                         a = w.legal[i]
-                pa = ptop
+                pa = ptop if a >= 0 else 0.0
             elif h >= 0 and w.mark[h] == gen:
                 a = h                   # progressive bias: the heuristic's move first
-            else:
+            if a < 0:                   # uniformly at random among the untried
                 k = <int32_t>kz_bounded(&w.rng, <uint32_t>untried)
                 for i in range(n):
                     if w.mark[w.legal[i]] == gen:
@@ -691,17 +704,24 @@ cdef int _attach_model(_Worker wk, dict model) except -1:
     return 0
 
 
+def _tensor_game(State state, what):
+    """The game id of a ready ``state`` whose game has an observation tensor (what the
+    learned models and ``chance_nodes`` read); else ``ConfigError`` naming ``what``."""
+    if state.data == NULL:
+        state._not_ready()
+    gid = state.ops.game_id.decode()
+    if state.ops.observation_tensor == NULL or state.ops.tensor_size <= 0:
+        raise ConfigError(f"{what}: {gid} has no observation tensor in its GameOps table")
+    return gid
+
+
 def _model_arrays(State state not None, model):
     """The value model for ``state``'s game (``model``: ``None`` for the shipped one, or a
     ``.npz`` path), checked against the game's observation tensor.  Raises ``ConfigError``
     (``TypeError`` for a non-State, ``InvalidStateError`` for an unready one)."""
     from krazy_core.search.value_model import load_value_model
-    if state.data == NULL:
-        state._not_ready()
+    gid = _tensor_game(state, "value='model'")
     cdef const kz_ops *ops = state.ops
-    gid = ops.game_id.decode()
-    if ops.observation_tensor == NULL or ops.tensor_size <= 0:
-        raise ConfigError(f"value='model': {gid} has no observation tensor in its GameOps table")
     m = load_value_model(gid if model is None else model)
     if m["w1"].shape[0] != ops.tensor_size:
         raise ConfigError(f"value model {model or gid!r} takes {m['w1'].shape[0]} inputs; "
@@ -738,9 +758,7 @@ cdef int _attach_policy(_Worker wk, dict model) except -1:
 
 cdef int _enable_chance_nodes(_Worker wk) except -1:
     cdef const kz_ops *ops = wk.w.ops
-    if ops.observation_tensor == NULL or ops.tensor_size <= 0:
-        raise ConfigError(f"chance_nodes=True: {ops.game_id.decode()} has no observation tensor in its "
-                          f"GameOps table")
+    _tensor_game(wk.root_state, "chance_nodes=True")
     wk.w.chance_nodes = 1
     wk.w.c_inputs = ops.tensor_size
     wk.w.c_obs = <float *>malloc(<size_t>(ops.tensor_size + 1) * sizeof(float))
@@ -755,12 +773,8 @@ def _policy_arrays(State state not None, model):
     ``w2t`` (``w2`` transposed, C-contiguous) added for the C pass.  Raises ``ConfigError``."""
     import numpy as np
     from krazy_core.search.policy_model import load_policy_model
-    if state.data == NULL:
-        state._not_ready()
+    gid = _tensor_game(state, "prior_from='model'")
     cdef const kz_ops *ops = state.ops
-    gid = ops.game_id.decode()
-    if ops.observation_tensor == NULL or ops.tensor_size <= 0:
-        raise ConfigError(f"prior_from='model': {gid} has no observation tensor in its GameOps table")
     m = load_policy_model(gid if model is None else model)
     if m["w1"].shape[0] != ops.tensor_size or m["w2"].shape[1] != ops.num_distinct_actions:
         raise ConfigError(f"policy model {model or gid!r} takes {m['w1'].shape[0]} inputs and scores "
@@ -998,6 +1012,8 @@ def check_options(options, *, defaults=None):
         raise ConfigError("chance_nodes=True keeps no tree between moves: drop reuse=True")
     if opts["prior_from"] not in PRIORS:
         raise ConfigError(f"prior_from must be one of {', '.join(map(repr, PRIORS))}, got {opts['prior_from']!r}")
+    if isinstance(opts["policy_model"], os.PathLike):
+        opts["policy_model"] = os.fspath(opts["policy_model"])
     if opts["policy_model"] is not None:
         if not isinstance(opts["policy_model"], str) or not opts["policy_model"].endswith(".npz"):
             raise ConfigError(f"policy_model must be None (the game's shipped policy) or a path to a .npz "
@@ -1116,6 +1132,8 @@ def search(state, *, previous=None, **options):
         raise TypeError(f"previous must be a SearchResult, a SearchTree or None, got {type(previous).__name__}")
     if isinstance(previous, SearchResult):
         previous = previous.tree
+    if previous is not None and opts["chance_nodes"]:
+        raise ConfigError("chance_nodes=True cannot continue a previous search's tree: drop previous=")
     return _search(state, opts, previous)
 
 

@@ -21,7 +21,7 @@ from typing import Any, Dict, Sequence
 import numpy as np
 
 from krazy_core.errors import ConfigError
-from krazy_core.search.value_model import MODELS_DIR
+from krazy_core.search.value_model import MODELS_DIR, check_weights, read_npz, write_npz
 
 __all__ = ["policy_path", "load_policy_model", "save_policy_model", "policy_logits_numpy",
            "policy_numpy"]
@@ -46,29 +46,27 @@ def _check(m: Dict[str, Any], where: str) -> Dict[str, Any]:
             or not 1 <= h <= 4096 or not 1 <= a <= 1 << 20 or t < 1):
         raise ConfigError(f"policy model {where}: shapes w1 {m['w1'].shape}, b1 {m['b1'].shape}, "
                           f"w2 {m['w2'].shape}, b2 {m['b2'].shape} are not (T, H), (H,), (H, A), (A,)")
-    for k in KEYS:
-        if not np.all(np.isfinite(m[k])):
-            raise ConfigError(f"policy model {where}: {k} has a non-finite weight")
-    return m
+    return check_weights(m, KEYS, f"policy model {where}")
 
 
 def load_policy_model(game_id_or_path: str) -> Dict[str, Any]:
     """The policy model of a game id (the shipped file) or of a ``.npz`` path: a dict of
     C-contiguous float32 arrays ``w1`` (T, H), ``b1`` (H,), ``w2`` (H, A), ``b2`` (A,) and
     ``info`` (str).  Cached.  Raises ``ConfigError`` when there is none or it is malformed."""
+    if isinstance(game_id_or_path, os.PathLike):
+        game_id_or_path = os.fspath(game_id_or_path)
+    if not isinstance(game_id_or_path, str):
+        raise ConfigError(f"a policy model is a game id or a .npz path, got {game_id_or_path!r}")
     key = game_id_or_path
     if key in _CACHE:
         return _CACHE[key]
     path = key if key.endswith(".npz") else policy_path(key)
     if not os.path.exists(path):
-        raise ConfigError(f"no policy model for {key!r} (looked for {path}); "
-                          f"train one with python -m krazy_core.learn.train GAME --policy")
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            m: Dict[str, Any] = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in KEYS if k in z}
-            m["info"] = str(z["info"]) if "info" in z else ""
-    except (OSError, ValueError) as e:
-        raise ConfigError(f"policy model {path}: not a readable .npz file ({e})") from None
+        raise ConfigError(f"no policy model for {key!r} (looked for {path}); only krazy-kings ships one. "
+                          f"Train one with python -m krazy_core.learn.train GAME --policy --out DIR "
+                          f"(krazy_core/models/README.md) and name it: policy:DIR/GAME.policy.npz, "
+                          f"or the search option policy_model=DIR/GAME.policy.npz")
+    m: Dict[str, Any] = read_npz(path, KEYS, "policy model")
     _CACHE[key] = _check(m, path)
     return _CACHE[key]
 
@@ -78,10 +76,8 @@ def save_policy_model(path: str, w1, b1, w2, b2, info: str = "") -> int:
     arrays: Dict[str, Any] = {k: np.ascontiguousarray(v, np.float32)
                               for k, v in zip(KEYS, (w1, b1, w2, b2))}
     _check(dict(arrays), path)
-    arrays["info"] = np.array(info)
-    np.savez_compressed(path, **arrays)
     _CACHE.pop(path, None)
-    return os.path.getsize(path)
+    return write_npz(path, arrays, info)
 
 
 def policy_logits_numpy(model: Dict[str, Any], x: np.ndarray) -> np.ndarray:

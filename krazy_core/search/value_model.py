@@ -20,7 +20,9 @@ import numpy as np
 from krazy_core.errors import ConfigError
 
 __all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "save_value_model",
-           "normalize_values", "OUTCOMES"]
+           "normalize_values", "OUTCOMES", "read_npz", "write_npz", "check_weights", "MAX_WEIGHT"]
+
+MAX_WEIGHT = 1e6        # a trained weight is far below; past it a forward pass could overflow float32
 
 #: how a game's returns add up: ``one_winner`` sum to 1 (the winner 1, or 1/k each of a shared
 #: win), ``one_loser`` sum to n - 1 (the loser 0, every other seat 1: KA-15)
@@ -44,9 +46,33 @@ def _check(m: Dict[str, Any], where: str) -> Dict[str, Any]:
             or not 1 <= h <= 4096):
         raise ConfigError(f"value model {where}: shapes w1 {m['w1'].shape}, b1 {m['b1'].shape}, "
                           f"w2 {m['w2'].shape}, b2 {m['b2'].shape} are not (T, H), (H,), (H,), (1,)")
-    for k in ("w1", "b1", "w2", "b2"):
+    return check_weights(m, ("w1", "b1", "w2", "b2"), f"value model {where}")
+
+
+def check_weights(m: Dict[str, Any], keys, what: str) -> Dict[str, Any]:
+    """``m``, once every array of ``keys`` is finite and within +-``MAX_WEIGHT``; else
+    ``ConfigError`` naming ``what`` and the array."""
+    for k in keys:
         if not np.all(np.isfinite(m[k])):
-            raise ConfigError(f"value model {where}: {k} has a non-finite weight")
+            raise ConfigError(f"{what}: {k} has a non-finite weight")
+        if m[k].size and float(np.max(np.abs(m[k]))) > MAX_WEIGHT:
+            raise ConfigError(f"{what}: {k} has a weight beyond +-{MAX_WEIGHT:g} (no trained model "
+                              f"has one; the forward pass could overflow)")
+    return m
+
+
+def read_npz(path: str, keys, what: str) -> Dict[str, Any]:
+    """The float32 arrays ``keys`` (those present) and ``info`` (str) of a ``.npz`` file;
+    ``ConfigError`` for anything that is not a readable NumPy archive of plain arrays."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if not hasattr(z, "files"):
+                raise ValueError("a single array, not an archive of arrays")
+            m: Dict[str, Any] = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in keys if k in z}
+            m["info"] = str(z["info"]) if "info" in z else ""
+    except Exception as e:  # noqa: BLE001 - zipfile, EOF, pickle refusals, bad dtypes: all one answer
+        raise ConfigError(f"{what} {path}: not a readable .npz archive of float arrays "
+                          f"({type(e).__name__})") from None
     return m
 
 
@@ -61,9 +87,7 @@ def load_value_model(game_id_or_path: str) -> Dict[str, Any]:
     if not os.path.exists(path):
         raise ConfigError(f"no value model for {key!r} (looked for {path}); "
                           f"train one with python -m krazy_core.learn.train")
-    with np.load(path, allow_pickle=False) as z:
-        m: Dict[str, Any] = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2") if k in z}
-        m["info"] = str(z["info"]) if "info" in z else ""
+    m: Dict[str, Any] = read_npz(path, ("w1", "b1", "w2", "b2"), "value model")
     m["outcome"] = _outcome(m["info"], path)
     _CACHE[key] = _check(m, path)
     return _CACHE[key]
@@ -100,9 +124,14 @@ def save_value_model(path: str, w1, b1, w2, b2, info: str = "") -> int:
               "w2": np.ascontiguousarray(w2, np.float32),
               "b2": np.ascontiguousarray(np.reshape(b2, (1,)), np.float32)}
     _check(dict(arrays), path)     # before "info" joins
-    arrays["info"] = np.array(info)
-    np.savez_compressed(path, **arrays)
     _CACHE.pop(path, None)
+    return write_npz(path, arrays, info)
+
+
+def write_npz(path: str, arrays: Dict[str, Any], info: str) -> int:
+    """Write ``arrays`` and ``info`` (a 0-d unicode array) as a compressed ``.npz``; its size
+    in bytes."""
+    np.savez_compressed(path, **arrays, info=np.array(info))
     return os.path.getsize(path)
 
 

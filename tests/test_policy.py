@@ -15,7 +15,7 @@ from krazy_core.search.ismcts import check_options, policy_priors, search
 from krazy_core.search.policy_model import (load_policy_model, policy_numpy, policy_path,
                                             save_policy_model)
 from krazy_core.search.value_model import MODELS_DIR
-from tests.test_learn import _states
+from test_learn import _states
 
 KK_T, KK_A = 219, 109          # Krazy Kings: observation tensor size, num_distinct_actions
 
@@ -258,7 +258,7 @@ def test_a_prior_that_overflows_in_c_falls_back_to_uniform_and_expands_only_lega
 
 
 def test_a_bot_whose_model_the_game_lacks_is_refused_before_the_deal():
-    from tests.test_cli import krazy
+    from test_cli import krazy
     g = krazy_core.make("contract-rummy", num_players=2)
     for word in ("policy", "ismcts:200:prior_from=model"):
         with pytest.raises(ConfigError, match="no policy model for 'contract-rummy'"):

@@ -1055,8 +1055,10 @@ def search(state, *, previous=None, **options):
       when a node is expanded; :func:`policy_priors`) gives each child its probability P;
       the untried action of highest P is expanded first and a child's UCT score gets
       ``prior * P * sqrt(avail) / (visits + 1)`` (PUCT-style, ``avail`` standing for the
-      parent's visits in an information-set tree).  Raises ``ConfigError`` for a game with
-      no shipped policy (``krazy_core/models/GAME.policy.npz``).
+      parent's visits in an information-set tree).  Krazy Kings' default (its
+      ``search_defaults``: +2.4 points against the HeuristicBot, ``benches/README.md``);
+      ``prior_from="heuristic"`` there is the plain search.  Raises ``ConfigError`` for a
+      game with no shipped policy (``krazy_core/models/GAME.policy.npz``).
     - ``policy_model`` (``None`` or a ``.npz`` path, only with ``prior_from="model"``): the
       policy's weights (default the game's file in ``krazy_core/models/``).
     - ``paired`` (bool, default False): common random numbers at the root.  Each

@@ -111,11 +111,26 @@ def test_policy_options_are_checked():
     assert check_options({"iterations": 5})["prior"] == 0.0
 
 
+def test_krazy_kings_searches_with_its_policy_by_default_and_the_plain_search_stays():
+    from krazy_core.search.ismcts import game_defaults
+    s = krazy_core.make("krazy-kings").new_initial_state(seed=9)
+    assert game_defaults(s) == {"prior_from": "model"}
+    while len(s.legal_actions()) < 2:
+        s.apply_action(s.legal_actions()[0])
+    d = search(s, iterations=600, seed=4)
+    m = search(s, iterations=600, seed=4, prior_from="model", prior=1.0)
+    plain = search(s, iterations=600, seed=4, prior_from="heuristic")
+    assert (d.visits, d.values) == (m.visits, m.values)
+    assert plain.visits != d.visits
+    for g in ("kings-rummy", "contract-rummy", "krass-kariert"):     # no policy: defaults unchanged
+        assert "prior_from" not in game_defaults(krazy_core.make(g).new_initial_state(seed=1))
+
+
 def test_a_zero_weight_prior_is_the_plain_search_bit_for_bit():
     for s in _states(2, 2, seed=3)[::7]:
         if len(s.legal_actions()) < 2:
             continue
-        a = search(s, iterations=400, seed=5)
+        a = search(s, iterations=400, seed=5, prior_from="heuristic")    # Krazy Kings' default is the model
         b = search(s, iterations=400, seed=5, prior_from="model", prior=0)
         assert (a.action, a.visits, a.values) == (b.action, b.visits, b.values)
 
@@ -134,7 +149,7 @@ def test_the_policy_orders_expansion_and_biases_selection(tmp_path):
         assert r.visits[liked] == 1 and sum(r.visits.values()) == 1
     # a heavy prior draws most visits to that action; the plain search spreads them
     heavy = search(s, iterations=2000, seed=3, prior_from="model", policy_model=path, prior=50.0)
-    plain = search(s, iterations=2000, seed=3)
+    plain = search(s, iterations=2000, seed=3, prior_from="heuristic")
     assert heavy.visits[liked] > 0.9 * 2000
     assert plain.visits[liked] < 0.9 * 2000
     # same seed, same search

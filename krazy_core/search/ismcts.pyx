@@ -704,7 +704,7 @@ cdef int _attach_model(_Worker wk, dict model) except -1:
     return 0
 
 
-def _tensor_game(State state, what):
+def _tensor_game(State state not None, what):
     """The game id of a ready ``state`` whose game has an observation tensor (what the
     learned models and ``chance_nodes`` read); else ``ConfigError`` naming ``what``."""
     if state.data == NULL:

@@ -322,3 +322,14 @@ def test_training_command_refuses_bad_arguments_up_front(tmp_path, capsys, args,
         train_mod.main(args)
     assert e.value.code == 2 and words in capsys.readouterr().err
     assert not (tmp_path / "OUT").exists()
+
+
+def test_value_and_policy_models_are_named_alike(tmp_path):
+    """One rule for both loaders: a game id, or a .npz path as str or Path; else ConfigError."""
+    from krazy_core.learn.model import load_value_model, save_value_model
+    p = tmp_path / "v.npz"
+    save_value_model(str(p), np.zeros((KK_T, 3)), np.zeros(3), np.ones(3), np.zeros(1))
+    assert np.array_equal(load_value_model(p)["w2"], np.ones(3, np.float32))
+    for load in (load_value_model, load_policy_model):
+        with pytest.raises(ConfigError, match=r"is a game id or a .npz path, got 123"):
+            load(123)

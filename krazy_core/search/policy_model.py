@@ -21,7 +21,7 @@ from typing import Any, Dict, Sequence
 import numpy as np
 
 from krazy_core.errors import ConfigError
-from krazy_core.search.value_model import MODELS_DIR, check_weights, read_npz, write_npz
+from krazy_core.search.value_model import MODELS_DIR, check_weights, model_file, read_npz, write_npz
 
 __all__ = ["policy_path", "load_policy_model", "save_policy_model", "policy_logits_numpy",
            "policy_numpy"]
@@ -53,14 +53,9 @@ def load_policy_model(game_id_or_path: str) -> Dict[str, Any]:
     """The policy model of a game id (the shipped file) or of a ``.npz`` path: a dict of
     C-contiguous float32 arrays ``w1`` (T, H), ``b1`` (H,), ``w2`` (H, A), ``b2`` (A,) and
     ``info`` (str).  Cached.  Raises ``ConfigError`` when there is none or it is malformed."""
-    if isinstance(game_id_or_path, os.PathLike):
-        game_id_or_path = os.fspath(game_id_or_path)
-    if not isinstance(game_id_or_path, str):
-        raise ConfigError(f"a policy model is a game id or a .npz path, got {game_id_or_path!r}")
-    key = game_id_or_path
+    key, path = model_file(game_id_or_path, policy_path, "policy model")
     if key in _CACHE:
         return _CACHE[key]
-    path = key if key.endswith(".npz") else policy_path(key)
     if not os.path.exists(path):
         raise ConfigError(f"no policy model for {key!r} (looked for {path}); only krazy-kings ships one. "
                           f"Train one with python -m krazy_core.learn.train GAME --policy --out DIR "

@@ -20,7 +20,8 @@ import numpy as np
 from krazy_core.errors import ConfigError
 
 __all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "save_value_model",
-           "normalize_values", "OUTCOMES", "read_npz", "write_npz", "check_weights", "MAX_WEIGHT"]
+           "normalize_values", "OUTCOMES", "read_npz", "write_npz", "check_weights", "model_file",
+           "MAX_WEIGHT"]
 
 MAX_WEIGHT = 1e6        # a trained weight is far below; past it a forward pass could overflow float32
 
@@ -47,6 +48,17 @@ def _check(m: Dict[str, Any], where: str) -> Dict[str, Any]:
         raise ConfigError(f"value model {where}: shapes w1 {m['w1'].shape}, b1 {m['b1'].shape}, "
                           f"w2 {m['w2'].shape}, b2 {m['b2'].shape} are not (T, H), (H,), (H,), (1,)")
     return check_weights(m, ("w1", "b1", "w2", "b2"), f"value model {where}")
+
+
+def model_file(game_id_or_path, shipped, what: str):
+    """``(key, path)`` of a model named by a game id (its shipped file, ``shipped(game_id)``)
+    or by a ``.npz`` path (a ``str`` or ``os.PathLike``); ``ConfigError`` for anything else."""
+    if isinstance(game_id_or_path, os.PathLike):
+        game_id_or_path = os.fspath(game_id_or_path)
+    if not isinstance(game_id_or_path, str):
+        raise ConfigError(f"a {what} is a game id or a .npz path, got {game_id_or_path!r}")
+    key = game_id_or_path
+    return key, key if key.endswith(".npz") else shipped(key)
 
 
 def check_weights(m: Dict[str, Any], keys, what: str) -> Dict[str, Any]:
@@ -80,10 +92,9 @@ def load_value_model(game_id_or_path: str) -> Dict[str, Any]:
     """The value model of a game id (the shipped file) or of a ``.npz`` path: a dict of
     C-contiguous float32 arrays ``w1`` (T, H), ``b1`` (H,), ``w2`` (H,), ``b2`` (1,) and
     ``info`` (str).  Cached.  Raises ``ConfigError`` when there is none or it is malformed."""
-    key = game_id_or_path
+    key, path = model_file(game_id_or_path, model_path, "value model")
     if key in _CACHE:
         return _CACHE[key]
-    path = key if key.endswith(".npz") else model_path(key)
     if not os.path.exists(path):
         raise ConfigError(f"no value model for {key!r} (looked for {path}); "
                           f"train one with python -m krazy_core.learn.train")

@@ -45,6 +45,7 @@ SLICE_SECONDS = 0.05     # in-core loops (simulate_random) look for Ctrl-C at le
 
 from krazy_core.rng import check_seed     # the PRNG sits below the state (issue 12 item 4)
 from krazy_core._validate import c_int as _c_int, c_count as _c_count, is_bool as _is_bool
+import krazy_core._words as _words           # the game's words (pure Python, game-blind)
 
 DEF HDR = 40
 cdef packed struct kz_bytes_header:       # the 40-byte header of State.to_bytes()
@@ -1111,6 +1112,83 @@ cdef class State:
             shown = "none (the game is over)"
         raise UnclearActionError(f"no move is called {text!r} in {self._compact()}; legal: {shown}",
                                  matches=(), state=self.clone())
+
+
+    # ------------------------------------------------------------ the game's words
+    # (games/<game>/words.py through krazy_core._words: for every frontend, the terminal's
+    # words; nothing here is on the hot path)
+    def describe_action(self, action) -> dict:
+        """Action ``action`` (an int id in ``[0, num_distinct_actions)``, legal or not) as
+        data: ``{"id": int, "kind": str, "label": str, "text": str, ...}`` and the fields of
+        its kind (``cards``/``cards_text``, ``meld``, ``end``, ``suit``, ``positions``,
+        ``slot``, ``position``, ``combination``, ``x_values``, ``direction``, ``announce``;
+        ``schemas/action.json``).  Seats, melds and hand positions in data count from 0;
+        ``text`` is the player's words, counting them from 1 as the table does; ``label`` is
+        ``action_to_string``.  Raises ``ValueError`` for an id out of range or not an int."""
+        if self.data == NULL: self._not_ready()
+        return _words.describe_action(self, action)
+
+    def action_from(self, move) -> int:
+        """The legal action id that ``move`` describes: a dict as :meth:`describe_action`
+        gives, with ``id`` alone, or ``kind`` and the fields that say which move (``cards``,
+        ``meld``, ``end``, ``positions``, ``combination``...; ``label``/``text`` are not
+        read).  The inverse of :meth:`describe_action` for every legal action.  Raises
+        ``IllegalActionError`` (``.action`` the id, the reason in the message) for a move
+        that is not legal now, ``UnclearActionError`` (``.matches``) for one that fits
+        several legal moves or names none.  Never changes the state."""
+        if self.data == NULL: self._not_ready()
+        return _words.action_from(self, move)
+
+    def explain(self, action):
+        """Why ``action`` (an int id, an action's text as :meth:`string_to_action` reads it,
+        or a described move as :meth:`action_from` reads it) may not be played now, in the
+        player's words (seats, melds and hand positions from 1) with the rule number;
+        ``None`` when it is legal.  Never raises for a bad action."""
+        if self.data == NULL: self._not_ready()
+        return _words.explain(self, action)
+
+    def explain_card(self, card, seat=None):
+        """Why the card ``card`` (a code, or a text ``parse_card`` reads) in ``seat``'s hand
+        (default: the seat to move) has no legal move now, with the rule (``"6♣: you rolled
+        3+2; only a 2, a 3 or a 5, a King or a Joker may be played (KK-6)"``); ``None`` when
+        one of its moves is legal.  Raises ``ValueError`` for a bad seat."""
+        if self.data == NULL: self._not_ready()
+        if seat is not None:
+            seat = self._player_index(seat)
+        return _words.explain_card(self, card, seat)
+
+    def prompt(self, seat=None, names=None) -> str:
+        """What ``seat`` (default: the seat to move) must decide now, in the player's words
+        with the rule (``"To beat: pair 7 (seat 3). Play 1-3 adjacent cards that beat it, ...
+        (KA-6, KA-7, KA-9)"``); for another seat, whose turn it is.  ``names``: one name per
+        seat (default ``"seat 1"``...).  Raises ``ValueError`` for a bad seat or names."""
+        if self.data == NULL: self._not_ready()
+        if seat is not None:
+            seat = self._player_index(seat)
+        return _words.prompt(self, seat, names)
+
+    def narrate(self, viewer=None, since=0, names=None) -> list:
+        """The play by play of ``events_for(viewer, since)`` as the terminal prints it, a
+        ``list[str]``: bookkeeping events left out, a run of draws one line.  ``names``: one
+        name per seat (default ``"seat 1"``..., the viewer ``"seat N (you)"``).  Raises
+        ``ValueError`` as ``events_for`` does."""
+        if self.data == NULL: self._not_ready()
+        return _words.narrate(self, viewer, since, names)
+
+    def narrate_event(self, event, names=None, viewer=None):
+        """The sentence of one event dict (from :meth:`events_for`), or ``None`` for a
+        bookkeeping event the line of another event says (a card dealt, a turn starting)."""
+        if self.data == NULL: self._not_ready()
+        return _words.narrate_event(self, event, names, viewer)
+
+    def facts(self, seat, names=None) -> dict:
+        """What a table shows ``seat`` beside its observation, per game (Kings Rummy: the best
+        arrangement of the hand and the last-turn flag, KR-10 .. KR-12; Crazy Rummy: the melds
+        with each wild and what it stands for, CR-2; KrassKariert: what is to beat and the last
+        trick's winner, KA-7, KA-10; Krazy Kings: the dice to match).  Raises ``ValueError``
+        for a bad seat."""
+        if self.data == NULL: self._not_ready()
+        return _words.facts(self, self._player_index(seat), names)
 
 
 def _event_number(since):

@@ -33,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 import krazy_core
+from krazy_core import _words
 from krazy_core.bots import make_bot
 from krazy_core.errors import KrazyError, ConfigError, IllegalActionError, UnclearActionError
 from krazy_core.ui import load_ui, plural
@@ -50,18 +51,18 @@ def _parse_value(text: str):
         return text
 
 
-SEAT_OPTIONS = ("dealer", "first_dealer")     # options whose value is a seat
 # the spellings of a boolean option's value, in any case (-o ace_wrap=1 was refused)
 BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
               "false": False, "0": False, "no": False, "off": False}
 
 
 def _options(pairs: Optional[List[str]], spec=None) -> dict:
-    """``-o name=value`` pairs as the game's options.  A seat option (``SEAT_OPTIONS``) is
+    """``-o name=value`` pairs as the game's options.  A seat option (``Option.seat``) is
     typed counting seats from 1, as the table shows them (``-o dealer=1``: seat 1), and
     given to the game in its count from 0.  A boolean option of ``spec`` (the game's) takes
     any of ``BOOL_WORDS``: true/false, 1/0, yes/no, on/off, in any case."""
     kinds = {o.name: o for o in spec.options} if spec is not None else {}
+    seats = spec.seat_options if spec is not None else ()
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
@@ -74,7 +75,7 @@ def _options(pairs: Optional[List[str]], spec=None) -> dict:
                 raise ConfigError(f"option {k!r} is true or false (or 1/0, yes/no, on/off), "
                                   f"got {v.strip()!r} ({o.rule})")
             value = BOOL_WORDS[v.strip().lower()]
-        if k in SEAT_OPTIONS and type(value) is int:
+        if k in seats and type(value) is int:
             if value < 1:
                 raise ConfigError(f"option {k!r} is a seat, counted from 1 as at the table "
                                   f"(-o {k}=1 is seat 1), got {value}")
@@ -95,19 +96,20 @@ def house_rules(game) -> str:
         if o.kind is bool:
             out.append(o.name if v else f"{o.name}=false")
         else:
-            out.append(f"{o.name}={v + 1 if o.name in SEAT_OPTIONS else v}")
+            out.append(f"{o.name}={v + 1 if o.seat else v}")
     return ", ".join(out)
 
 
 def _make_game(args):
     import re
+    spec = None
     try:
         spec = krazy_core.game.get_spec(args.game)
         given = _options(args.option, spec)
         return krazy_core.make(args.game, num_players=args.players, **given)
     except ConfigError as e:
         # the game's range for a seat option is in its count from 0: say it in seats from 1
-        m = re.fullmatch(rf"option '({'|'.join(SEAT_OPTIONS)})' must be (?:in|a seat) (\d+)\.\.(\d+)"
+        m = re.fullmatch(rf"option '({'|'.join(spec.seat_options if spec else ()) or '$^'})' must be (?:in|a seat) (\d+)\.\.(\d+)"
                          rf"( at a table of \d+)?, got (-?\d+)(.*)", str(e), re.S)
         if m is None:
             text = str(e)
@@ -121,7 +123,7 @@ def _make_game(args):
                 near = difflib.get_close_matches(bad, names, n=1)
                 shown = []
                 for o in spec.options:
-                    if o.name in SEAT_OPTIONS and o.kind is int:
+                    if o.seat and o.kind is int:
                         shown.append(f"{o.name}={o.default + 1} (seat {o.lo + 1}..{o.hi + 1}; {o.rule})")
                     else:
                         shown.append(o.summary())
@@ -286,7 +288,6 @@ def _print_result(console, state, names, decisions=None, ui=None):
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "ismcts:2000"}
 MAX_DELAY = 60.0                # seconds; more is a typo (1e10 overflowed time.sleep)
 MAX_THINK = 600.0
-ROUND_ENDS = ("round_end", "hand_end", "round_score")   # Crazy Rummy, KrassKariert, Kings Rummy
 
 
 def _seat_names(humans, seats, given):
@@ -472,7 +473,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
         while True:
             events = state.events_for(viewer_for_log, since=shown)     # only what is new
             shown = state.num_events
-            ends = [i for i, e in enumerate(events) if e["event"] in ROUND_ENDS]
+            ends = [i for i, e in enumerate(events) if e["event"] in game.spec.round_end_events]
             # between rounds the humans pause, with the round's melds and scores, before the next deal
             cut = ends[-1] + 1 if (humans and ends and not state.is_terminal()) else len(events)
             start = shown - len(events)
@@ -672,78 +673,11 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
     return True
 
 
-def _met_by(events, i):
-    """The index of the ``challenge_met`` event that the play ``events[i]`` is (Krazy Kings,
-    KK-11: the same seat and card, after its ``last_card`` call, KK-19), else ``None``."""
-    e = events[i]
-    j = i + 1
-    while j < len(events) and events[j].get("event") == "last_card" and events[j].get("player") == e.get("player"):
-        j += 1
-    if j < len(events) and events[j].get("event") == "challenge_met" and \
-            events[j].get("player") == e.get("player") and events[j].get("card") == e.get("card"):
-        return j
-    return None
-
-
 def _log_lines(ui, events, names):
-    """The play by play of ``events``: a run of draws by one seat is one line (``draws 6
-    cards``; after "fails the challenge and draws 6" or "meets the challenge ...; seat 2
-    draws 6 cards", which say the count, only the cards, when seen; when the stock is
-    rebuilt in the middle, the rest is "draws the other 3 cards"), and a run of passes is
-    one line."""
-    out = []
-    i = 0
-    prev = None
-    owed = None                         # [seat, cards still due] of a draw a line announced
-    while i < len(events):
-        e = events[i]
-        k = e.get("event")
-        j = i + 1
-        if k in ("draw", "pass") or (k == "drawn" and e.get("card") is None):
-            # KrassKariert's unseen draws ("drawn", no card) are one line too
-            while j < len(events) and events[j].get("event") == k and \
-                    (k == "pass" or events[j].get("player") == e.get("player")) and \
-                    events[j].get("reason") == e.get("reason") and \
-                    (k != "drawn" or events[j].get("card") is None):
-                j += 1
-        who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
-        seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
-        if k == "draw" and out and prev is not None and prev.get("event") in ("challenge_met", "challenge_failed") \
-                and e.get("player") == prev.get("challenger" if prev["event"] == "challenge_met" else "player"):
-            # Krazy Kings: the challenge's line says the draws already (KK-11): only the cards
-            due = (prev.get("card") or 0) & 15 if prev["event"] == "challenge_met" else (prev.get("draws") or 0)
-            owed = [e.get("player"), due - (j - i)] if due > j - i else None
-            if seen:
-                out[-1] += ": " + " ".join(seen)
-        elif k == "draw" and owed is not None and owed[0] == e.get("player") and \
-                prev is not None and prev.get("event") in ("stock_rebuilt", "round_one"):
-            # the rest of an announced draw after the stock was rebuilt (KK-17)
-            n = min(owed[1], j - i)
-            out.append(f"{who} draws the other {plural(n, 'card')}" + (": " + " ".join(seen) if seen else ""))
-            owed = None
-        elif j - i > 1 and k in ("draw", "drawn"):
-            out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
-        elif k == "play" and _met_by(events, i) is not None:
-            # "meets the challenge with A♠" is the play's line (KK-11), and says "LAST CARD!"
-            # when the play called it (KK-19): it was "plays A♠ — LAST CARD!" then "meets the
-            # challenge with A♠", two lines for one card
-            if e.get("announced"):
-                m = _met_by(events, i)
-                events = events[:m] + [dict(events[m], announced=True)] + events[m + 1:]
-        elif j - i > 1 and k == "pass":
-            lines = [_describe(ui, x, names) for x in events[i:j]]
-            lines = [x for x in lines if x]
-            if lines:
-                out.append(" · ".join(lines))
-        else:
-            line = _describe(ui, e, names)
-            if line:
-                out.append(line)
-        if k not in ("draw", "stock_rebuilt", "round_one"):
-            owed = None
-        prev = events[j - 1]
-        i = j
-    return out
+    """The play by play of ``events`` in the engine's words (``krazy_core._words.log_lines``,
+    the lines ``State.narrate`` gives every frontend), each event through the table's
+    ``describe_event``: a run of draws by one seat one line, a run of passes one line."""
+    return _words.log_lines(events, names, lambda e: _describe(ui, e, names))
 
 
 def _fit_prompt(console, prompt):
@@ -1383,14 +1317,14 @@ def rules_renderables(spec):
         default = str(o.default).lower() if o.kind is bool else str(o.default)
         out.append(Text(o.name, style="bold cyan"))
         seat = ""
-        if o.name in SEAT_OPTIONS:          # typed as the table counts seats, from 1 (_options)
+        if o.seat:                          # typed as the table counts seats, from 1 (_options)
             rng, default = f"seat {o.lo + 1}..{o.hi + 1}", f"seat {o.default + 1}"
             seat = "; seats count from 1, as at the table"
         body = Text(f"{o.doc} (default {default}; {rng}{seat}" + (f"; rule {o.rule}" if o.rule else "") + ")")
         out.append(Padding(body, (0, 0, 0, 4), expand=False))   # wrapped lines stay indented under the name
     out.append(Text(f"Players: {spec.min_players} to {spec.max_players} (usually {spec.default_players})."))
     # only this game's seat options ("dealer, first_dealer" was named for Crazy Rummy, which has neither)
-    seat_opts = [o.name for o in spec.options if o.name in SEAT_OPTIONS]
+    seat_opts = list(spec.seat_options)
     out.append(Text("Seats count from 1 everywhere you type or read them: at the table (seat 1 is you "
                     "in krazy play)" + (f" and in the option{'s' if len(seat_opts) > 1 else ''} that "
                                         f"name{'' if len(seat_opts) > 1 else 's'} a seat ({', '.join(seat_opts)})"

@@ -10,15 +10,14 @@ Schemas (draft 2020-12) that describe every payload.
 - :func:`schema` / :func:`validator` load the shipped schemas (``krazy_core/schemas/*.json``;
   ``validator`` needs the ``jsonschema`` package).
 
-Built only from what the games expose (``observation``, ``action_to_string``,
-``events_for``) and, for KrassKariert's combination index, its module's action table.
+Built only from what the games expose: ``describe_action`` (each game's words module),
+``observation``, ``events_for``, ``narrate_event``, ``prompt`` and ``facts``.
 """
 import json
 import os
-import re
 from typing import Any, Dict, List, Optional
 
-from krazy_core.cards import format_card, parse_card
+from krazy_core import _words
 
 __all__ = ["describe_actions", "describe_action", "seat_view", "schema", "validator",
            "SCHEMA_DIR", "SCHEMA_FILES"]
@@ -26,188 +25,71 @@ __all__ = ["describe_actions", "describe_action", "seat_view", "schema", "valida
 SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
 SCHEMA_FILES = ("state.json", "observation.json", "event.json", "action.json", "protocol.json")
 
-_CARD = r"(\S+)"
-
-
-def _card(text: str) -> int:
-    return parse_card(text)
-
-
-def _text(code: int) -> str:
-    return format_card(code)
-
-
-def _with_cards(d: Dict[str, Any], cards: List[int]) -> Dict[str, Any]:
-    d["cards"] = [int(c) for c in cards]
-    d["cards_text"] = [_text(c) for c in cards]
-    return d
-
-
-# ------------------------------------------------------------ per game
-def _kk(label: str, obs) -> Dict[str, Any]:
-    if label in ("clockwise", "counter-clockwise"):     # KK-13: the doubler picks a direction
-        return {"kind": "direction", "direction": 1 if label == "clockwise" else -1}
-    m = re.fullmatch(r"play " + _CARD + r"( last card)?", label)
-    if m:
-        d = _with_cards({"kind": "play"}, [_card(m.group(1))])
-        d["announce"] = bool(m.group(2))              # KK-19: the last-card call
-        return d
-    raise ValueError(f"unknown Krazy Kings action text {label!r}")
-
-
-def _kr(label: str, obs) -> Dict[str, Any]:
-    if label == "draw":                                 # KR-5: from the stock
-        return {"kind": "draw"}
-    m = re.fullmatch(r"take " + _CARD, label)
-    if m:
-        return _with_cards({"kind": "take_discard"}, [_card(m.group(1))])
-    m = re.fullmatch(r"go out, discard " + _CARD, label)
-    if m:
-        return _with_cards({"kind": "go_out"}, [_card(m.group(1))])
-    m = re.fullmatch(r"discard " + _CARD, label)
-    if m:
-        return _with_cards({"kind": "discard"}, [_card(m.group(1))])
-    raise ValueError(f"unknown Kings Rummy action text {label!r}")
-
-
-_CR_FIXED = {"take up-card": "take", "decline up-card": "decline", "buy": "buy", "pass": "pass",
-             "go down": "go_down", "finish meld": "finish_meld", "keep last card": "keep"}
-
-
-def _cr(label: str, obs) -> Dict[str, Any]:
-    d: Dict[str, Any]
-    kind = _CR_FIXED.get(label)
-    if kind is not None:
-        d = {"kind": kind}
-        if kind in ("take", "decline", "buy", "pass") and obs.get("up_card") is not None:
-            _with_cards(d, [obs["up_card"]])
-        return d
-    m = re.fullmatch(r"discard " + _CARD, label)
-    if m:
-        return _with_cards({"kind": "discard"}, [_card(m.group(1))])
-    m = re.fullmatch(r"lay " + _CARD, label)
-    if m:                                             # CR-10: onto the meld being built
-        d = _with_cards({"kind": "lay"}, [_card(m.group(1))])
-        if obs.get("building_meld") is not None:
-            d["meld"] = int(obs["building_meld"])
-        return d
-    m = re.fullmatch(r"start run ([SHDC]) from " + _CARD, label)
-    if m:
-        return _with_cards({"kind": "start_run", "suit": m.group(1)}, [_card(m.group(2))])
-    m = re.fullmatch(r"lay off " + _CARD + r" on meld (\d+)(?: (low|high))?", label)
-    if m:                                             # CR-12
-        d = _with_cards({"kind": "lay_off", "meld": int(m.group(2))}, [_card(m.group(1))])
-        if m.group(3):
-            d["end"] = m.group(3)
-        return d
-    m = re.fullmatch(r"swap " + _CARD + r" into meld (\d+)", label)
-    if m:                                             # CR-13
-        return _with_cards({"kind": "swap", "meld": int(m.group(2))}, [_card(m.group(1))])
-    raise ValueError(f"unknown Crazy Rummy action text {label!r}")
-
-
-def _ka(label: str, obs) -> Dict[str, Any]:
-    d: Dict[str, Any]
-    hand = obs.get("hand") or []
-    m = re.fullmatch(r"play (\d+)(?:-(\d+))? (solo|2-straight|pair|3-straight|triple) (\d+)"
-                     r"(?: \(X=([\d,]+)\))?", label)
-    if m:                                             # KA-6: 1-3 adjacent cards
-        lo = int(m.group(1))
-        hi = int(m.group(2)) if m.group(2) else lo
-        positions = list(range(lo, hi + 1))
-        d = {"kind": "play", "positions": positions,
-             "combination": {"type": m.group(3), "value": int(m.group(4))}}
-        if hi < len(hand):
-            _with_cards(d, [hand[i] for i in positions])
-        d["x_values"] = [int(x) for x in m.group(5).split(",")] if m.group(5) else []
-        return d
-    m = re.fullmatch(r"(stop|draw) (\d+)", label)
-    if m:
-        i = int(m.group(2))
-        d = {"kind": m.group(1), "position": i, "positions": [i]}
-        if i < len(hand):
-            _with_cards(d, [hand[i]])
-        return d
-    m = re.fullmatch(r"reserve slot (\d) at (\d+)", label)
-    if m:                                             # KA-9: a face-up reserve card
-        slot, pos = int(m.group(1)), int(m.group(2))
-        d = {"kind": "reserve", "slot": slot, "position": pos}
-        res = (obs.get("reserves") or [])
-        me = obs.get("player")
-        if me is not None and me < len(res) and res[me][slot] is not None:
-            _with_cards(d, [res[me][slot]])
-        return d
-    m = re.fullmatch(r"insert at (\d+)", label)
-    if m:                                             # KA-8: the drawn card goes in here
-        d = {"kind": "insert", "position": int(m.group(1))}
-        if obs.get("drawn_card") is not None:
-            _with_cards(d, [obs["drawn_card"]])
-        return d
-    raise ValueError(f"unknown KrassKariert action text {label!r}")
-
-
-_PARSERS = {"krazy-kings": _kk, "kings-rummy": _kr, "contract-rummy": _cr, "krass-kariert": _ka}
-
 
 def describe_action(state, action: int, obs: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """One action of ``state`` as a dict (see :func:`describe_actions`)."""
-    game = state.game.game_id
+    """One action of ``state`` as a dict: ``state.describe_action(action)`` (see
+    :func:`describe_actions`).  ``obs``, the observation of the seat to move, saves reading it
+    again when many actions are described."""
     if obs is None:
-        p = state.current_player()
-        obs = state.observation(p) if p >= 0 else {}
-    label = state.action_to_string(int(action))
-    d = _PARSERS[game](label, obs)
-    if game == "krass-kariert" and d["kind"] == "play":
-        import krazy_core.games.krass_kariert as ka   # the game's own combination table
-        d["combination"]["index"] = int(action) % ka.NUM_COMBINATIONS
-        d["combination"] = {"index": d["combination"]["index"], "type": d["combination"]["type"],
-                            "value": d["combination"]["value"]}
-    out = {"id": int(action), "kind": d.pop("kind"), "label": label}
-    out.update(d)
-    return out
+        return state.describe_action(action)
+    return _words.describe_action(state, action, obs)
 
 
 def describe_actions(state, player: Optional[int] = None) -> List[Dict[str, Any]]:
-    """Every legal action of ``state`` as a structured dict, in ``legal_actions()`` order.
+    """Every legal action of ``state`` as a structured dict, in ``legal_actions()`` order:
+    each is ``state.describe_action(id)``, built by the game's own module from the action id
+    (``games/<game>/words.py``), never parsed from a label.
 
     Each dict has ``id`` (int, the action to apply), ``kind`` (str; per game: Krazy Kings
-    ``play``/``direction``; Kings Rummy ``draw``/``take_discard``/``discard``/``go_out``;
+    ``play``/``roll``/``direction``; Kings Rummy ``draw``/``take_discard``/``discard``/``go_out``;
     Crazy Rummy ``take``/``decline``/``buy``/``pass``/``go_down``/``lay``/``start_run``/
     ``finish_meld``/``lay_off``/``swap``/``discard``/``keep``; KrassKariert ``play``/``stop``/
-    ``draw``/``reserve``/``insert``) and ``label`` (the ``action_to_string`` text); where they
-    apply: ``cards``/``cards_text`` (card codes and texts involved), ``meld`` (a table meld id,
-    CR-10/12/13), ``end`` (``low``/``high``, CR-12), ``suit`` (a run's suit letter),
-    ``positions`` (KrassKariert hand positions played, KA-6), ``slot``/``position`` (reserve
-    slot and insertion position, KA-8/9), ``combination`` (``{index, type, value}``),
-    ``x_values``, ``direction`` (+1 clockwise / -1, KK-13) and ``announce`` (KK-19).
+    ``draw``/``reserve``/``insert``), ``label`` (the ``action_to_string`` text) and ``text``
+    (the player's words, seats, melds and positions from 1); where they apply:
+    ``cards``/``cards_text`` (card codes and texts involved), ``meld`` (a table meld id from
+    0, CR-10/11/12), ``end`` (``low``/``high``, CR-11), ``suit`` (a run's suit letter),
+    ``positions`` (KrassKariert hand positions from 0, KA-5), ``slot``/``position`` (reserve
+    slot and insertion position, KA-9/12), ``combination`` (``{index, type, value}``),
+    ``x_values`` (KA-8), ``direction`` (+1 clockwise / -1, KK-16) and ``announce`` (KK-19).
+    ``state.action_from(d)`` gives the id back.
 
     ``player``: describe only if it is that seat's turn (an empty list otherwise); ``None``
     describes the actions of whoever is to move. Schema: ``schemas/action.json``.
     """
-    cur = state.current_player()
-    if cur < 0 or state.is_terminal():
-        return []
-    if player is not None and int(player) != cur:
-        return []
-    obs = state.observation(cur)
-    return [describe_action(state, a, obs) for a in state.legal_actions()]
+    return _words.describe_actions(state, player)
 
 
-def seat_view(state, seat: Optional[int], first_event: int = 0) -> Dict[str, Any]:
-    """What one seat may see: ``{"observation", "events", "first_event", "actions"}``.
+def seat_view(state, seat: Optional[int], first_event: int = 0,
+              names: Optional[List[str]] = None) -> Dict[str, Any]:
+    """What one seat may see: ``{"observation", "events", "first_event", "actions",
+    "prompt", "facts"}``.
 
     ``seat=None`` is a spectator: the observation of no seat (``observation`` is ``None``),
-    the public events, no actions. ``events`` are ``events_for(seat)`` from index
-    ``first_event`` on (``events_for(None)``, the public log, for a spectator)."""
+    the public events, no actions, no facts, the prompt of the seat to move.  ``events`` are
+    ``events_for(seat)`` from index ``first_event`` on (``events_for(None)``, the public log,
+    for a spectator), each with ``text``: the sentence the terminal prints for it to this
+    seat (``state.narrate_event``; ``None`` for a bookkeeping event another event's line
+    says).  ``prompt``: ``state.prompt(seat)``; ``facts``: ``state.facts(seat)``.  ``names``:
+    one name per seat (default ``"seat 1"``..., this seat ``"seat N (you)"``)."""
     if seat is None:
         evs = events_since(state, None, first_event)
         obs = None
         acts = []
+        facts: Dict[str, Any] = {}
     else:
         evs = events_since(state, int(seat), first_event)
         obs = state.observation(int(seat))
         acts = describe_actions(state, int(seat))
-    return {"observation": obs, "events": evs, "first_event": first_event, "actions": acts}
+        facts = state.facts(int(seat), names)
+    for e in evs:
+        try:
+            e["text"] = state.narrate_event(e, names, seat)
+        except (KeyError, TypeError, ValueError, IndexError):   # an unreadable event (hostile JSON)
+            e["text"] = None
+    cur = state.current_player()
+    prompt = state.prompt(seat if seat is not None else (cur if cur >= 0 else 0), names)
+    return {"observation": obs, "events": evs, "first_event": first_event, "actions": acts,
+            "prompt": prompt, "facts": facts}
 
 
 def events_since(state, viewer, first: int = 0) -> List[Dict[str, Any]]:

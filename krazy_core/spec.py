@@ -28,7 +28,8 @@ __all__ = ["Option", "GameSpec", "TensorSegment", "tensor_layout", "Game", "opti
 class Option:
     """One game option: ``kind`` is ``bool``, ``int`` or ``str``; an ``int`` has an
     inclusive range ``lo..hi``; a ``str`` has ``choices``.  ``rule`` names the rule
-    (``"KK-6"``) that defines it."""
+    (``"KK-6"``) that defines it.  ``seat``: the value is a seat (from 0 in the engine, typed
+    from 1 at the table)."""
 
     name: str
     default: Any
@@ -38,6 +39,7 @@ class Option:
     lo: Optional[int] = None
     hi: Optional[int] = None
     choices: Tuple[str, ...] = ()
+    seat: bool = False
 
     def check(self, value: Any) -> Any:
         if self.kind is bool:
@@ -122,6 +124,22 @@ class GameSpec:
     # state_from_bytes(game, data) -> State (krazy_core._state.state_from_bytes for every
     # game with a C validator, ops.validate); raises InvalidStateError
     state_from_bytes: Optional[Callable[..., Any]] = None
+    # the game's words for frontends (games/<game>/words.py): describe_action, encode,
+    # action_text, narrate, prompt, card_reason, facts and KINDS (State.describe_action ...)
+    words: Any = None
+    # what frontends and adapters switch on, said by the game (nothing outside games/ names
+    # a game): the Gymnasium id; the events that end a round (a table pauses after them);
+    # returns() summed over the seats (OpenSpiel's utility_sum) for a table of n; a bound on
+    # the actions of one game (OpenSpiel's max_game_length)
+    env_id: str = ""
+    round_end_events: Tuple[str, ...] = ()
+    utility_sum: Callable[[int], float] = lambda n: 1.0
+    max_game_length: Optional[Callable[[Any], int]] = None
+
+    @property
+    def seat_options(self) -> Tuple[str, ...]:
+        """The names of the options whose value is a seat (``Option.seat``)."""
+        return tuple(o.name for o in self.options if o.seat)
 
 
 _OPTION_CLASSES: Dict[str, type] = {}

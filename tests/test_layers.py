@@ -5,12 +5,14 @@ and fails when a layer rule is broken.
 Layers, bottom up:
 
 0. ``errors``, ``_validate``, ``cards``, ``_cards``, ``_ops``, ``rng``, ``spec`` (option and
-   spec types, ``Game``): the base, importing nothing of the package above it;
+   spec types, ``Game``), ``_words`` (the game-blind half of the game's words): the base,
+   importing nothing of the package above it;
 1. ``_state``: the generic state, over layer 0 only (``rng`` below it, not above);
 2. the games, ``games.melds``, ``search.ismcts``: over layers 0-1 and the shared solver;
    each game is a package ``games/<game>/`` (issue 12 item 1), layered inside, bottom up:
    ``core`` (``.pxd``/``.pyx``: the rules; no Python face of any kind), ``notation`` (over
-   the base and its own core), ``state`` (over its core and its notation), the package
+   the base and its own core), ``state`` (over its core and its notation), ``words`` (the
+   game's words for frontends, over its core and notation, never the state), the package
    ``__init__`` (over those), ``view`` (a face: nothing of the game imports it, the registry
    finds it); none of them imports the registry (``krazy_core.game``) or ``krazy_core``;
 3. the Python faces above the games: ``game`` (the registry, ``make``), ``bots``, ``arena``,
@@ -25,7 +27,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "krazy_core"
 
 BASE = {"krazy_core.errors", "krazy_core._validate", "krazy_core.cards", "krazy_core._cards",
-        "krazy_core._ops", "krazy_core.rng", "krazy_core.spec"}
+        "krazy_core._ops", "krazy_core.rng", "krazy_core.spec", "krazy_core._words"}
 GAME_LAYER_OK = BASE | {"krazy_core._state", "krazy_core.games.melds"}
 FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.arena", "krazy_core.ui",
          "krazy_core.cli", "krazy_core.search.bot"}
@@ -35,8 +37,9 @@ GAMES = ("krazy_kings", "kings_rummy", "contract_rummy", "krass_kariert")
 # what each module of a game package may import from the package itself, bottom up
 PACKAGE_LAYERS = {"core": {"core"}, "notation": {"core", "notation"},
                   "state": {"core", "notation", "state"},
-                  "__init__": {"core", "notation", "state", "__init__"},
-                  "view": {"core", "notation", "state", "__init__", "view"}}
+                  "words": {"core", "notation", "words"},
+                  "__init__": {"core", "notation", "state", "words", "__init__"},
+                  "view": {"core", "notation", "state", "words", "__init__", "view"}}
 
 _LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", re.M)
 

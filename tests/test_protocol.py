@@ -212,9 +212,12 @@ def test_seat_view_of_a_spectator_has_no_hand_and_no_actions():
     s = krazy_core.make("krazy-kings").new_initial_state(seed=2)
     v = protocol.seat_view(s, None)
     assert v["observation"] is None and v["actions"] == []
-    assert v["events"] == s.events_for(None)
+    # the events as events_for gives them, each with the sentence the terminal prints for it
+    assert [{k: x for k, x in e.items() if k != "text"} for e in v["events"]] == s.events_for(None)
+    assert [e["text"] for e in v["events"]] == [s.narrate_event(e) for e in s.events_for(None)]
     v = protocol.seat_view(s, s.current_player(), first_event=3)
-    assert v["events"] == s.events_for(s.current_player())[3:]
+    assert [{k: x for k, x in e.items() if k != "text"} for e in v["events"]] == \
+        s.events_for(s.current_player())[3:]
     assert [a["id"] for a in v["actions"]] == s.legal_actions()
 
 

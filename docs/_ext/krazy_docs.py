@@ -85,7 +85,6 @@ def rules_text(spec) -> str:
     return resources.files("krazy_core").joinpath(*where).read_text(encoding="utf-8")
 
 
-SEAT_OPTIONS = ("dealer", "first_dealer")       # typed from 1 at the table (krazy_core.cli)
 
 
 def options_rows(spec) -> List[List[str]]:
@@ -274,7 +273,7 @@ def rules_page(game_id: str) -> str:
     spec = get_spec(game_id)
     text = rules_text(spec).rstrip() + "\n"
     # the example names this game's seat option (Crazy Rummy has none)
-    seat = next((o.name for o in spec.options if o.name in SEAT_OPTIONS), None)
+    seat = next(iter(spec.seat_options), None)       # typed from 1 at the table (Option.seat)
     out = [text, "\n## Options\n\n",
            f"Play with them as `krazy play {game_id} -o name=value` (several `-o`), or as keywords of "
            f"`krazy_core.make({game_id!r}, ...)`. Seats count from 1 at the table "

@@ -5,14 +5,10 @@ from __future__ import annotations
 import io
 
 from krazy_core.errors import ConfigError
+from krazy_core.game import available_games, get_spec
 
-# game id -> Gymnasium id (registered on import of krazy_core.envs)
-ENV_IDS = {
-    "krazy-kings": "krazy_core/KrazyKings-v0",
-    "kings-rummy": "krazy_core/KingsRummy-v0",
-    "contract-rummy": "krazy_core/ContractRummy-v0",
-    "krass-kariert": "krazy_core/KrassKariert-v0",
-}
+# game id -> Gymnasium id (registered on import of krazy_core.envs): each game's GameSpec.env_id
+ENV_IDS = {gid: get_spec(gid).env_id for gid in available_games()}
 GAME_OF_ENV_ID = {v: k for k, v in ENV_IDS.items()}
 
 ILLEGAL_ACTIONS = ("terminate", "raise")

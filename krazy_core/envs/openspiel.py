@@ -66,21 +66,17 @@ def short_name(game_id: str) -> str:
 
 
 def _utility_sum(game_id: str, n: int) -> float:
-    return float(n - 1) if game_id == "krass-kariert" else 1.0
+    """``returns()`` summed over a table of ``n`` (the game's ``GameSpec.utility_sum``)."""
+    return float(get_spec(game_id).utility_sum(n))
 
 
 def _max_game_length(game) -> int:
-    """A bound on the actions of one game for OpenSpiel's ``max_game_length``: each game's
-    turn cap (KK-20, KR-17, CR-17) times generous actions per turn; KrassKariert (no cap)
-    ends within its hands (measured random games: under 350 actions)."""
-    o = game.options
-    if game.game_id == "krazy-kings":
-        return o.max_turns * 16
-    if game.game_id == "kings-rummy":
-        return o.rounds * o.max_turns * 4
-    if game.game_id == "contract-rummy":
-        return o.rounds * o.max_turns * 40
-    return 20000
+    """A bound on the actions of one game for OpenSpiel's ``max_game_length``: the game's
+    ``GameSpec.max_game_length`` (each game's turn cap, KK-20, KR-17, CR-17, times generous
+    actions per turn; KrassKariert, with no cap, ends within its hands: measured random games
+    stay under 350 actions), 20000 for a game that gives none."""
+    f = game.spec.max_game_length
+    return int(f(game)) if f is not None else 20000
 
 
 _CLASSES: Dict[str, type] = {}

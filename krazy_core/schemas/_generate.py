@@ -226,7 +226,10 @@ def event_defs():
         for name, (props, optional) in table.items():
             p = {"event": {"const": name}, "player": SEAT_OR_NONE}   # -1: the table
             p.update(props)
-            alts.append(obj(p, optional=optional))
+            # text: the sentence the terminal prints for it (protocol.seat_view adds it; null
+            # for a bookkeeping event another event's line says)
+            p["text"] = nullable(STR)
+            alts.append(obj(p, optional=optional + ("text",)))
         out[gid] = {"oneOf": alts}
     return out
 
@@ -288,19 +291,18 @@ def state_schema():
 
 
 # ------------------------------------------------------------------ actions
-ACTION_KINDS = {
-    "krazy-kings": ("play", "direction"),
-    "kings-rummy": ("draw", "take_discard", "discard", "go_out"),
-    "contract-rummy": ("take", "decline", "buy", "pass", "go_down", "lay", "start_run",
-                       "finish_meld", "lay_off", "swap", "discard", "keep"),
-    "krass-kariert": ("play", "stop", "draw", "reserve", "insert"),
-}
+def action_kinds():
+    """Each game's action kinds, from the game's own words module (``words.KINDS``)."""
+    import krazy_core
+    from krazy_core.game import get_spec
+    return {g: tuple(get_spec(g).words.KINDS) for g in krazy_core.available_games()}
 
 
 def action_schema():
-    kinds = sorted({k for v in ACTION_KINDS.values() for k in v})
+    kinds = sorted({k for v in action_kinds().values() for k in v})
     return obj({
         "id": NAT, "kind": enum(*kinds), "label": {"type": "string", "minLength": 1},
+        "text": {"type": "string", "minLength": 1},
         "cards": CARDS, "cards_text": arr(CARD_TEXT),
         "meld": NAT, "end": enum("low", "high"), "suit": enum("S", "H", "D", "C"),
         "positions": arr(NAT, 1, 3), "slot": NAT, "position": NAT,

@@ -32,6 +32,7 @@ from krazy_core.games.contract_rummy.state import (  # noqa: F401
 from krazy_core.games.contract_rummy.notation import _action_text  # noqa: F401
 from krazy_core.games.melds import _set_contract_oracle
 from krazy_core.games.contract_rummy.state import _contract_points
+from krazy_core.games.contract_rummy import words as _words
 from krazy_core.spec import GameSpec, Option
 
 __all__ = ["SPEC", "ContractRummyState", "new_state", "state_from_dict", "is_book", "is_run",
@@ -72,6 +73,10 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
+    words=_words,
+    env_id="krazy_core/ContractRummy-v0",
+    round_end_events=('round_end',),
+    max_game_length=lambda game: game.options.rounds * game.options.max_turns * 40,
     tensor_shape=lambda n: (_TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
     check_options=_check_options,

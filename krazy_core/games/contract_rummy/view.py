@@ -12,6 +12,11 @@ from rich.table import Table
 from rich.text import Text
 
 from krazy_core.cards import format_card
+from krazy_core.games.contract_rummy.words import (  # noqa: F401  (re-exported: the table's words)
+    RANK_SHORT, RANK_WORDS, SUIT_WORDS, WILD_MARK, contract_words, engine_text, meld_no as _no, meld_ranges, meld_wilds,
+    meld_words)
+from krazy_core.games.contract_rummy.words import action_text as action_label  # noqa: F401  (the table's choice words)
+from krazy_core.games.contract_rummy.words import narrate as describe_event  # noqa: F401  (the play by play)
 from krazy_core.ui import plural
 
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 5: "bold magenta"}
@@ -37,27 +42,6 @@ def cards_text(codes) -> Text:
     return t
 
 
-WILD_MARK = "✱"
-
-
-def meld_wilds(m) -> list:
-    """For each card of meld dict ``m`` (``state.melds()`` / the observation), whether it stands
-    there as a wild: a Joker always; a 2 unless it is the natural card of its place (a book of
-    2s, or the right suit and position in a run, CR-2); any other card never."""
-    out = []
-    for i, c in enumerate(m["cards"]):
-        if c >> 4 == 5:
-            out.append(True)
-        elif (c & 15) != 2:
-            out.append(False)
-        elif m["kind"] == "book":
-            out.append(m["rank"] != 2)
-        else:
-            r = m["lo"] + i                      # run position: 1 = Ace low .. 14 = Ace high
-            if r > 14:                           # round the corner (CR-3 ace_wrap): 15 = the 2
-                r -= 13
-            out.append(c != (m["suit"] << 4 | (1 if r == 14 else r)))
-    return out
 
 
 def meld_text(m) -> Text:
@@ -72,11 +56,6 @@ def meld_text(m) -> Text:
     return t
 
 
-def meld_ranges(n) -> str:
-    """The meld numbers of each seat at the table: ``"seat 1: 1-3; seat 2: 4-6; ..."``."""
-    return "; ".join(f"seat {p + 1}: {3 * p + 1}-{3 * p + 3}" for p in range(n))
-
-
 def meld_id_note(n) -> Text:
     """Why meld numbers have gaps: each seat owns three fixed numbers (seat s, from 1:
     3s-2..3s; the engine's ids seat*3 + k, from 0, one less), so a seat's melds keep their
@@ -87,15 +66,6 @@ def meld_id_note(n) -> Text:
     t.append(WILD_MARK, style="bold yellow")
     t.append(" = a wild", style="dim")
     return t
-
-
-def contract_words(c) -> str:
-    parts = []
-    if c["books"]:
-        parts.append(f"{c['books']} book{'s' if c['books'] > 1 else ''}")
-    if c["runs"]:
-        parts.append(f"{c['runs']} run{'s' if c['runs'] > 1 else ''}")
-    return " + ".join(parts)
 
 
 def render(state, viewer):
@@ -233,105 +203,6 @@ def hand_text(codes) -> Text:
     return t
 
 
-def action_label(state, action):
-    """The words of a numbered choice: ``action_to_string`` with the meld numbered from 1
-    (``engine_text``), a lay off on a book (which names no end) marked ``"lay off 6♥ on meld
-    1 (book)"``."""
-    text = engine_text(state, state.action_to_string(action))
-    if text.startswith("lay off ") and not text.endswith((" low", " high")):
-        return text + " (book)"
-    return text
-
-
-RANK_WORDS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces"}
-RANK_SHORT = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
-SUIT_WORDS = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
-
-
-def meld_words(m) -> str:
-    """A meld in words, its cards in order with wilds marked (``state.melds()`` dict):
-    ``a book of 9s: 9♠ 9♥ 2♣✱``, ``a run of hearts, A to 4: A♥ 2♦✱ 🃏✱ 4♥`` (CR-2); round the corner
-    (CR-3 ``ace_wrap``) ``a run of spades, J to 2: J♠ Q♠ K♠ A♠ 2♠``."""
-    from krazy_core.cards import format_card
-    cards = " ".join(format_card(c) + (WILD_MARK if w else "") for c, w in zip(m["cards"], meld_wilds(m)))
-    if m["kind"] == "book":
-        r = m.get("rank")
-        return f"a book of {RANK_WORDS.get(r, f'{r}s')}: {cards}"
-    lo = m.get("lo")
-    span = ""
-    if isinstance(lo, int):
-        hi = lo + len(m["cards"]) - 1
-        if hi > 14:                     # round the corner (CR-3 ace_wrap): K, A, 2, ...
-            hi -= 13
-        span = f", {RANK_SHORT.get(lo, lo)} to {RANK_SHORT.get(hi, hi)}"
-    suit = m.get("suit")
-    return f"a run of {SUIT_WORDS.get(suit, 'one suit') if isinstance(suit, int) else 'one suit'}{span}: {cards}"
-
-
-def describe_event(e, names, state=None):
-    """One line of play by play, or ``None`` for bookkeeping events.  With ``state`` (the
-    table's state, at or after the event) a completed meld is described by its cards."""
-    k = e["event"]
-    who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
-    if k in ("deal", "turn", "score", "run_start"):
-        return None
-    if k == "round_start":
-        return f"round {e['round']}: {who} deals {e['cards_dealt']} cards each"
-    if k == "shuffle":
-        return f"{who} shuffles {e['cards']} cards"
-    if k == "up_card":
-        return f"the up-card is {e['card_text']}"
-    if k == "take":
-        return f"{who} takes the up-card {e['card_text']}" + (" without discarding" if e.get("first_up_card") else "")
-    if k == "decline":
-        return f"{who} declines {e['card_text']}"
-    if k == "buy":
-        return f"{who} BUYS {e['card_text']} (and a penalty card)"
-    if k == "pass":
-        return f"{who} passes (no buy)"
-    if k == "draw":
-        what = e["card_text"] if e.get("card") is not None else "a card"
-        return f"{who} draws {what}" + (" (penalty)" if e.get("reason") == "penalty" else "")
-    if k == "go_down":
-        return f"{who} goes down"
-    if k == "lay":
-        return f"{who} lays {e['card_text']} in meld {_no(e['meld'])}"
-    if k == "meld":
-        m = None
-        if state is not None:
-            m = next((x for x in state.melds() if x["id"] == e["meld"]), None)
-        if m is not None:
-            return f"{who} completes meld {_no(e['meld'])}, {meld_words(m)}"
-        return f"{who} completes meld {_no(e['meld'])} ({e['cards']} cards)"
-    if k == "down":
-        return f"{who} is down"
-    if k == "lay_off":
-        if e.get("end") is None:
-            return f"{who} lays off {e['card_text']} on meld {_no(e['meld'])} (book)"
-        return f"{who} lays off {e['card_text']} on meld {_no(e['meld'])} ({e['end']} end)"
-    if k == "swap":
-        return f"{who} swaps {e['card_text']} into meld {_no(e['meld'])} and takes {e['wild_text']}"
-    if k == "discard":
-        return f"{who} discards {e['card_text']}"
-    if k == "keep":
-        return f"{who} keeps the last card"
-    if k == "go_out":
-        return f"{who} GOES OUT"
-    if k == "stock_rebuilt":
-        return f"the discard pile is shuffled into a new stock of {e['cards']}"
-    if k == "turn_limit":
-        return f"the turn limit ({e['turn']}) ends the round"
-    if k == "round_end":
-        if e.get("reason") == "went out" and state is not None:
-            # "round 1 ends: went out" did not say who (a tester's note, issue 16)
-            outs = [x["player"] for x in state.events
-                    if x["event"] == "go_out" and x.get("round") == e["round"]]
-            if outs and isinstance(outs[-1], int) and 0 <= outs[-1] < len(names):
-                return f"round {e['round']} ends: {names[outs[-1]]} went out"
-        return f"round {e['round']} ends: {e['reason']}"
-    if k == "game_over":
-        return "the game is over"
-    return f"{who} {k}"
 
 
 def typed_card(code) -> bool:
@@ -661,12 +532,6 @@ RULES_NOTE = ("At the table (krazy play, and the browser table of krazy serve) m
 _MELD_NO = re.compile(r"\b(meld\s+)(-?\d+)\b", re.I)     # -1 too: "not a meld number"
 
 
-def _no(meld):
-    """An engine meld id (from 0) as the table numbers it (from 1); anything else as it is
-    (an event loaded from someone's JSON)."""
-    return meld + 1 if type(meld) is int else meld
-
-
 def typed_text(state, text: str) -> str:
     """A typed move with its meld numbered from 1 (the table's count) in the engine's count
     from 0: ``"lay off 7h on meld 4 high"`` -> ``"lay off 7h on meld 3 high"``, ``"swap 5s
@@ -695,11 +560,3 @@ def typed_text(state, text: str) -> str:
             out = end.group(1)
     return out
 
-
-def engine_text(state, text: str) -> str:
-    """A text of the engine naming melds (an action's name, an ``UnclearActionError``, an
-    ``explain_illegal`` reason) with its melds numbered from 1, as the table numbers them:
-    ``"there is no meld 4 on the table (meld ids: seat × 3 + 0..2)"`` -> ``"there is no meld 5
-    on the table (meld numbers: seat 1: 1-3; ...)"``."""
-    text = _MELD_NO.sub(lambda m: m.group(1) + str(int(m.group(2)) + 1), str(text))
-    return text.replace("(meld ids: seat × 3 + 0..2)", f"(meld numbers: {meld_ranges(state.game.num_players)})")

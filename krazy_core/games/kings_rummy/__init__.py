@@ -25,6 +25,7 @@ from krazy_core.games.kings_rummy.notation import (
 from krazy_core.games.kings_rummy.state import (
     EVENT_NAMES, FULL_DECK, PHASE_NAMES, TENSOR, TENSOR_LAYOUT, KingsRummyState, _check_options,
     new_state, state_from_dict)
+from krazy_core.games.kings_rummy import words as _words
 from krazy_core.spec import GameSpec, Option
 
 __all__ = ["SPEC", "KingsRummyState", "new_state", "state_from_dict", "simulate_random", "EVENT_NAMES",
@@ -39,7 +40,7 @@ SPEC = GameSpec(
     max_players=7,
     default_players=4,
     options=(
-        Option("first_dealer", 0, int, "KR-4", "the seat that deals round 1; the deal passes left", lo=0, hi=6),
+        Option("first_dealer", 0, int, "KR-4", "the seat that deals round 1; the deal passes left", lo=0, hi=6, seat=True),
         Option("rounds", 11, int, "KR-16", "rounds in the game", lo=1, hi=11),
         Option("first_round", 1, int, "KR-16", "the round the game starts with (3..13 cards)", lo=1, hi=11),
         Option("wild_points", 20, int, "KR-14", "points of a wild card left in hand", lo=0, hi=1000),
@@ -50,6 +51,10 @@ SPEC = GameSpec(
     new_state=new_state,
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
+    words=_words,
+    env_id="krazy_core/KingsRummy-v0",
+    round_end_events=('round_score',),
+    max_game_length=lambda game: game.options.rounds * game.options.max_turns * 4,
     tensor_shape=lambda n: (TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
     check_options=_check_options,

@@ -10,6 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from krazy_core.cards import format_card
+from krazy_core.games.kings_rummy.words import action_text as action_label  # noqa: F401  (the table's choice words)
+from krazy_core.games.kings_rummy.words import narrate as describe_event  # noqa: F401  (the play by play)
 from krazy_core.ui import plural
 from krazy_core.games import melds
 
@@ -188,43 +190,13 @@ def compact(state, viewer, minimal=False):
             hand.append_text(cards_text(wilds, w))
         lines.append(hand)
         if obs["hand"] and not minimal:
-            lines.append(Text("Best now: ", style="dim") + arrangement_text(obs["hand"], w))
+            best = Text("Best now: ", style="dim") + arrangement_text(obs["hand"], w)
+            outs = state.facts(viewer)["arrangement"]["go_out"]      # the engine's KR-10 aid
+            if outs:
+                best.append("  discard " + " or ".join(format_card(c) for c in outs) + " to go out",
+                            style="bold green")
+            lines.append(best)
     return Group(*lines)
-
-
-def describe_event(e, names):
-    """One line of play by play, or ``None`` for bookkeeping events."""
-    k = e["event"]
-    who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
-    if k == "round":
-        return f"— Round {e['round']}: {e['cards']} cards each, {_rank(e['wild_rank'])}s are wild; {who} deals —"
-    if k in ("deal", "turn", "shuffle"):
-        return None
-    if k == "up_card":
-        return f"the up-card is {e['card_text']}"
-    if k == "draw":
-        return f"{who} draws {e['card_text']} from the stock" if e.get("card") is not None else f"{who} draws from the stock"
-    if k == "take_discard":
-        return f"{who} takes {e['card_text']} from the discard pile"
-    if k == "discard":
-        return None if e["going_out"] else f"{who} discards {e['card_text']}"
-    if k == "go_out":
-        return f"{who} GOES OUT, discarding {e['card_text']}!"
-    if k == "lay_down":
-        return None
-    if k == "round_score":
-        return f"{who} scores {e['points']} (total {e['total']})"
-    if k == "stock_rebuilt":
-        return f"the discard pile is shuffled into a new stock of {plural(e['cards'], 'card')}"
-    if k == "turn_limit":
-        return f"the turn limit ({e['turns']}) ends round {e['round']}: every hand is scored"
-    if k == "game_over":
-        return "the game is over"
-    return f"{who} {k}"
-
-
-def action_label(state, action):
-    return state.action_to_string(action)
 
 
 def typed_card(code) -> bool:

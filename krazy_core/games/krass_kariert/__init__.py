@@ -31,6 +31,7 @@ from krazy_core.games.krass_kariert.state import (  # noqa: F401
     A_DRAW, A_INSERT, A_PLAY, A_RESERVE, A_STOP, EVENT_NAMES, MAX_HAND, NUM_ACTIONS, NUM_COMBINATIONS,
     PHASE_NAMES, TENSOR_LAYOUT, TENSOR_SIZE, TRICK_KINDS, KrassKariertState, check_options, new_state,
     state_from_dict, _action_text)
+from krazy_core.games.krass_kariert import words as _words
 from krazy_core.spec import GameSpec, Option
 
 __all__ = ["SPEC", "KrassKariertState", "new_state", "state_from_dict", "check_options", "simulate_random",
@@ -50,12 +51,17 @@ SPEC = GameSpec(
         Option("two_straight", True, bool, "KA-6", "2-straights are combinations (between solo and pair)"),
         Option("chips", 0, int, "KA-2", "chips each player starts with; 0 = 3 (2 with 5 players)", lo=0, hi=9),
         Option("dealer", 0, int, "KA-4", "the seat that deals the first hand; the seat to its left leads",
-               lo=0, hi=4),
+               lo=0, hi=4, seat=True),
     ),
     num_distinct_actions=NUM_ACTIONS,
     new_state=new_state,
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
+    words=_words,
+    env_id="krazy_core/KrassKariert-v0",
+    round_end_events=('hand_end',),
+    utility_sum=lambda n: float(n - 1),      # KA-15: one loser, everyone else wins
+    max_game_length=lambda game: 20000,
     tensor_shape=lambda n: (TENSOR_SIZE,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
     rules_file="games/krass_kariert/rules.md",

@@ -12,6 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from krazy_core.cards import format_card
+from krazy_core.games.krass_kariert.words import action_text as action_label  # noqa: F401  (the table's choice words)
+from krazy_core.games.krass_kariert.words import combo_text
+from krazy_core.games.krass_kariert.words import narrate as describe_event  # noqa: F401  (the play by play)
 
 X, DRAW, STOP = 0x70, 0x71, 0x72
 STYLE = {X: "bold magenta", DRAW: "bold cyan", STOP: "bold red"}
@@ -23,15 +26,6 @@ SHORT_FORMS = ("positions count from 1 (the first card is 1); 'p3' plays the car
 
 def card_text(code, style=None) -> Text:
     return Text(format_card(code), style=style or STYLE.get(code, "bold"))
-
-
-def combo_text(combo, x_values=()) -> str:
-    if combo is None:
-        return "-"
-    s = f"{combo['type']} {combo['value']}"
-    if x_values:
-        s += " (X=" + ",".join(str(v) for v in x_values) + ")"
-    return s
 
 
 def _chips(n, start):
@@ -250,35 +244,6 @@ def choice_groups(state, legal, labels):
 _X_PLAY = re.compile(r"^play (\d+(?:-\d+)?) (solo|pair|triple|2-straight|3-straight) (\d+) \(X=[\d,]+\)")
 
 
-def action_label(state, a) -> str:
-    """The words of a numbered choice, with the cards it moves (``play 2-3 pair 5: 5 X``)."""
-    text = state.action_to_string(a)
-    p = state.current_player()
-    if p < 0:
-        return text
-    obs = state.observation(p)
-    hand = obs["hand"]
-    if text.startswith("play "):
-        where = text.split()[1]
-        lo, _, hi = where.partition("-")
-        lo, hi = int(lo), int(hi or lo)
-        return _renumber_play(text) + ": " + " ".join(format_card(c) for c in hand[lo:hi + 1])
-    if text.startswith("reserve slot "):
-        slot, pos = int(text.split()[2]), int(text.split()[4])
-        res = obs["reserves"][p]
-        label = f"take reserve {format_card(res[slot])}"
-        if len(res) == 2 and res[0] is not None and res[0] == res[1]:
-            label += " (left)" if slot == 0 else " (right)"   # equal cards: name the slot
-        return f"{label} into position {pos + 1}"
-    if text.startswith("insert at ") and obs["drawn_card"] is not None:
-        return f"insert the drawn {format_card(obs['drawn_card'])} at position {int(text.split()[2]) + 1}"
-    if text.startswith("stop "):
-        return f"play the STOP card (position {int(text.split()[1]) + 1}): win the trick now"
-    if text.startswith("draw "):
-        return f"play the DRAW card (position {int(text.split()[1]) + 1}): the trick's winner draws 3"
-    return text
-
-
 # ---------------------------------------------------------------- positions from 1 at the table
 # The engine (``string_to_action``, ``action_to_string``, its messages) numbers hand positions
 # from 0 (KA-2: "position 0 is the first card dealt"); the table, like its seats, from 1.  What
@@ -376,50 +341,6 @@ def engine_text(state, text: str) -> str:
     text = _E_QUOTED_AT.sub(lambda m: _up(m, 2), text)
     text = _E_SPAN.sub(lambda m: _up(m, 1, 2), text)
     return text
-
-
-def describe_event(e, names):
-    """One line of play by play, or ``None`` for bookkeeping events."""
-    k = e["event"]
-    who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
-    if k == "hand_start":
-        return f"— hand {e['hand']}: cards dealt; {who} leads"
-    if k == "deal":
-        return None
-    if k == "reserve_dealt":
-        return f"{who} gets reserve {e['card_text']} (face up)"
-    if k == "trick_start":
-        return None if e["trick"] == 1 else f"{who} leads trick {e['trick']}"
-    if k == "play":
-        cards = " ".join(e["cards_text"])
-        return f"{who} plays {cards} as {combo_text(e['combination'], e['x_values'])}"
-    if k == "stop":
-        return f"{who} plays STOP and takes the trick"
-    if k == "draw_card":
-        return f"{who} plays a DRAW card"
-    if k == "take_reserve":
-        where = f" at position {e['position'] + 1}" if e.get("position") is not None else ""
-        return f"{who} takes reserve {e['card_text']} into their hand{where}"
-    if k == "trick_end":
-        won = "with STOP" if e["stop"] else f"with {combo_text(e['combination'])}"
-        return f"{who} wins the trick {won}" + (f" and must draw {e['draws']}" if e["draws"] else "")
-    if k == "drawn":
-        if e.get("card") is not None:
-            return f"{who} draws {e['card_text']} and inserts it at position {e['position'] + 1}"
-        return f"{who} draws a card"
-    if k == "out":
-        return f"{who} has played their last card"
-    if k == "hand_end":
-        # "loses the hand: could not act (KA-14b)" did not say why (tester2, issue 16)
-        why = {"could not act (KA-14b)": "could not beat the trick, had no special card to play "
-                                         "and no reserve card left (KA-14b)",
-               "only holder of cards (KA-14a)": "the only one still holding cards (KA-14a)"}
-        return f"{who} loses the hand: {why.get(e['reason'], e['reason'])}"
-    if k == "chip":
-        return f"{who} gives up a chip ({e['chips']} left)"
-    if k == "game_over":
-        return f"{who} must give a chip and has none: {who} LOSES the game"
-    return f"{who} {k}"
 
 
 def typed_card(code) -> bool:

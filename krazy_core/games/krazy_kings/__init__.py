@@ -26,6 +26,7 @@ from krazy_core.games.krazy_kings.notation import (
 from krazy_core.games.krazy_kings.state import (  # noqa: F401  (_cards_of ..: tests)
     DOUBLES, DRAW_REASONS, EVENT_NAMES, PHASE_NAMES, TENSOR, TENSOR_LAYOUT, KrazyKingsState,
     _action_card, _cards_of, _mask_cards, new_state, state_from_dict)
+from krazy_core.games.krazy_kings import words as _words
 from krazy_core.spec import GameSpec, Option
 
 __all__ = ["SPEC", "KrazyKingsState", "new_state", "state_from_dict", "EVENT_NAMES", "PHASE_NAMES",
@@ -54,12 +55,15 @@ SPEC = GameSpec(
                choices=("rolloff", "none")),
         Option("last_card_call", True, bool, "KK-19", "a play leaving one card must announce it"),
         Option("max_turns", 500, int, "KK-20", "turns before the fewest cards share the win", lo=1, hi=100000),
-        Option("dealer", 0, int, "KK-3", "the seat that deals; the seat to its left starts", lo=0, hi=4),
+        Option("dealer", 0, int, "KK-3", "the seat that deals; the seat to its left starts", lo=0, hi=4, seat=True),
     ),
     num_distinct_actions=NUM_ACTIONS,
     new_state=new_state,
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
+    words=_words,
+    env_id="krazy_core/KrazyKings-v0",
+    max_game_length=lambda game: game.options.max_turns * 16,
     tensor_shape=lambda n: (TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
     rules_file="games/krazy_kings/rules.md",

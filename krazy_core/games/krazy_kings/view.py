@@ -9,9 +9,11 @@ from rich.table import Table
 from rich.text import Text
 
 from krazy_core.cards import format_card
+from krazy_core.games.krazy_kings.words import DIE, dice_text  # noqa: F401  (DIE: the terminal's dice)
+from krazy_core.games.krazy_kings.words import action_text as action_label  # noqa: F401  (the table's choice words)
+from krazy_core.games.krazy_kings.words import narrate as describe_event  # noqa: F401  (the play by play)
 from krazy_core.ui import plural
 
-DIE = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 # spades and clubs in the terminal's own text colour (bold white vanished on light backgrounds)
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 5: "bold magenta"}
 PHASE_WORDS = {"over": "game over", "round_one": "Round One",
@@ -25,12 +27,6 @@ SHORT_FORMS = ("a card alone plays it ('7h', 'QS', 'JK'), calling 'last card' wh
 
 def card_text(code: int) -> Text:
     return Text(format_card(code), style=SUIT_STYLE.get(code >> 4, "bold"))
-
-
-def dice_text(d) -> str:
-    if not d:
-        return "-"
-    return f"{DIE[d[0]]} {DIE[d[1]]}  ({d[0]}+{d[1]}={d[0] + d[1]})"
 
 
 def render(state, viewer):
@@ -175,76 +171,9 @@ def _compact(obs, viewer, minimal):
     return Group(*lines)
 
 
-def describe_event(e, names):
-    """One line of play by play, or ``None`` for bookkeeping events."""
-    k = e["event"]
-    who = names[e["player"]] if isinstance(e.get("player"), int) and e["player"] >= 0 else ""
-    if k == "deal":
-        return None
-    if k == "shuffle":
-        return f"{who} shuffles {e['cards']} cards"
-    if k == "deal_roll":
-        d = e["dice"]
-        return f"{who} rolls {d[0]}+{d[1]} and is dealt {d[0] + d[1]} cards"
-    if k == "turn":
-        return None
-    if k in ("roll", "open_roll"):
-        return f"{who} rolls {dice_text(e['dice'])}"
-    if k == "play":
-        return f"{who} plays {e['card_text']}" + (" — LAST CARD!" if e["announced"] else "")
-    if k == "draw":
-        if e.get("card") is not None:
-            return f"{who} draws {e['card_text']}"
-        return f"{who} draws a card"
-    if k == "pass":
-        return f"{who} can't match and passes"
-    if k == "challenge":
-        return f"{who} challenges with a King: {dice_text(e['dice'])}"
-    if k == "challenge_met":
-        # KK-11: the challenger draws the value matched, which is the card's dice value (KK-2)
-        # (``announced``: the CLI's mark of a play that called "last card", KK-19, whose line
-        # this is)
-        value = e["card"] & 15
-        last = " — LAST CARD!" if e.get("announced") else ""
-        return (f"{who} meets the challenge with {e['card_text']}{last}; {names[e['challenger']]} draws "
-                f"{plural(value, 'card')}")
-    if k == "challenge_failed":
-        return f"{who} fails the challenge and draws {e['draws']}"
-    if k == "reverse":
-        return "doubles! play reverses: " + ("clockwise" if e["direction"] > 0 else "counter-clockwise")
-    if k == "rolloff_die":
-        return f"roll-off: {who} rolls {DIE[e['die']]} ({e['die']})"
-    if k == "rolloff_win":
-        return f"{who} wins the roll-off"
-    if k == "direction":
-        return f"{who} sets play " + ("clockwise" if e["direction"] > 0 else "counter-clockwise")
-    if k == "stock_rebuilt":
-        return f"the discard pile is shuffled into a new stock of {e['cards']}"
-    if k == "round_one":
-        return f"everyone is back to Round One: {e['reason']}"
-    if k == "last_card":
-        return None
-    if k == "caught":
-        return f"{who} forgot to call last card! rolls {dice_text(e['dice'])}"
-    if k == "win":
-        return f"{who} empties their hand and WINS"
-    if k == "turn_limit":
-        return f"the turn limit ({e['turns']}) ends the game"
-    if k == "king_only":
-        return f"{who} holds only a King and challenges with it (KK-13)"
-    return f"{who} {k}"
-
-
 def action_order(state, legal):
     """Announced last-card plays first (KK-19), so choice 1 is never the trap."""
     return [a for a in legal if 53 <= a < 106] + [a for a in legal if not 53 <= a < 106]
-
-
-def action_label(state, action):
-    text = state.action_to_string(action)
-    if action < 53 and any(53 <= a < 106 for a in state.legal_actions()):
-        return text + "  (without calling last card: you will be caught, KK-19)"
-    return text
 
 
 def typed_card(code) -> bool:

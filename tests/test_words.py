@@ -275,7 +275,7 @@ def test_every_event_of_a_seat_view_carries_its_sentence(gid):
 
 # ------------------------------------------------------------------ facts
 def test_kr12_facts_give_the_best_arrangement_and_the_go_out_discards():
-    n = 0
+    n = laid_seen = 0
     for s in _positions("kings-rummy", 1500, seed=17):
         p = s.current_player()
         obs = s.observation(p)
@@ -287,9 +287,15 @@ def test_kr12_facts_give_the_best_arrangement_and_the_go_out_discards():
         assert sorted(outs) == sorted({krazy_core.games.kings_rummy.words.kind_code(a - 58)
                                        for a in s.legal_actions() if a >= 58})
         if outs:
-            assert f"to go out (KR-10)" in f["arrangement_text"] and "to go out (KR-10)" in s.prompt(p)
+            assert "to go out (KR-10)" in f["arrangement_text"] and "to go out (KR-10)" in s.prompt(p)
             n += 1
-    assert n > 0
+        for q, cards in enumerate(obs["laid_down"]):        # laid-down hands as melds (KR-12)
+            if cards is not None:
+                laid = f["laid_down"][q]
+                assert sorted(sum(laid["melds"], []) + laid["deadwood"]) == sorted(cards)
+                assert laid["points"] == obs["round_points"][q] or obs["round_points"][q] is None
+                laid_seen += 1
+    assert n > 0 and laid_seen > 0
 
 
 def test_cr2_facts_give_melds_with_each_wild_and_what_it_stands_for():

@@ -118,13 +118,30 @@ def arrangement_words(arr: Dict[str, Any]) -> str:
     return text
 
 
+def laid_down(obs) -> list:
+    """Each seat's hand laid down this round (KR-11, KR-12) as melds, leftovers apart: per
+    seat ``None`` (not laid down) or ``{"melds": [[codes]...], "melds_text", "deadwood",
+    "deadwood_text", "points"}`` -- the arrangement its points were counted from."""
+    out = []
+    for cards in obs["laid_down"]:
+        if cards is None:
+            out.append(None)
+            continue
+        groups, left, points = _melds.best_arrangement(cards, obs["wild_rank"], as_codes=True) if cards \
+            else ([], [], 0)
+        out.append({"melds": [list(g) for g in groups], "melds_text": [[format_card(c) for c in g] for g in groups],
+                    "deadwood": list(left), "deadwood_text": [format_card(c) for c in left], "points": int(points)})
+    return out
+
+
 def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
     """What a table shows ``seat`` beside its observation: ``{"arrangement": ...}`` (see
-    :func:`arrangement`; ``None`` once the seat's hand is laid down) and ``"last_turn"``."""
+    :func:`arrangement`; ``None`` once the seat's hand is laid down), ``"last_turn"`` and
+    ``"laid_down"`` (see :func:`laid_down`)."""
     obs = state.observation(seat)
-    arr = arrangement(state, seat) if obs["laid_down"][seat] is None else None
+    arr = arrangement(state, seat) if obs["laid_down"][seat] is None and not obs["terminal"] else None
     return {"arrangement": arr, "arrangement_text": arrangement_words(arr) if arr else None,
-            "last_turn": bool(arr and arr["last_turn"])}
+            "last_turn": bool(arr and arr["last_turn"]), "laid_down": laid_down(obs)}
 
 
 # ------------------------------------------------------------------ narration

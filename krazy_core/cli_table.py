@@ -168,6 +168,8 @@ def screen_lines(console: Console, ui, state, viewer, entries: List[Entry], page
     height = height or console.size.height
     n = len(entries)
     keys = ui.prompt_keys(state) if getattr(ui, "prompt_keys", None) else None
+    if message is None and viewer is not None and state.current_player() == viewer:
+        message = Text(state.prompt(viewer), style="cyan")     # the engine's prompt (State.prompt)
     msg_lines = _height(console, message, width) if message is not None else 0
     prompt_lines = -(-len(prompt_text(name, n, 2, keys)) // width)
     need = _rows_needed(entries, width)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 import typing
@@ -379,15 +380,34 @@ def cmd_play(args, console: Console) -> int:
     seats = ["human"] * humans + bot_words
     names = _seat_names(humans, seats, given)
     seed = args.seed
+    args.autosave = args.save is None and humans > 0
     while True:
         if seed is None and args.resume is None:
             import secrets
             seed = secrets.randbelow(1_000_000)
+        if args.autosave:               # every game at the table is saved as it goes (resumable)
+            args.save = autosave_path(game.game_id, seed)
         again = _play_one(args, console, game, seats, names, seed)
+        if getattr(args, "interrupted", False):
+            return 130
         if not again:
             return 0
         seed = seed + 1 if seed is not None else None
         args.resume = None
+
+
+def autosave_path(game_id: str, seed) -> str:
+    """Where ``krazy play`` saves a game that no ``--save`` names: ``$KRAZY_SAVE_DIR``, else
+    ``$XDG_DATA_HOME/krazy_core/saves`` (``~/.local/share``), one file per game and seed
+    (``krazy-kings-1234.json``).  The folder is made when missing."""
+    base = os.environ.get("KRAZY_SAVE_DIR") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share"),
+        "krazy_core", "saves")
+    try:
+        os.makedirs(base, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"cannot make the save folder {base!r}: {e.strerror}; name a file with --save") from None
+    return os.path.join(base, f"{game_id}-{seed if seed is not None else 'resumed'}.json")
 
 
 def _play_one(args, console, game, seats, names, seed) -> bool:
@@ -425,6 +445,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     queue: list = []                        # the rest of a comma-separated line of moves
     queue_player = None
     auto_pass: dict = {}                    # seat -> round: pass every buy offer (hot-seat)
+    seen_by: dict = {}                      # seat -> events it has seen at its last move
     before = None                           # the state before the last move (round summaries)
     # "press Enter to roll" for the humans' own dice, at a terminal (scripted input: no pause)
     roll_key = args.roll_key if args.roll_key is not None else bool(sys.stdin and sys.stdin.isatty())
@@ -439,8 +460,8 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
         rolled.clear()
         if r is None or r == q:
             return True
-        return _ask(console, f"{escape(names[r])}: your roll is above. Press Enter to hand over "
-                             "(q to quit): ").lower() not in ("q", "quit")
+        return _ask(console, f"{escape(names[r])}: what your turn brought is above. Press Enter to "
+                             "hand over (q to quit): ").lower() not in ("q", "quit")
 
     def before_roll(q, earlier):
         """Hot-seat: the hand-over comes before a player rolls (the screen still shows the
@@ -507,6 +528,13 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                 console.print(f"  [dim]{escape(names[p])} passes (passing on every offer this round)[/]")
                 act(_pass_action(state))
                 continue
+            if offer and not _buy_can_help(state, p):
+                # no buy prompt that cannot help: down, and the card fits no meld (CR-8, CR-11)
+                card = state.observation(p).get("up_card_text")
+                console.print(f"  [dim]{escape(names[p])} passes on {escape(str(card))}: you are down and it "
+                              f"fits no meld (a buy would only add it and a penalty card, CR-8)[/]")
+                act(_pass_action(state))
+                continue
             if hot_seat and last_seated != p:
                 if not roll_read(p):
                     return _bye(console, state, args, replay)
@@ -529,18 +557,24 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                     act(_pass_action(state))
                     continue
                 last_seated = p
-                for line in _log_lines(ui, state.events_for(p, since=max(0, state.num_events - 12)), names):
-                    console.print("  " + line)
+                _recap(console, ui, state, p, names, seen_by.get(p, 0))
             if queue and queue_player != p:
                 _drop_queue(console, queue)
-            action = _human_turn(console, state, p, ui, names, args, queue)
+            action = _human_turn(console, state, p, ui, names, args, queue, auto_pass)
             queue_player = p
             if action is None:
                 return _bye(console, state, args, replay)
             act(action)
+            seen_by[p] = state.num_events       # the hot-seat recap starts here next time
     except KeyboardInterrupt:
         console.print()
+        args.interrupted = True         # Ctrl-C: saved as q saves, and the exit status says it (130)
         return _bye(console, state, args, replay)
+    if getattr(args, "autosave", False) and args.save:
+        try:                            # a finished game needs no save to go on from
+            os.unlink(args.save)
+        except OSError:
+            pass
     # the final table fitted to the terminal, so the last moves (who went out) stay on screen
     # above it and the result below (the full view pushed them off at 80x24)
     from krazy_core import cli_table
@@ -552,6 +586,38 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     if humans:
         return _ask(console, "Play again? (y = a new deal, Enter to stop): ").lower() in ("y", "yes")
     return False
+
+
+RECAP_LINES = 30
+_RULE_ID = re.compile(r"\b[A-Z]{2}-\d+\b")
+
+
+def _rules_now(state, p):
+    """``rules`` at a prompt: the numbered rules the phase's prompt cites, in full (``krazy
+    rules GAME`` has them all)."""
+    spec = state.game.spec
+    ids = list(dict.fromkeys(_RULE_ID.findall(state.prompt(p))))
+    out = Text()
+    for rid in ids:
+        text = spec.rule(rid)
+        if text:
+            out.append(text.replace("**", "") + "\n")
+    out.append(f"(every rule: krazy rules {spec.game_id})", style="dim")
+    return out
+
+
+def _recap(console, ui, state, p, names, since):
+    """Hot-seat: what happened since seat ``p`` last moved, as ``p`` may see it (the play by
+    play; its last ``RECAP_LINES`` lines when longer)."""
+    lines = _log_lines(ui, state.events_for(p, since=since), names)
+    if not lines:
+        return
+    console.print("[bold]Since your last turn:[/]")
+    if len(lines) > RECAP_LINES:
+        console.print(f"  [dim]… {len(lines) - RECAP_LINES} earlier lines[/]")
+        lines = lines[-RECAP_LINES:]
+    for line in lines:
+        console.print("  " + line)
 
 
 def _bye(console, state, args, replay):
@@ -592,6 +658,13 @@ def _out_of_turn_offer(state, p):
     if obs.get("phase") == "buy_or_pass" and tp is not None and tp != p and _pass_action(state) is not None:
         return obs.get("round", 0)
     return None
+
+
+def _buy_can_help(state, p):
+    """Whether a buy offer to ``p`` can help (Crazy Rummy's ``words.buy_can_help``; any other
+    game: yes)."""
+    f = getattr(state.game.spec.words, "buy_can_help", None)
+    return True if f is None else f(state, p)
 
 
 def _pass_action(state):
@@ -887,7 +960,9 @@ def _expand(ui, state, parts):
     (``ui.expand_typed``: Crazy Rummy ``lay 5♠ 5♥ 5♦``): a list of pieces, each a text or a
     list of texts to play in whichever order is legal.  Raises ``UnclearActionError`` (from
     the view) for a form that names no move, saying why (Crazy Rummy: cards that are neither
-    a book nor a run, CR-5)."""
+    a book nor a run, CR-5).  A line of whole melds going down is put in the order of melds
+    the engine lays (``ui.order_line``: ``lay qh qd qd, lay 10s 10c jk`` lays the 10s first)."""
+    parts = ui.order_line(state, parts) or parts
     out = []
     for x in parts:
         more = ui.expand_typed(state, x)
@@ -1004,7 +1079,7 @@ def _next_queued(console, state, queue, legal, labels, ui):
     return None
 
 
-def _human_turn(console, state, p, ui, names, args, queue=None):
+def _human_turn(console, state, p, ui, names, args, queue=None, auto_pass=None):
     """The human's move: a number or a name from the list.  Several names separated by
     commas (``lay 7H, lay 8H, lay 9H, finish meld``) play one after another while it stays
     this player's turn: the rest wait in ``queue``.  A player with a single legal move is
@@ -1040,6 +1115,12 @@ def _human_turn(console, state, p, ui, names, args, queue=None):
         if low in ("m", "more"):
             page += 1
             continue
+        if low in ("r", "rule", "rules"):
+            message = _rules_now(state, p)
+            continue
+        if low == "pa" and auto_pass is not None and _out_of_turn_offer(state, p):
+            auto_pass[p] = _out_of_turn_offer(state, p)     # pass every buy offer this round (CR-8)
+            return _pass_action(state)
         if low in ("h", "hint", "?"):
             message = _hint(console, state, labels, legal, args)
             continue
@@ -1426,7 +1507,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-roll-key", dest="roll_key", action="store_false",
                    help="roll without a keypress")
     p.add_argument("--names", default=None, help="comma-separated names of the human players (hot-seat)")
-    p.add_argument("--save", default=None, metavar="FILE", help="save the game to FILE after every move and on quit")
+    p.add_argument("--save", default=None, metavar="FILE", help="save the game to FILE after every move and on "
+                   "quit (default: a file per game in $KRAZY_SAVE_DIR or ~/.local/share/krazy_core/saves, "
+                   "removed when the game ends)")
     p.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with --save (and keep saving to FILE unless --save names another)")
     p.set_defaults(func=cmd_play)
 

@@ -170,6 +170,8 @@ def screen_lines(console: Console, ui, state, viewer, entries: List[Entry], page
     keys = ui.prompt_keys(state) if getattr(ui, "prompt_keys", None) else None
     if message is None and viewer is not None and state.current_player() == viewer:
         message = Text(state.prompt(viewer), style="cyan")     # the engine's prompt (State.prompt)
+        more = ui.prompt_hint(state) if getattr(ui, "prompt_hint", None) else None
+        message.append(f"  ({more + '; ' if more else ''}r: the rules)", style="dim")
     msg_lines = _height(console, message, width) if message is not None else 0
     prompt_lines = -(-len(prompt_text(name, n, 2, keys)) // width)
     need = _rows_needed(entries, width)

@@ -136,6 +136,26 @@ class GameSpec:
     utility_sum: Callable[[int], float] = lambda n: 1.0
     max_game_length: Optional[Callable[[Any], int]] = None
 
+    def rules_text(self) -> str:
+        """The numbered rules (``rules_file``, Markdown) as a str."""
+        from importlib import resources      # read on demand: nothing at import time
+        return resources.files("krazy_core").joinpath(*self.rules_file.split("/")).read_text(encoding="utf-8")
+
+    def rule(self, rule_id: str) -> Optional[str]:
+        """The text of one numbered rule (``"KK-6"``: its bullet of ``rules_text()``, its
+        continuation lines joined, Markdown emphasis kept), or ``None`` for no such rule."""
+        lines = self.rules_text().splitlines()
+        head = f"- **{rule_id}"
+        for i, line in enumerate(lines):
+            if line.startswith(head) and not line[len(head)].isdigit():
+                out = [line[2:]]
+                for more in lines[i + 1:]:
+                    if not more.startswith("  ") or more.lstrip().startswith("- "):
+                        break
+                    out.append(more.strip())
+                return " ".join(out)
+        return None
+
     @property
     def seat_options(self) -> Tuple[str, ...]:
         """The names of the options whose value is a seat (``Option.seat``)."""

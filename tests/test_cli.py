@@ -1,5 +1,6 @@
 """The krazy command, run as a user would (python -m krazy_core.cli, real stdin/stdout)."""
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -13,7 +14,8 @@ def krazy(*args, input=None, timeout=120):
     with tempfile.TemporaryDirectory() as cwd:
         p = subprocess.run([sys.executable, "-m", "krazy_core.cli", *args], input=input, cwd=cwd,
                            capture_output=True, text=True, timeout=timeout,
-                           env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "PYTHONPATH": _pythonpath()})
+                           env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "PYTHONPATH": _pythonpath(),
+                                "KRAZY_SAVE_DIR": os.environ["KRAZY_SAVE_DIR"]})
     return p.returncode, p.stdout + p.stderr
 
 

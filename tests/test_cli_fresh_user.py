@@ -108,6 +108,22 @@ def test_CR_5_a_run_typed_in_any_order_is_laid_as_its_run():
     assert [format_card(c) for c in run["cards"]] == ["🃏", "2♥", "Q♥", "K♥"]
 
 
+def test_CR_10_whole_melds_typed_in_any_order_go_down_in_the_engines_order():
+    # `lay qh qd qd, lay 10s 10c jk` (the documented line) was refused unless the melds came in
+    # the engine's order (books by rank, then runs), and the player was stuck mid-lay-down
+    played, st, out = _cr_turn("QH QD QD 10S 10C JK 4H 9D", ["lay qh qd qd, lay 10s 10c jk"], rnd=1)
+    assert played[:5] == ["go down", "lay 10♠", "lay 10♣", "lay 🃏", "finish meld"], out
+    assert played[5:9] == ["lay Q♥", "lay Q♦", "lay Q♦", "finish meld"], out
+    assert st.observation(0)["down"][0]
+    # a run typed before a book (round 2: a book and a run), the run's cards in any order
+    played, st, out = _cr_turn("QH KH JK 2H 5S 5D 5C 9D 4D", ["lay qh kh jk 2h, lay 5s 5d 5c"])
+    assert played == ["go down", "lay 5♠", "lay 5♦", "lay 5♣", "finish meld",
+                      "start run H from 10♥", "lay 🃏", "lay 2♥", "lay Q♥", "lay K♥", "finish meld"], out
+    from krazy_core.games.contract_rummy import view
+    assert view.order_line(st, ["lay 5s 5d 5c", "lay qh kh jk 2h"]) is None      # in order already
+    assert view.order_line(st, ["lay 5s 5d 5c", "discard 4d"]) is None           # not melds alone
+
+
 def test_CR_5_run_order_helpers():
     from krazy_core.games.contract_rummy import view
     from krazy_core.cards import parse_cards

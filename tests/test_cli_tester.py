@@ -82,7 +82,7 @@ def test_ctrl_c_at_the_table_saves_and_says_how_to_go_on(tmp_path, monkeypatch, 
     monkeypatch.setattr(Console, "input", ctrl_c)
     code = cli.main(["play", "krazy-kings", "--seed", "7", "--delay", "0", "--save", save])
     out = capsys.readouterr().out.replace("\n", "")
-    assert code == 0 and calls, out
+    assert code == 130 and calls, out                 # saved, and the exit status says Ctrl-C
     assert f"continue with krazy play krazy-kings --resume {save}" in out
     assert "Replay this deal: krazy play krazy-kings --seed 7" in out and "Bye." in out
     st = krazy_core.make("krazy-kings").state_from_json(open(save).read())
@@ -330,7 +330,7 @@ def test_hot_seat_roller_reads_the_roll_before_the_hand_over():
     flat = out.replace("\n", " ")
     assert code == 0 and "Traceback" not in out
     rolls = [m.start() for m in re.finditer(r"press Enter to roll the dice", flat)]
-    reads = [m.start() for m in re.finditer(r"your roll is above\. Press Enter to hand over", flat)]
+    reads = [m.start() for m in re.finditer(r"what your turn brought is above\. Press Enter to hand over", flat)]
     assert rolls and reads, out
     # the read comes after the first roll and before the next seat's look-away panel
     first_read = reads[0]
@@ -397,7 +397,7 @@ def test_ctrl_c_at_the_roll_prompt_quits_as_at_the_other_prompts(tmp_path, monke
     monkeypatch.setattr(Console, "input", answer)
     code = cli.main(["play", "krazy-kings", "--seed", "7", "--delay", "0", "--roll-key", "--save", save])
     out = capsys.readouterr().out.replace("\n", "")
-    assert code == 0 and len(prompts) == 1 and "press Enter to roll" in prompts[0]
+    assert code == 130 and len(prompts) == 1 and "press Enter to roll" in prompts[0]
     assert f"continue with krazy play krazy-kings --resume {save}" in out
     assert "Bye." in out
 
@@ -820,6 +820,71 @@ def test_the_unknown_option_list_counts_seats_from_1_and_a_near_game_is_named():
     assert code == 2 and "(did you mean krazy-kings?)" in " ".join(out.split())
 
 
+def test_every_game_with_a_human_is_saved_as_it_goes_and_the_save_goes_when_it_ends(tmp_path):
+    # q or Ctrl-C without --save lost the game with no question: now every game at the table
+    # is saved as it goes (KRAZY_SAVE_DIR), resumable, and removed once the game is over
+    import os
+    env = {"KRAZY_SAVE_DIR": str(tmp_path)}
+    code, out = krazy("play", "krazy-kings", "--seed", "12", "--delay", "0", input="q\n", env=env)
+    save = tmp_path / "krazy-kings-12.json"
+    assert code == 0 and save.exists() and f"--resume {save}" in out.replace("\n", "")
+    st = krazy_core.make("krazy-kings").state_from_json(save.read_text())
+    assert not st.is_terminal() and st.current_player() == 0
+    code, out = krazy("play", "krazy-kings", "--seed", "13", "--humans", "0", "--delay", "0", env=env)
+    assert code == 0 and not (tmp_path / "krazy-kings-13.json").exists()        # no human: no save
+    code, out = krazy("play", "krazy-kings", "--players", "2", "--seed", "14", "--delay", "0",
+                      input="1\n" * 400, env=env, timeout=120)
+    assert code == 0 and "Play again?" in out and not (tmp_path / "krazy-kings-14.json").exists()
+    assert os.listdir(tmp_path) == ["krazy-kings-12.json"]
+
+
+def test_CR_8_pa_passes_every_buy_offer_of_the_round_against_bots_too():
+    # `pa` (pass every offer this round) was taken only at a hot-seat hand-over
+    code, out = krazy("play", "contract-rummy", "--seed", "5", "--delay", "0", input="t\npa\n1\n1\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0 and "(pa: pass every offer this round; r: the rules)" in flat
+    assert flat.count("seat 1 (you) passes (passing on every offer this round)") >= 2, flat[-1500:]
+
+
+def test_CR_8_buy_can_help_only_a_player_not_down_or_with_a_place_for_the_card():
+    from krazy_core.games.contract_rummy import words
+    seen = {True: 0, False: 0}
+    game = krazy_core.make("contract-rummy", num_players=4)
+    for seed in range(40):
+        s = game.new_initial_state(seed=seed)
+        rng = __import__("random").Random(seed)
+        while not s.is_terminal():
+            p = s.current_player()
+            obs = s.observation(p)
+            if obs["phase"] == "buy_or_pass" and obs["down"][p]:
+                c = obs["up_card"]
+                ok = words.buy_can_help(s, p)
+                seen[ok] += 1
+                if not ok:                          # no wild, no book of its rank, no run end
+                    assert c != 0x50 and c & 15 != 2
+                    for m in words.table_melds(s):
+                        if m["owner"] != p:
+                            assert not (m["kind"] == "book" and m["rank"] == c & 15)
+            elif obs["phase"] == "buy_or_pass":
+                assert words.buy_can_help(s, p)     # not down: a buy may build the contract
+            s.apply_action(rng.choice(s.legal_actions()))
+        if seen[True] and seen[False] > 3:
+            break
+    assert seen[True] > 0 and seen[False] > 0, seen
+
+
+def test_r_at_a_prompt_shows_the_rules_the_phase_cites():
+    # there were no rules inside a game: `r` shows the numbered rules of the phase's prompt
+    code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", "--no-roll-key", input="r\nq\n")
+    flat = " ".join(out.split())
+    assert code == 0 and "(KK-6)." in flat
+    assert "KK-6 Round One turn. Roll 2d6. Discard one card that matches the roll" in flat
+    assert "(every rule: krazy rules krazy-kings)" in flat and "(r: the rules)" in flat
+    spec = krazy_core.game.get_spec("contract-rummy")
+    assert spec.rule("CR-8").startswith("**CR-8** Whenever an up-card lies on the discard pile")
+    assert spec.rule("CR-1") != spec.rule("CR-10") and spec.rule("CR-99") is None
+
+
 def test_ctrl_d_ends_the_prompt_line_before_the_goodbye():
     # Ctrl-D at "press Enter to roll the dice (q to quit)" printed "Replay this deal: ..." on
     # the prompt's own line
@@ -828,7 +893,9 @@ def test_ctrl_d_ends_the_prompt_line_before_the_goodbye():
     lines = out.splitlines()
     i = next(k for k, ln in enumerate(lines) if "Replay this deal" in ln)
     assert lines[i] == "Replay this deal: krazy play krazy-kings --seed 9", lines[i - 1:i + 1]
-    assert lines[i - 1].strip() == "seat 1 (you): press Enter to roll the dice (q to quit)"
+    # the game was saved as it went (no --save: the autosave file), said on a line of its own
+    assert lines[i - 1].startswith("Saved: continue with krazy play krazy-kings --resume ")
+    assert lines[i - 2].strip() == "seat 1 (you): press Enter to roll the dice (q to quit)"
 
 
 def test_crazy_rummy_refusals_at_a_buy_offer_speak_to_the_buyer():

@@ -25,8 +25,12 @@ named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
   stands for several moves, each a list of alternatives played in whichever order is legal
   (Crazy Rummy: ``lay 5♠ 5♥ 5♦``); it may raise ``UnclearActionError`` saying why a line of
   its form names no move (Crazy Rummy: cards that are neither a book nor a run);
+- optionally ``order_line(state, parts) -> [text, ...] | None``: a typed line's pieces put in
+  the order the engine takes them (Crazy Rummy: whole melds going down, books before runs);
 - optionally ``prompt_keys(state) -> str | None``: the short answers of this decision that
-  the prompt lists after the numbers (Crazy Rummy at a buy offer: ``"b buy, p pass"``);
+  the prompt lists after the numbers (Crazy Rummy at a buy offer: ``"b buy, p pass"``), and
+  ``prompt_hint(state) -> str | None``: the terminal's keys said beside the engine's prompt
+  (Crazy Rummy: ``pa`` passes every offer of the round);
 - optionally ``final_points(state) -> (heading, [value per seat])`` for the result table;
 - optionally ``round_summary(before, state, viewer) -> rich renderable``: what the table
   shows between rounds (``before``: the state before the move that ended the round);
@@ -105,7 +109,9 @@ def load_ui(game_id: str):
         choice_groups=getattr(mod, "choice_groups", None),
         typed_action=getattr(mod, "typed_action", lambda state, a, text: a),
         expand_typed=getattr(mod, "expand_typed", lambda state, text: None),
+        order_line=getattr(mod, "order_line", lambda state, parts: None),
         prompt_keys=getattr(mod, "prompt_keys", None),
+        prompt_hint=getattr(mod, "prompt_hint", None),
         final_points=getattr(mod, "final_points", None),
         round_summary=getattr(mod, "round_summary", None),
         before_roll=getattr(mod, "before_roll", None),

@@ -441,6 +441,39 @@ def expand_typed(state, text):
     return None
 
 
+def order_line(state, parts):
+    """A typed line of whole melds going down (``lay qh qd qd, lay 10s 10c jk``: two or more
+    pieces, each ``lay`` and 3 or more cards) with its melds put in the order the engine
+    lays a contract (CR-10: the books by rank, then the runs by suit and first place), so
+    the melds may be typed in any order; ``None`` for any other line, or one in that order
+    already."""
+    keyed = []
+    for x in parts:
+        words = str(x).split()
+        if len(words) < 4 or words[0].lower() != "lay" or words[1].lower() == "off":
+            return None
+        cards = _cards_in(" ".join(words[1:]))
+        if not cards or len(cards) < 3:
+            return None
+        if _book_reason(cards) is None:
+            nat = [c & 15 for c in cards if not _is_wild(c)]
+            keyed.append(((0, nat[0] if nat else 2), x))
+            continue
+        try:
+            pieces = expand_typed(state, x) or []
+        except Exception:                       # not a meld: the pieces say why, one by one
+            return None
+        start = next((p for p in pieces if isinstance(p, str) and p.startswith("start run ")), None)
+        if start is None:
+            return None
+        code = _cards_in(start.split(" from ")[1])[0]
+        keyed.append(((1, (code >> 4) * 32 + (code & 15)), x))
+    if len(keyed) < 2:
+        return None
+    ordered = [x for _, x in sorted(keyed, key=lambda kx: kx[0])]
+    return None if ordered == list(parts) else ordered
+
+
 def _run_suit(cards):
     nat = [c >> 4 for c in cards if not _is_wild(c)]
     if nat:
@@ -469,6 +502,13 @@ def prompt_keys(state):
     if "take up-card" in legal and "decline up-card" in legal:
         return "t take, d draw"
     return None
+
+
+def prompt_hint(state):
+    """The terminal's keys beside the engine's prompt: at a buy offer, ``pa`` passes every
+    offer of the round (CR-8)."""
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    return "pa: pass every offer this round" if "buy" in legal and "pass" in legal else None
 
 
 def typed_action(state, action, text):

@@ -253,6 +253,100 @@ def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
     return {"melds": table_melds(state), "contract_text": contract_words(obs["contract"])}
 
 
+def buy_can_help(state, seat: int) -> bool:
+    """Whether buying the up-card on offer (CR-8) can help ``seat``: always before the seat is
+    down (it may build the contract); once down (CR-10: no new melds), only when the card is
+    a wild, can be laid off on a meld on the table (a book of its rank, a run of its suit at
+    an end; CR-11) or is the natural card a wild stands for in an opponent's run (a swap,
+    CR-12).  Otherwise a buy only adds the card and a penalty card to the hand."""
+    obs = state.observation(seat)
+    c = obs.get("up_card")
+    if c is None or not obs["down"][seat]:
+        return True
+    if c == JOKER or (c & 15) == 2:
+        return True
+    own = bool(getattr(state.game.options, "layoff_on_own", False))
+    for m in table_melds(state):
+        if m["owner"] == seat and not own:
+            continue
+        if m["kind"] == "book" and m["rank"] == (c & 15):
+            return True
+        if m["kind"] == "run" and m["suit"] == c >> 4:
+            rank = c & 15
+            hi = m["lo"] + len(m["cards"]) - 1
+            if rank in (m["lo"] - 1, hi + 1) or (rank == 1 and hi + 1 == 14):
+                return True
+            if m["owner"] != seat and any(sf and sf.get("card") == c for sf in m["stands_for"]):
+                return True
+    return False
+
+
+# ------------------------------------------------------------------ whole melds going down
+def _submultiset(a, b) -> bool:
+    b = list(b)
+    for x in a:
+        if x in b:
+            b.remove(x)
+        else:
+            return False
+    return True
+
+
+def laydown_plan(state, seat: int, melds: List[List[int]], nodes: int = 4000,
+                 deadline: Optional[float] = None) -> Optional[List[int]]:
+    """The actions that go down with exactly these whole melds (CR-10; each a list of card
+    codes, in any order, the melds in any order): ``go down`` (when still to do), then the
+    lays, run starts and ``finish meld`` steps in the order the engine takes them (books in
+    rank order, then runs, each from its low end).  A search over clones of ``state`` of at
+    most ``nodes`` states and until ``deadline`` (``time.monotonic()`` seconds; ``None``: no
+    time limit).  ``None`` when no order of moves lays them (or the budget ran out; the
+    caller says why: ``laydown_problem``).  Never changes ``state``."""
+    import time
+    targets = sorted(sorted(m) for m in melds)
+    start = state.clone()
+    path0: List[int] = []
+    go = [a for a in start.legal_actions() if a == GO_DOWN]
+    if go:
+        start.apply_action(GO_DOWN)
+        path0 = [GO_DOWN]
+    elif start.current_player() != seat or start.observation(seat)["phase"] != "going_down":
+        return None
+    budget = [nodes]
+
+    def mine(st):
+        return sorted(sorted(m["cards"]) for m in st.observation(seat)["melds"] if m["owner"] == seat)
+
+    def ok_partial(st):
+        # each meld laid so far is part of a different target: a matching, not the first fit
+        have = [m for m in mine(st) if m]
+        if len(have) > len(targets):
+            return False
+
+        def match(i, used):
+            if i == len(have):
+                return True
+            return any(j not in used and _submultiset(have[i], targets[j]) and match(i + 1, used | {j})
+                       for j in range(len(targets)))
+        return match(0, frozenset())
+
+    def dfs(st, path):
+        budget[0] -= 1
+        if budget[0] < 0 or (deadline is not None and time.monotonic() > deadline):
+            return None
+        if st.observation(seat)["phase"] != "going_down" or st.current_player() != seat:
+            return path if mine(st) == targets else None
+        for a in st.legal_actions():
+            c = st.clone()
+            c.apply_action(a)
+            if ok_partial(c):
+                r = dfs(c, path + [a])
+                if r is not None:
+                    return r
+        return None
+
+    return dfs(start, path0)
+
+
 # ------------------------------------------------------------------ narration
 def narrate(e: Dict[str, Any], names: Sequence[str], state=None) -> Optional[str]:
     """One line of play by play for event ``e``, or ``None`` for a bookkeeping event.  With

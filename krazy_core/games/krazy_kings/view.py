@@ -86,6 +86,7 @@ ROLL_WORDS = {
     "roll": "Round One: roll, then play a card matching a die or their sum (KK-6).",
     "roll_r2": "No card to play on the top card: roll, then play a card matching it (KK-8).",
     "reroll": "Nothing matched: roll again (free reroll, KK-6).",
+    "reroll_r2": "Nothing matched: roll again (free reroll, KK-8).",
     "open_roll": "No card matches the open roll: roll a new one (KK-12).",
     "challenge": "Your King challenges the next player: roll what they must match (KK-11).",
     "caught": "Caught without calling last card: roll; if your card matches, you win (KK-19).",
@@ -123,8 +124,8 @@ def before_roll(state, seat, later, earlier=()):
         obs["stock_size"] += drawn      # the cards the roll brought are still in the stock
     obs.update(hand=hand, hand_sizes=sizes, roll=None, current_player=seat, terminal=False)
     kind = roll_kind(later[0], list(earlier)) if later else "roll"
-    if kind == "roll" and obs["round_two"][seat]:
-        kind = "roll_r2"
+    if kind in ("roll", "reroll") and obs["round_two"][seat]:
+        kind = "roll_r2" if kind == "roll" else "reroll_r2"     # Round Two's roll and reroll: KK-8
     obs["open_roll"] = None             # the state's open roll may be this roll's
     if obs["challenger"] == seat:       # the challenge this roll makes
         obs["challenger"] = None

@@ -26,7 +26,8 @@ Entry = tuple
 def choice_entries(ui, state, legal, labels) -> List[Entry]:
     """The numbered choices: each legal move, except that the moves of a group of
     ``ui.choice_groups`` (more than 3 moves that differ only in a position) are one entry,
-    at the place of the group's first move."""
+    at the place of the group's first move, and a move ``ui.unlisted`` names is left out
+    (it is typed by name)."""
     groups = ui.choice_groups(state, legal, labels) if ui.choice_groups else []
     in_group = {}
     for g in groups:
@@ -34,7 +35,10 @@ def choice_entries(ui, state, legal, labels) -> List[Entry]:
             in_group[a] = g
     out: list[tuple] = []
     seen: set[int] = set()
+    unlisted = getattr(ui, "unlisted", None)
     for a, lab in zip(legal, labels):
+        if unlisted is not None and unlisted(state, a):
+            continue                    # typed by name only (Krazy Kings: the last-card trap)
         g = in_group.get(a)
         if g is None:
             out.append(("move", a, lab))

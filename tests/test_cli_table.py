@@ -165,8 +165,10 @@ def test_item2_kk19_a_play_typed_by_name_that_leaves_one_card_calls_last_card():
     code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", input=keys)
     assert code == 0
     assert "seat 1 (you) plays 9♣ — LAST CARD!" in out and "forgot to call last card" not in out
-    # the trap is still there for a player who picks it on purpose (its listed number)
-    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0", input="3d\nqs\n2s\n\n\n2\nq\n")
+    # the trap is still there for a player who picks it on purpose (typed with "no call": it
+    # is no numbered choice any more)
+    code, out = krazy("play", "krazy-kings", "--seed", "7", "--delay", "0",
+                      input="3d\nqs\n2s\n\n\nplay 9♣ no call\nq\n")
     assert "seat 1 (you) plays 9♣\n" in out and "seat 1 (you) forgot to call last card!" in out
 
 
@@ -566,10 +568,12 @@ def test_long_choice_labels_fold_at_40_columns_instead_of_being_cut():
                       input="3d\nqs\n2s\n\n\nq\n", env={"COLUMNS": "40", "LINES": "15"})
     assert code == 0
     lines = out.splitlines()
-    at = next(i for i, x in enumerate(lines) if x.startswith("2 play 9♣"))
-    assert lines[at] == "2 play 9♣  (without calling last card:"
-    assert lines[at + 1] == "  you will be caught, KK-19)"
-    assert len(lines[at - 1]) <= 40 and not any(x.startswith(("1 ", "2 ")) and "…" in x for x in lines)
+    # the play without the last-card call is no numbered choice (it was offered as a normal
+    # move): the line beside the prompt says how to type it, folded at 40 columns (KK-19)
+    assert not any(x.startswith("2 play 9♣") for x in lines)
+    flat = " ".join(out.split())
+    assert "'play 9♣ no call' plays it without the call: you will be caught (KK-19)" in flat
+    assert not any(x.startswith(("1 ", "2 ")) and "…" in x for x in lines)
     # a page of folded labels holds only what fits: every choice is on some page, whole
     st = first_human_decision("krazy-kings", 7)
     ui = load_ui("krazy-kings")

@@ -31,6 +31,8 @@ named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
   the prompt lists after the numbers (Crazy Rummy at a buy offer: ``"b buy, p pass"``), and
   ``prompt_hint(state) -> str | None``: the terminal's keys said beside the engine's prompt
   (Crazy Rummy: ``pa`` passes every offer of the round);
+- optionally ``unlisted(state, action) -> bool``: a legal move left out of the numbered
+  choices, typed by name only (Krazy Kings: the last card played without the call, KK-19);
 - optionally ``final_points(state) -> (heading, [value per seat])`` for the result table;
 - optionally ``round_summary(before, state, viewer) -> rich renderable``: what the table
   shows between rounds (``before``: the state before the move that ended the round);
@@ -112,6 +114,7 @@ def load_ui(game_id: str):
         order_line=getattr(mod, "order_line", lambda state, parts: None),
         prompt_keys=getattr(mod, "prompt_keys", None),
         prompt_hint=getattr(mod, "prompt_hint", None),
+        unlisted=getattr(mod, "unlisted", None),
         final_points=getattr(mod, "final_points", None),
         round_summary=getattr(mod, "round_summary", None),
         before_roll=getattr(mod, "before_roll", None),

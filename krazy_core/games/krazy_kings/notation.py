@@ -60,10 +60,14 @@ def actions_named(state: Any, low: str) -> Optional[List[int]]:
     """What ``string_to_action`` reads beyond the exact action names, from lower-cased text: a
     card alone (``"qs"``, ``"q♠"``, ``"jk"``, ``"play qs"``; ``"!"`` or ``" last card"`` after
     it announces).  A card alone whose play leaves one card announces last card when that is
-    legal in ``state`` (KK-19: nobody means to be caught); only the exact name ``"play Q♠"``
-    or the action number plays it unannounced.  ``None`` when the text names no card (the
+    legal in ``state`` (KK-19: nobody means to be caught); only the exact name ``"play Q♠"``,
+    ``" no call"`` after the card (``"play qs no call"``) or the action number plays it
+    unannounced.  ``None`` when the text names no card (the
     caller then reads it the generic way)."""
     announce = low.endswith("!") or low.endswith("last card")
+    silent = low.endswith(("no call", "without call", "without calling"))
+    for word in ("no call", "without calling", "without call"):
+        low = low.replace(word, "")
     core = low.rstrip("!").replace("last card", "").replace("play", "").strip()
     try:
         code = parse_card(core)
@@ -72,6 +76,6 @@ def actions_named(state: Any, low: str) -> Optional[List[int]]:
     i = card_index(code)
     if i is None:
         return None
-    if not announce and (i + ANNOUNCE) in state.legal_actions():
+    if not announce and not silent and (i + ANNOUNCE) in state.legal_actions():
         announce = True
     return [i + (ANNOUNCE if announce else DISCARD)]

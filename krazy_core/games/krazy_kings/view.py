@@ -177,6 +177,20 @@ def action_order(state, legal):
     return [a for a in legal if 53 <= a < 106] + [a for a in legal if not 53 <= a < 106]
 
 
+def unlisted(state, action) -> bool:
+    """A play leaving one card without the "last card" call, when the call is legal (KK-19):
+    not a numbered choice (it was offered as a normal move), typed by name with ``no call``."""
+    return 0 <= action < 53 and action + 53 in state.legal_actions()
+
+
+def prompt_hint(state):
+    """Beside the engine's prompt: how to play the last card without calling (KK-19)."""
+    calls = [a for a in state.legal_actions() if 53 <= a < 106]
+    if not calls:
+        return None
+    return f"'{state.action_to_string(calls[0] - 53)} no call' plays it without the call: you will be caught (KK-19)"
+
+
 def typed_card(code) -> bool:
     """Whether a typed word that ``parse_card`` reads as ``code`` is a card of this table,
     written out as the table writes it: the suit cards and Jokers (codes below 0x60; the

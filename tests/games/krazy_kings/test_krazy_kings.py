@@ -388,6 +388,7 @@ def test_KK_19_a_card_alone_announces_when_it_leaves_one_card():
     assert s.string_to_action("5s") == s.string_to_action("5♠") == s.string_to_action("play 5s") == called
     assert s.string_to_action("5s!") == called
     assert s.string_to_action("play 5♠") == called - 53       # the exact name: unannounced
+    assert s.string_to_action("play 5s no call") == s.string_to_action("5♠ no call") == called - 53
     t = scripted(hands=["5S 9H 3S", "3D 4D 8S", "3C 4C", "3H 4H"], discard=["5H"])
     assert t.action_to_string(t.string_to_action("5s")) == "play 5♠"   # leaves two: no call
 

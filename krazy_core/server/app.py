@@ -624,7 +624,7 @@ class Server:
                 if t.version != version:
                     return _stale(t, version)
                 await self.commit(t, c.seat, plan)
-        except (IllegalActionError, ValueError, TypeError) as e:
+        except (IllegalActionError, CommitError, ValueError, TypeError) as e:
             if isinstance(e, CommitError):
                 return {"type": "error", "code": "not_recorded", "version": t.version,
                         "reason": "the server could not record your move (a storage error); it was not "

@@ -560,7 +560,12 @@ def _laydown_precheck(state, seat: int, melds: List[List[int]]) -> Optional[str]
     obs = state.observation(seat)
     short = Counter(c for m in melds for c in m) - Counter(obs["hand"])
     if short:
-        return ("you do not hold " + " ".join(format_card(c) for c in sorted(short.elements()))
+        def text(c):
+            try:
+                return format_card(c)
+            except ValueError:
+                return f"{c} (no card's code)"
+        return ("you do not hold " + " ".join(text(c) for c in sorted(short.elements()))
                 + " (a card can be in one meld only)")
     for m in melds:
         why = meld_problem(m, bool(state.game.options.ace_wrap))

@@ -636,6 +636,9 @@ def test_8_seeds_only_for_practice_tables_and_shown_at_game_over(tmp_path):
             w.send_json({"type": "join"})
             hello = w.receive_json()
             assert hello["practice"] is True and hello["hotseat"] is False and "seed" not in hello
+            from krazy_core import protocol
+            protocol.validator("protocol.json", "server_hello").validate(hello)
+            protocol.validator("protocol.json", "client_join").validate({"type": "join", "token": "t"})
         plain = c.post("/api/tables", json={"game": "krazy-kings", "seats": seats}).json()
         assert not plain["practice"] and "seed" not in plain
         bots = c.post("/api/tables", json={"game": "krazy-kings", "think": 0, "seats": [{"kind": "bot", "bot": "random"}] * 2}).json()

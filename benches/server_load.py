@@ -79,8 +79,9 @@ class Seat:
 
 
 async def run_seat(s: Seat, wsbase, stop_at, rng, pause):
-    async with websockets.connect(f"{wsbase}/ws/{s.tid}?token={s.token}", max_size=2 ** 22,
+    async with websockets.connect(f"{wsbase}/ws/{s.tid}", max_size=2 ** 22,
                                   open_timeout=120, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "join", "token": s.token}))      # the token: first message
         CONNECTED[0] += 1
         async def reader():
             async for raw in ws:
@@ -164,7 +165,16 @@ def main():
     import krazy_core
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(krazy_core.__file__))))
     prof = ["-m", "cProfile", "-o", os.path.abspath(args.profile)] if args.profile else []
-    srv = subprocess.Popen([sys.executable, *prof, "-m", "krazy_core", "serve", "--port", str(port), "--db", db],
+    # every scripted seat connects from 127.0.0.1: the per-address caps (made for one person
+    # or household per address) are raised for this one address playing 1,000 people
+    code = ("from krazy_core.server.app import serve, Limits; "
+            f"serve(port={port}, db={db!r}, limits=Limits(conns_per_address=5000, address_rate=1e6, "
+            "address_burst=1e6, tables_per_address=5000, open_tables_per_address=5000, creates_rate=1e6, "
+            "creates_burst=1e6))")
+    launcher = os.path.join(tmp, "serve.py")
+    with open(launcher, "w") as f:
+        f.write(code + "\n")
+    srv = subprocess.Popen([sys.executable, *prof, launcher],
                            cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                            # its own session, as a service runs: with the kernel's autogroup
                            # scheduling a session shares its CPU among its processes, and the
@@ -180,7 +190,8 @@ def main():
         base = f"http://127.0.0.1:{port}"
         rss0 = rss_mb(srv.pid)
         tables = [post(base + "/api/tables", {
-            "game": "krazy-kings", "think": args.think, "seed": args.seed * 100000 + i,
+            "game": "krazy-kings", "think": args.think, "seed": args.seed * 100000 + i, "practice": True,
+            "hotseat": True,
             "seats": [{"kind": "human"}] * args.seats + [{"kind": "bot", "bot": "heuristic"}]})
             for i in range(args.tables)]
         t0 = time.time()

@@ -672,9 +672,15 @@ CREATE TABLE actions (table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER N
                 ("old", "krazy-kings", 2, "{}", 7, json.dumps(seats), 0.0, time.time()))
     con.commit()
     con.close()
+    con = sqlite3.connect(db)
+    con.execute("UPDATE tables SET created=?", (time.time() - 30 * 86400,))     # made a month ago
+    con.commit()
+    con.close()
     with TestClient(create_app(db, 0)) as c:
         with c.websocket_connect("/ws/old?token=old-plain-token-123456") as w:      # the old URL form
             assert w.receive_json()["seat"] == 0
+    # the expiry clock of an older file's tables started when it was opened, not at creation
+    assert "old" in create_app(db).state.server.tables
 
 
 # ---------------------------------------------------------------- 9. damaged databases

@@ -107,8 +107,9 @@ class Store:
         have = columns("tables")
         if "meta" not in have:
             self.db.execute("ALTER TABLE tables ADD COLUMN meta TEXT NOT NULL DEFAULT '{}'")
-        if "updated" not in have:
+        if "updated" not in have:       # the expiry clock of an older file's tables starts now
             self.db.execute("ALTER TABLE tables ADD COLUMN updated REAL NOT NULL DEFAULT 0")
+            self.db.execute("UPDATE tables SET updated=?", (time.time(),))
 
     def add_table(self, t: Dict[str, Any]) -> None:
         now = time.time()

@@ -301,6 +301,7 @@ class Conn:
             except asyncio.CancelledError:
                 raise
             except Exception:   # a closed socket: its reader ends the connection
+                self.sending_since = None
                 self.close(None, None)
                 return
             self.sending_since = None
@@ -849,6 +850,8 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
         return json_response({"table": t.id, "seat": seat, "name": t.seats[seat]["name"], "token": token})
 
     async def list_tables(request):
+        if not server.address_bucket(_address(request)).take():      # O(tables) a request
+            return json_response({"error": "too many requests from your address just now"}, 429)
         try:
             offset = int(request.query_params.get("offset", 0))
             limit = int(request.query_params.get("limit", 50))

@@ -533,7 +533,7 @@ def test_6_search_bots_are_capped_and_cannot_starve_a_random_bot_elsewhere():
             refused += st == 429 and "searching bot" in r["error"]
         assert made == 4 and refused == 16
         victim = bot_table(srv, port, addr="10.6.1.1", think=0.01)
-        v0, t0 = victim.version, time.time()
+        v0 = victim.version
         stamps = []
         end = time.time() + 3
         last = victim.version

@@ -66,7 +66,7 @@ from krazy_core import protocol
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 from krazy_core.game import get_spec
 from krazy_core.server.store import Store, StoreError, secret_hash
-from krazy_core.server.tables import Table, build_table, dumps, dumps_bytes, is_search_bot, new_token
+from krazy_core.server.tables import Table, build_table, dumps, is_search_bot, new_token
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_MESSAGE = 4096          # bytes of one client message
@@ -658,6 +658,8 @@ class Server:
         thread (one per table at a time, ``Limits.laydown_budget`` seconds). Returns the
         actions, or an error message; raises ``IllegalActionError``."""
         t = c.table
+        if c.seat is None:                              # handle() refused spectators already
+            raise IllegalActionError("a spectator cannot lay down")
         melds = t.laydown_check(c.seat, melds)          # cheap: held, meld shapes, count
         if "laydown" in t.busy:
             return {"type": "error", "code": "busy", "reason": "a lay-down of this table is being placed"}

@@ -148,13 +148,13 @@ class Store:
 
     def delete_tables(self, ids: Iterable[str]) -> None:
         """Remove tables and their logs (expired tables), in one transaction."""
-        ids = [(i,) for i in ids]
-        if not ids:
+        rows = [(i,) for i in ids]
+        if not rows:
             return
         self.db.execute("BEGIN")
         try:
-            self.db.executemany("DELETE FROM actions WHERE table_id=?", ids)
-            self.db.executemany("DELETE FROM tables WHERE id=?", ids)
+            self.db.executemany("DELETE FROM actions WHERE table_id=?", rows)
+            self.db.executemany("DELETE FROM tables WHERE id=?", rows)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")

@@ -164,13 +164,21 @@ def main():
     port = free_port()
     import krazy_core
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(krazy_core.__file__))))
-    prof = ["-m", "cProfile", "-o", os.path.abspath(args.profile)] if args.profile else []
+    prof = []
     # every scripted seat connects from 127.0.0.1: the per-address caps (made for one person
     # or household per address) are raised for this one address playing 1,000 people
-    code = ("from krazy_core.server.app import serve, Limits; "
-            f"serve(port={port}, db={db!r}, limits=Limits(conns_per_address=5000, address_rate=1e6, "
+    code = ("from krazy_core.server.app import serve, Limits\n"
+            f"def run(): serve(port={port}, db={db!r}, limits=Limits(conns_per_address=5000, address_rate=1e6, "
             "address_burst=1e6, tables_per_address=5000, open_tables_per_address=5000, creates_rate=1e6, "
-            "creates_burst=1e6))")
+            "creates_burst=1e6))\n")
+    if args.profile:      # the event loop's thread, written when the server stops (SIGTERM)
+        # (uvicorn raises SIGTERM again after its graceful stop: a no-op handler lets the
+        # profile be written)
+        code += ("import cProfile, signal\nsignal.signal(signal.SIGTERM, lambda *a: None)\n"
+                 "pr = cProfile.Profile()\npr.enable()\ntry:\n    run()\nfinally:\n"
+                 f"    pr.disable()\n    pr.dump_stats({os.path.abspath(args.profile)!r})")
+    else:
+        code += "run()"
     launcher = os.path.join(tmp, "serve.py")
     with open(launcher, "w") as f:
         f.write(code + "\n")

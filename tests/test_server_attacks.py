@@ -763,6 +763,11 @@ def test_10_security_headers_on_every_response():
             assert h["x-content-type-options"] == "nosniff" and h["referrer-policy"] == "no-referrer"
         h = c.post("/api/tables", content=b"x", headers={"content-type": "text/plain"}).headers
         assert "content-security-policy" in h
+        # a WebSocket opened by another site's page is refused at the handshake
+        from starlette.websockets import WebSocketDisconnect
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect("/ws/nope", headers={"origin": "http://evil.example"}) as w:
+                w.receive_json()
 
 
 def test_10_the_page_sends_the_token_in_the_first_message_not_the_url():

@@ -872,8 +872,9 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
         return json_response(t.public())
 
     async def refuse(ws, code, reason, close=4403):
-        await ws.send_text(safe_dumps({"type": "error", "code": code, "reason": reason}))
-        await ws.close(close)
+        with contextlib.suppress(Exception):          # the client may be gone already
+            await ws.send_text(safe_dumps({"type": "error", "code": code, "reason": reason}))
+            await ws.close(close)
 
     async def ws_route(ws: WebSocket):
         if not same_origin(ws.headers):
@@ -944,6 +945,8 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
                     break
         except WebSocketDisconnect:
             pass
+        except Exception as e:      # a socket gone mid-send: one line, never a traceback
+            log.info("krazy serve: a connection ended: %s: %s", type(e).__name__, str(e)[:200])
         finally:
             if c is None:
                 n = server.addr_conns.get(addr, 1) - 1

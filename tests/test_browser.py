@@ -70,6 +70,20 @@ def open_page(browser, **kw):
     return page
 
 
+def wait_js(page, expression, arg=None, timeout=30000):
+    """Poll a JavaScript expression (or a one-argument function with ``arg``) until it is
+    truthy: ``page.wait_for_function`` polls with ``eval``, which the page's
+    Content-Security-Policy (``script-src 'self'``) refuses; ``page.evaluate`` is not
+    affected (the devtools protocol)."""
+    deadline = time.time() + timeout / 1000
+    while True:
+        if page.evaluate(expression, arg) if arg is not None else page.evaluate(expression):
+            return
+        if time.time() > deadline:
+            raise AssertionError(f"never true: {expression}")
+        page.wait_for_timeout(50)
+
+
 def errors(page):
     return ERRORS[id(page)]
 
@@ -174,10 +188,9 @@ def test_hot_seat_hides_each_hand_until_its_owner_takes_the_seat(server, browser
     for _ in range(10):
         version = page.evaluate("app.views[app.shownSeat].version")
         page.locator("#moves button.move").first.click()
-        page.wait_for_function(
-            "v => !document.getElementById('handover').hidden"
-            " || (app.views[app.shownSeat].version > v && document.querySelector('#moves button.move'))",
-            arg=version, timeout=30000)
+        wait_js(page, "v => !document.getElementById('handover').hidden"
+                " || (app.views[app.shownSeat].version > v && !!document.querySelector('#moves button.move'))",
+                arg=version, timeout=30000)
         if page.locator("#handover:not([hidden])").count():
             break
     second = page.locator("#handover-text").inner_text()
@@ -252,12 +265,12 @@ def test_CR_10_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     assert page.inner_text("#laydown").startswith(f"Go down: {len(melds) - 1} meld")
     shot(page, "crazy-rummy-melds-chosen")
     page.click("#go-down")
-    page.wait_for_function("document.querySelectorAll('#melds .meld').length >= %d" % len(melds))
+    wait_js(page, "document.querySelectorAll('#melds .meld').length >= %d" % len(melds))
     mine = sorted(sorted(m["cards"]) for m in t.state.observation(0)["melds"] if m["owner"] == 0)
     assert mine == sorted(sorted(m) for m in melds)
     assert t.state.observation(0)["down"][0]
     # numbered from 1 as at the terminal: seat 1's melds are 1-3 (the engine's ids 0-2)
-    page.wait_for_function("document.querySelectorAll('#melds .meld .tag').length >= %d" % len(melds))
+    wait_js(page, "document.querySelectorAll('#melds .meld .tag').length >= %d" % len(melds))
     tags = [x for x in page.locator("#melds .meld .tag").all_inner_texts() if x.startswith("meld ")]
     ids = sorted(m["id"] for m in t.state.observation(0)["melds"])
     assert sorted(x.split(",")[0] for x in tags) == [f"meld {i + 1}" for i in ids]
@@ -334,12 +347,12 @@ def test_an_invite_link_claims_its_seat_and_the_creator_never_holds_its_token(se
     (link,) = creator.locator("#links a.seat-link").all_inner_texts()
     invite_url = link.split(": ", 1)[1]
     assert "invite=" in invite_url and "token=" not in invite_url
-    creator.wait_for_function("app.views[0] && app.views[0].seat === 0")
+    wait_js(creator, "app.views[0] && app.views[0].seat === 0")
     assert creator.evaluate("Object.keys(app.tokens)") == ["0"]
     guest = open_page(browser, viewport={"width": 1000, "height": 800})
     guest.on("websocket", lambda ws: sockets.append(ws.url))
     guest.goto(invite_url)
-    guest.wait_for_function("app.views[-1] === undefined && Object.values(app.views).some(v => v.seat === 1)")
+    wait_js(guest, "app.views[-1] === undefined && Object.values(app.views).some(v => v.seat === 1)")
     assert "invite=" not in guest.url
     assert all("token" not in u for u in sockets) and len(sockets) >= 2
     # the creator's page never learned seat 2's token

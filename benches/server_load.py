@@ -64,7 +64,8 @@ def post(url, body):
 
 SENT_AT = {}          # (table, version answered) -> send time, for the fan-out latency
 FANOUT = []
-CONNECTED = [0, None]  # seats connected; the time the last one did (steady state from then)
+CONNECTED = [0, None]
+QUERY_TOKEN = False    # --query-token: the token in the URL, as servers before issue 30 took it  # seats connected; the time the last one did (steady state from then)
 
 
 class Seat:
@@ -79,9 +80,10 @@ class Seat:
 
 
 async def run_seat(s: Seat, wsbase, stop_at, rng, pause):
-    async with websockets.connect(f"{wsbase}/ws/{s.tid}", max_size=2 ** 22,
-                                  open_timeout=120, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "join", "token": s.token}))      # the token: first message
+    url = f"{wsbase}/ws/{s.tid}" + (f"?token={s.token}" if QUERY_TOKEN else "")
+    async with websockets.connect(url, max_size=2 ** 22, open_timeout=120, ping_interval=None) as ws:
+        if not QUERY_TOKEN:
+            await ws.send(json.dumps({"type": "join", "token": s.token}))      # the token: first message
         CONNECTED[0] += 1
         async def reader():
             async for raw in ws:
@@ -150,10 +152,14 @@ def main():
     ap.add_argument("--pause", default="0,40", help="a seat's pause before it answers, LO,HI ms")
     ap.add_argument("--think", type=float, default=0.05, help="the bot's think time, s")
     ap.add_argument("--profile", default=None, help="write a cProfile of the server here")
+    ap.add_argument("--query-token", action="store_true",
+                    help="send the token in the URL (deprecated; to compare with servers before issue 30)")
     ap.add_argument("--same-session", dest="own_session", action="store_false",
                     help="run the server in this session (shares its autogroup CPU share)")
     args = ap.parse_args()
     lo, hi = (float(x) / 1000 for x in args.pause.split(","))
+    global QUERY_TOKEN
+    QUERY_TOKEN = args.query_token
     if not 1 <= args.tables <= 1000 or not 1 <= args.seats <= 4 or not 1 <= args.seconds <= 600:
         raise SystemExit("bounded: tables 1..1000, seats 1..4, seconds 1..600")
     if not 0 <= lo <= hi <= 30 or not 0 <= args.think <= 10:

@@ -245,7 +245,7 @@ class Conn:
         self.why_closed: Optional[str] = None
         self.q: Deque[str] = deque()
         self.sending_since: Optional[float] = None     # loop time the send in progress began
-        self._wake = asyncio.Event()
+        self._waiter: Optional[asyncio.Future] = None   # the idle writer waits on it
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def allow(self) -> bool:
@@ -266,7 +266,9 @@ class Conn:
             self.close(4008, "too slow: the messages for this connection piled up")
             return
         self.q.append(text)
-        self._wake.set()
+        w = self._waiter
+        if w is not None and not w.done():
+            w.set_result(None)
 
     def send(self, msg: Dict[str, Any]) -> None:
         self.push(safe_dumps(msg))
@@ -290,8 +292,9 @@ class Conn:
         loop = asyncio.get_running_loop()
         while not self.closed:
             if not self.q:
-                self._wake.clear()
-                await self._wake.wait()
+                self._waiter = loop.create_future()
+                await self._waiter
+                self._waiter = None
                 continue
             text = self.q.popleft()
             self.sending_since = loop.time()
@@ -319,7 +322,8 @@ class Conn:
         self.closed = True
         self.why_closed = why
         self.q.clear()
-        self._wake.set()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
         self.server.left(self)
         if self.sending_since is not None:           # stuck in a send: stop waiting for it
             self.writer.cancel()
@@ -355,6 +359,7 @@ class Server:
         self._seats_dirty: set = set()
         self.background: set = set()
         self.commit_failures = 0
+        self._touched: set = set()             # tables that moved since save_times()
         for rec in self.store.load_all():
             if "error" in rec:
                 self.broken[rec["id"]] = rec["error"]
@@ -468,7 +473,18 @@ class Server:
     async def _expire_loop(self) -> None:
         while True:
             await asyncio.sleep(self.limits.expire_every)
+            self.save_times()
             self.expire()
+
+    def save_times(self) -> None:
+        """Write the last-move times of the tables that moved since the last call (once per
+        expiry sweep, not per commit: a crash loses at most a sweep's worth of idle time)."""
+        touched, self._touched = self._touched, set()
+        rows = [(self.tables[i].updated, i) for i in touched if i in self.tables]
+        try:
+            self.store.set_updated(rows)
+        except Exception as e:
+            log.error("krazy serve: last-move times not saved: %s", e)
 
     async def _watch_sends(self) -> None:
         """Every half timeout: close the connections whose send has waited past
@@ -541,6 +557,7 @@ class Server:
         state, rows = t.applied(seat, actions)
         await self.persist(t, t.version, rows)
         t.swap(state, rows)
+        self._touched.add(t.id)
         self.broadcast(t)
         self.kick_bots(t)
 
@@ -966,6 +983,7 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
         yield
         for task in tasks:
             task.cancel()
+        server.save_times()
         for t in server.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()

@@ -1,10 +1,10 @@
 """SQLite persistence of tables (standard library ``sqlite3``, WAL journal).
 
 A table is its row (game, players, options, seed, seats with the SHA-256 of their tokens and
-invites, think time, flags, the time of its last action) and its action log: one row per
-applied action with the seat that made it and a short fingerprint of the full state after
-it. A restart — even after ``kill -9`` — rebuilds every table by replaying the log from the
-seed and checks each fingerprint (:meth:`Store.load_all`). WAL with ``synchronous=NORMAL``
+invites, think time, flags, the time of its last action, saved once an expiry sweep) and its
+action log: one row per applied action with the seat that made it and a short fingerprint of
+the full state after it. A restart — even after ``kill -9`` — rebuilds every table by
+replaying the log from the seed and checks each fingerprint (:meth:`Store.load_all`). WAL with ``synchronous=NORMAL``
 keeps every committed action across a crash of the process.
 
 Only a file that does not exist yet (or is empty) gets the schema. A file that is not an
@@ -129,22 +129,29 @@ class Store:
 
     def add_batches(self, batches: List[tuple]) -> None:
         """Several tables' new rows, ``[(table_id, first_n, rows), ...]``, in one transaction
-        (the server commits every action of one event-loop turn together); each table's
-        ``updated`` time is set to now. Raises ``sqlite3.Error`` (``OSError`` for a full
-        disk) with nothing written."""
-        now = time.time()
+        (the server commits every action of one event-loop turn together). Raises
+        ``sqlite3.Error`` (``OSError`` for a full disk) with nothing written."""
         self.db.execute("BEGIN")
         try:
             self.db.executemany("INSERT INTO actions VALUES (?,?,?,?,?)",
                                 [(table_id, first_n + i, s, a, f)
                                  for table_id, first_n, rows in batches
                                  for i, (s, a, f) in enumerate(rows)])
-            self.db.executemany("UPDATE tables SET updated=? WHERE id=?",
-                                [(now, tid) for tid in {b[0] for b in batches}])
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
+
+    def set_updated(self, rows: List[tuple]) -> None:
+        """``[(unix seconds, table_id), ...]``: the tables' last-move times (expiry)."""
+        if rows:
+            self.db.execute("BEGIN")
+            try:
+                self.db.executemany("UPDATE tables SET updated=? WHERE id=?", rows)
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
 
     def delete_tables(self, ids: Iterable[str]) -> None:
         """Remove tables and their logs (expired tables), in one transaction."""

@@ -283,9 +283,12 @@ class Table:
                 "returns": s.returns() if s.is_terminal() else None, "seats": self.seat_info()}
 
     def update_text(self, seat: Optional[int], first_event: int = 0) -> tuple:
-        """``(text, number of events in it)`` of :meth:`message_for`, built once per table
-        version, seat list and ``(seat, first_event)``: N spectators of one version cost one
-        build and one encoding."""
+        """``(text, number of events in it)`` of :meth:`message_for`; a spectator's (and a
+        whole log's) built once per table version, seat list and ``(seat, first_event)``: N
+        spectators of one version cost one build and one encoding."""
+        if seat is not None and first_event:      # one connection's own: nothing to share
+            msg = self.message_for(seat, first_event)
+            return dumps(msg), len(msg["events"])
         key = (self.version, self._seat_gen)
         if key != self._cache_key:
             self._cache.clear()

@@ -64,7 +64,8 @@ def post(url, body):
 
 SENT_AT = {}          # (table, version answered) -> send time, for the fan-out latency
 FANOUT = []
-CONNECTED = [0, None]  # seats connected; the time the last one did (steady state from then)
+CONNECTED = [0, None]
+QUERY_TOKEN = False    # --query-token: the token in the URL, as servers before issue 30 took it  # seats connected; the time the last one did (steady state from then)
 
 
 class Seat:
@@ -79,8 +80,10 @@ class Seat:
 
 
 async def run_seat(s: Seat, wsbase, stop_at, rng, pause):
-    async with websockets.connect(f"{wsbase}/ws/{s.tid}?token={s.token}", max_size=2 ** 22,
-                                  open_timeout=120, ping_interval=None) as ws:
+    url = f"{wsbase}/ws/{s.tid}" + (f"?token={s.token}" if QUERY_TOKEN else "")
+    async with websockets.connect(url, max_size=2 ** 22, open_timeout=120, ping_interval=None) as ws:
+        if not QUERY_TOKEN:
+            await ws.send(json.dumps({"type": "join", "token": s.token}))      # the token: first message
         CONNECTED[0] += 1
         async def reader():
             async for raw in ws:
@@ -149,10 +152,14 @@ def main():
     ap.add_argument("--pause", default="0,40", help="a seat's pause before it answers, LO,HI ms")
     ap.add_argument("--think", type=float, default=0.05, help="the bot's think time, s")
     ap.add_argument("--profile", default=None, help="write a cProfile of the server here")
+    ap.add_argument("--query-token", action="store_true",
+                    help="send the token in the URL (deprecated; to compare with servers before issue 30)")
     ap.add_argument("--same-session", dest="own_session", action="store_false",
                     help="run the server in this session (shares its autogroup CPU share)")
     args = ap.parse_args()
     lo, hi = (float(x) / 1000 for x in args.pause.split(","))
+    global QUERY_TOKEN
+    QUERY_TOKEN = args.query_token
     if not 1 <= args.tables <= 1000 or not 1 <= args.seats <= 4 or not 1 <= args.seconds <= 600:
         raise SystemExit("bounded: tables 1..1000, seats 1..4, seconds 1..600")
     if not 0 <= lo <= hi <= 30 or not 0 <= args.think <= 10:
@@ -163,8 +170,25 @@ def main():
     port = free_port()
     import krazy_core
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(krazy_core.__file__))))
-    prof = ["-m", "cProfile", "-o", os.path.abspath(args.profile)] if args.profile else []
-    srv = subprocess.Popen([sys.executable, *prof, "-m", "krazy_core", "serve", "--port", str(port), "--db", db],
+    prof = []
+    # every scripted seat connects from 127.0.0.1: the per-address caps (made for one person
+    # or household per address) are raised for this one address playing 1,000 people
+    code = ("from krazy_core.server.app import serve, Limits\n"
+            f"def run(): serve(port={port}, db={db!r}, limits=Limits(conns_per_address=5000, address_rate=1e6, "
+            "address_burst=1e6, tables_per_address=5000, open_tables_per_address=5000, creates_rate=1e6, "
+            "creates_burst=1e6))\n")
+    if args.profile:      # the event loop's thread, written when the server stops (SIGTERM)
+        # (uvicorn raises SIGTERM again after its graceful stop: a no-op handler lets the
+        # profile be written)
+        code += ("import cProfile, signal\nsignal.signal(signal.SIGTERM, lambda *a: None)\n"
+                 "pr = cProfile.Profile()\npr.enable()\ntry:\n    run()\nfinally:\n"
+                 f"    pr.disable()\n    pr.dump_stats({os.path.abspath(args.profile)!r})")
+    else:
+        code += "run()"
+    launcher = os.path.join(tmp, "serve.py")
+    with open(launcher, "w") as f:
+        f.write(code + "\n")
+    srv = subprocess.Popen([sys.executable, *prof, launcher],
                            cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                            # its own session, as a service runs: with the kernel's autogroup
                            # scheduling a session shares its CPU among its processes, and the
@@ -180,7 +204,8 @@ def main():
         base = f"http://127.0.0.1:{port}"
         rss0 = rss_mb(srv.pid)
         tables = [post(base + "/api/tables", {
-            "game": "krazy-kings", "think": args.think, "seed": args.seed * 100000 + i,
+            "game": "krazy-kings", "think": args.think, "seed": args.seed * 100000 + i, "practice": True,
+            "hotseat": True,
             "seats": [{"kind": "human"}] * args.seats + [{"kind": "bot", "bot": "heuristic"}]})
             for i in range(args.tables)]
         t0 = time.time()

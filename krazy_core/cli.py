@@ -1550,8 +1550,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_port, default=8765, help="TCP port 1-65535 (default 8765)")
     p.add_argument("--db", default=None, help="SQLite file of the tables (default: $KRAZY_DB or "
                    "~/.local/share/krazy_core/tables.sqlite3)")
+    p.add_argument("--finished-ttl", type=_hours, default=1.0, metavar="HOURS",
+                   help="delete a finished table this many hours after its last move (default 1)")
+    p.add_argument("--idle-ttl", type=_hours, default=7.0, metavar="DAYS",
+                   help="delete an unfinished table after this many days without a move (default 7)")
     p.set_defaults(func=cmd_serve)
     return ap
+
+
+def _hours(text):
+    """``--finished-ttl`` / ``--idle-ttl``: a number >= 0."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1.0
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number >= 0")
+    return v
 
 
 def _port(text):
@@ -1591,7 +1606,9 @@ def cmd_serve(args, console: Console) -> int:
     except ImportError as e:
         console.print(f"[red]error:[/] krazy serve needs the server extra: pip install 'krazy_core[server]' ({escape(str(e))})")
         return 2
-    serve(host=args.host, port=args.port, db=args.db)
+    from krazy_core.server.app import Limits
+    serve(host=args.host, port=args.port, db=args.db,
+          limits=Limits(finished_ttl=args.finished_ttl * 3600, idle_ttl=args.idle_ttl * 86400))
     return 0
 
 

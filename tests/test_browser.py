@@ -70,6 +70,20 @@ def open_page(browser, **kw):
     return page
 
 
+def wait_js(page, expression, arg=None, timeout=30000):
+    """Poll a JavaScript expression (or a one-argument function with ``arg``) until it is
+    truthy: ``page.wait_for_function`` polls with ``eval``, which the page's
+    Content-Security-Policy (``script-src 'self'``) refuses; ``page.evaluate`` is not
+    affected (the devtools protocol)."""
+    deadline = time.time() + timeout / 1000
+    while True:
+        if page.evaluate(expression, arg) if arg is not None else page.evaluate(expression):
+            return
+        if time.time() > deadline:
+            raise AssertionError(f"never true: {expression}")
+        page.wait_for_timeout(50)
+
+
 def errors(page):
     return ERRORS[id(page)]
 
@@ -80,8 +94,10 @@ def shot(page, name):
     return path
 
 
-def _lobby(page, url, game, kinds):
+def _lobby(page, url, game, kinds, hotseat=False):
     page.goto(url + "/")
+    if hotseat:
+        page.check("#hotseat")
     page.select_option("#game", game)
     page.fill("#players", str(len(kinds)))
     page.dispatch_event("#players", "change")
@@ -139,7 +155,7 @@ def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
 def test_hot_seat_hides_each_hand_until_its_owner_takes_the_seat(server, browser):
     app, url = server
     page = open_page(browser, viewport={"width": 900, "height": 800})
-    _lobby(page, url, "krass-kariert", ["human", "human", "heuristic"])
+    _lobby(page, url, "krass-kariert", ["human", "human", "heuristic"], hotseat=True)
     page.wait_for_selector("#handover:not([hidden])")
     assert page.locator("#hand .card").count() == 0       # no card of any hand is in the page
     assert page.locator("#table").is_hidden()           # no hand shows before the tap
@@ -172,10 +188,9 @@ def test_hot_seat_hides_each_hand_until_its_owner_takes_the_seat(server, browser
     for _ in range(10):
         version = page.evaluate("app.views[app.shownSeat].version")
         page.locator("#moves button.move").first.click()
-        page.wait_for_function(
-            "v => !document.getElementById('handover').hidden"
-            " || (app.views[app.shownSeat].version > v && document.querySelector('#moves button.move'))",
-            arg=version, timeout=30000)
+        wait_js(page, "v => !document.getElementById('handover').hidden"
+                " || (app.views[app.shownSeat].version > v && !!document.querySelector('#moves button.move'))",
+                arg=version, timeout=30000)
         if page.locator("#handover:not([hidden])").count():
             break
     second = page.locator("#handover-text").inner_text()
@@ -191,7 +206,8 @@ def _crazy_rummy_ready(app):
     from krazy_core.games.contract_rummy import best_arrangement
     server = app.state.server
     for seed in range(300):
-        t = server.create({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})
+        t = server.create({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed,
+                           "practice": True, "hotseat": True})
         s = t.state
         rng = random.Random(seed)
         rows = []
@@ -202,7 +218,7 @@ def _crazy_rummy_ready(app):
                 server.store.add_actions(t.id, 0, rows)
                 obs = s.observation(0)
                 melds = best_arrangement(obs["hand"], obs["round"], as_codes=True)[0]
-                return t, melds
+                return t, melds, t.fresh_secrets["tokens"][0]
             opts = [a for lab, a in labels.items() if lab != "go down"]
             rows.append(t.apply(p, rng.choice(opts)))
             if s.is_terminal():
@@ -212,8 +228,7 @@ def _crazy_rummy_ready(app):
 
 def test_CR_10_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     app, url = server
-    t, melds = _crazy_rummy_ready(app)
-    token = t.seats[0]["token"]
+    t, melds, token = _crazy_rummy_ready(app)
     page = open_page(browser, viewport={"width": 1100, "height": 900})
     page.goto(f"{url}/#table={t.id}&token={token}")
     page.wait_for_selector("#laydown")
@@ -250,12 +265,12 @@ def test_CR_10_a_crazy_rummy_lay_down_by_whole_melds(server, browser):
     assert page.inner_text("#laydown").startswith(f"Go down: {len(melds) - 1} meld")
     shot(page, "crazy-rummy-melds-chosen")
     page.click("#go-down")
-    page.wait_for_function("document.querySelectorAll('#melds .meld').length >= %d" % len(melds))
+    wait_js(page, "document.querySelectorAll('#melds .meld').length >= %d" % len(melds))
     mine = sorted(sorted(m["cards"]) for m in t.state.observation(0)["melds"] if m["owner"] == 0)
     assert mine == sorted(sorted(m) for m in melds)
     assert t.state.observation(0)["down"][0]
     # numbered from 1 as at the terminal: seat 1's melds are 1-3 (the engine's ids 0-2)
-    page.wait_for_function("document.querySelectorAll('#melds .meld .tag').length >= %d" % len(melds))
+    wait_js(page, "document.querySelectorAll('#melds .meld .tag').length >= %d" % len(melds))
     tags = [x for x in page.locator("#melds .meld .tag").all_inner_texts() if x.startswith("meld ")]
     ids = sorted(m["id"] for m in t.state.observation(0)["melds"])
     assert sorted(x.split(",")[0] for x in tags) == [f"meld {i + 1}" for i in ids]
@@ -297,6 +312,7 @@ def test_the_lobby_seat_rows_follow_the_players_box_as_it_is_typed(server, brows
     page.dispatch_event("#players", "change")
     assert rows.count() == 2 and rows.nth(1).locator(".name").input_value() == "Alice"
     page.fill("#think", "0.2")
+    page.check("#hotseat")
     page.click("#create")
     # two humans: the hand-over screen comes first, the table behind it (waiting for the
     # table first passed only when it showed for a moment before the hand-over: a CI flake)
@@ -314,3 +330,36 @@ def test_the_lobby_seat_rows_follow_the_players_box_as_it_is_typed(server, brows
     assert [s["kind"] for s in t.seats] == ["human", "human"]
     assert errors(page) == []
     page.close()
+
+
+def test_an_invite_link_claims_its_seat_and_the_creator_never_holds_its_token(server, browser):
+    """Not hot-seat: the creator's page plays its own seat and lists an invite link for the
+    other human; the invitee's page opens it, the seat's token is minted then (kept in that
+    tab, the code gone from the address bar), and the two pages show each its own seat. No
+    token is ever in a WebSocket URL; every response carries the security headers."""
+    app, url = server
+    creator = open_page(browser, viewport={"width": 1000, "height": 800})
+    sockets = []
+    creator.on("websocket", lambda ws: sockets.append(ws.url))
+    _lobby(creator, url, "krazy-kings", ["human", "human", "random"])
+    creator.wait_for_selector("#links:not([hidden])")
+    creator.click("#links summary")
+    (link,) = creator.locator("#links a.seat-link").all_inner_texts()
+    invite_url = link.split(": ", 1)[1]
+    assert "invite=" in invite_url and "token=" not in invite_url
+    wait_js(creator, "app.views[0] && app.views[0].seat === 0")
+    assert creator.evaluate("Object.keys(app.tokens)") == ["0"]
+    guest = open_page(browser, viewport={"width": 1000, "height": 800})
+    guest.on("websocket", lambda ws: sockets.append(ws.url))
+    guest.goto(invite_url)
+    wait_js(guest, "app.views[-1] === undefined && Object.values(app.views).some(v => v.seat === 1)")
+    assert "invite=" not in guest.url
+    assert all("token" not in u for u in sockets) and len(sockets) >= 2
+    # the creator's page never learned seat 2's token
+    assert creator.evaluate("Object.keys(app.tokens)") == ["0"]
+    r = guest.request.get(url + "/")
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+    assert errors(creator) == [] and errors(guest) == []
+    creator.close()
+    guest.close()

@@ -56,7 +56,8 @@ def _post(url, body):
 
 
 def _view(base_ws, tid, token):
-    with ws_client.connect(f"{base_ws}/ws/{tid}?token={token}", open_timeout=10) as w:
+    with ws_client.connect(f"{base_ws}/ws/{tid}", open_timeout=10) as w:
+        w.send(json.dumps({"type": "join", "token": token}))
         for _ in range(100):
             m = json.loads(w.recv(timeout=10))
             if m["type"] == "update":
@@ -79,11 +80,11 @@ def test_sigkill_mid_game_and_restart_resumes_every_table(tmp_path):
     wsb = f"ws://127.0.0.1:{port}"
     p = _start(db, port, str(tmp_path))
     try:
-        bots = [_post(base + "/api/tables", {"game": g, "think": 0.02, "seed": 11 + k,
+        bots = [_post(base + "/api/tables", {"game": g, "think": 0.02, "seed": 11 + k, "practice": True,
                                               "seats": [{"kind": "bot", "bot": "random"}] * n})
                 for k, (g, n) in enumerate([("krazy-kings", 4), ("krass-kariert", 3), ("contract-rummy", 2),
                                            ("kings-rummy", 3)])]
-        human = _post(base + "/api/tables", {"game": "contract-rummy", "think": 0.02, "seed": 5,
+        human = _post(base + "/api/tables", {"game": "contract-rummy", "think": 0.02, "seed": 5, "practice": True,
                                              "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "human"}]})
         deadline = time.time() + 60
         while time.time() < deadline and min(_get(f"{base}/api/tables/{t['table']}")["version"] for t in bots) < 8:

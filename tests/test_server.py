@@ -25,7 +25,13 @@ def _client(path=":memory:"):
 
 
 def _create(c, game, kinds, **kw):
+    """A table; a seed makes it a practice table, several humans a hot-seat one (the creator
+    holds every seat's token), unless ``kw`` says otherwise."""
     seats = [{"kind": k} if k == "human" else {"kind": "bot", "bot": k} for k in kinds]
+    if "seed" in kw:
+        kw.setdefault("practice", True)
+    if kinds.count("human") > 1:
+        kw.setdefault("hotseat", True)
     r = c.post("/api/tables", json={"game": game, "seats": seats, **kw})
     assert r.status_code == 200, r.text
     return r.json()
@@ -42,12 +48,38 @@ def _until(ws, pred, limit=5000):
 def test_create_answers_tokens_only_for_human_seats_and_lists_tables_without_them():
     with _client() as c:
         r = _create(c, "krazy-kings", ["human", "heuristic", "human"], seed=5)
-        assert [s["seat"] for s in r["seats"]] == [0, 2]
+        assert [s["seat"] for s in r["seats"]] == [0, 2] and r["hotseat"] and r["practice"]
         assert all(len(s["token"]) >= 20 and s["token"] in s["url"] for s in r["seats"])
         listing = c.get("/api/tables").text + c.get(f"/api/tables/{r['table']}").text
         for s in r["seats"]:
             assert s["token"] not in listing
         assert c.get("/api/tables/nope").status_code == 404
+
+
+def test_the_creator_gets_its_own_token_and_an_invite_per_other_human_seat():
+    """Not hot-seat: the creator holds its own seat's token and invite links; the invitee's
+    token is minted when it claims the invite (once), so the creator never holds it."""
+    with _client() as c:
+        r = _create(c, "krazy-kings", ["human", "heuristic", "human"], hotseat=False)
+        mine, other = r["seats"]
+        assert mine["seat"] == 0 and mine["token"] and "invite" not in mine
+        assert other["seat"] == 2 and "token" not in other and other["invite"] in other["url"]
+        assert not r["hotseat"] and not r["practice"] and "seed" not in r
+        tid = r["table"]
+        claim = c.post(f"/api/tables/{tid}/claim", json={"invite": other["invite"]})
+        assert claim.status_code == 200 and claim.json()["seat"] == 2
+        token = claim.json()["token"]
+        assert token not in (other["invite"], mine["token"])
+        again = c.post(f"/api/tables/{tid}/claim", json={"invite": other["invite"]})
+        assert again.status_code == 403 and "claimed" in again.json()["error"]
+        # the invite itself is no token
+        with c.websocket_connect(f"/ws/{tid}") as w:
+            w.send_json({"type": "join", "token": other["invite"]})
+            assert w.receive_json()["code"] == "not_your_seat"
+        with c.websocket_connect(f"/ws/{tid}") as w:
+            w.send_json({"type": "join", "token": token})
+            hello = w.receive_json()
+            assert hello["type"] == "hello" and hello["seat"] == 2 and hello["hotseat"] is False
 
 
 @pytest.mark.parametrize("body", [b"not json", b"[1,2]", json.dumps({"game": "poker", "seats": []}).encode(),
@@ -59,7 +91,7 @@ def test_create_answers_tokens_only_for_human_seats_and_lists_tables_without_the
                                   b"{" * 100000])
 def test_bad_create_requests_are_refused_with_a_reason(body):
     with _client() as c:
-        r = c.post("/api/tables", content=body)
+        r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})
         assert r.status_code in (400, 413) and r.json()["error"]
         assert c.get("/api/games").status_code == 200   # the server goes on
 
@@ -223,7 +255,7 @@ def _ready_to_go_down(options=None, seeds=300, steps=400):
     from krazy_core.games.contract_rummy import best_arrangement
     for seed in range(seeds):
         t = build_table({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}],
-                         "seed": seed, **({"options": options} if options else {})})
+                         "seed": seed, "practice": True, **({"options": options} if options else {})})
         s = t.state
         rng = random.Random(seed)
         for _ in range(steps):
@@ -385,7 +417,7 @@ def test_no_message_to_a_seat_holds_hidden_cards_stock_order_or_prng_state(gid):
     for i in range(200):
         opts = _scan_options(gid, i)
         n = opts.pop("num_players")
-        t = build_table({"game": gid, "options": opts, "seed": 1000 + i,
+        t = build_table({"game": gid, "options": opts, "seed": 1000 + i, "practice": True,
                          "seats": [{"kind": "bot", "bot": "heuristic" if k % 2 else "random"} for k in range(n)]})
         s = t.state
         sent = [0] * (n + 1)

@@ -318,8 +318,11 @@ def protocol_schema():
                      "name": STR, "connected": BOOL})
     ref = lambda n: {"$ref": f"{n}.json"}   # noqa: E731
     server = {
+        # practice: the table's seed was chosen by its creator; hotseat: its creator holds
+        # every human seat's token (both shown to every seat)
         "hello": obj({"type": {"const": "hello"}, "table": STR, "game": enum(*GAMES),
-                      "seat": nullable(PLAYER), "num_players": NAT, "seats": arr(seat_info)}),
+                      "seat": nullable(PLAYER), "num_players": NAT, "seats": arr(seat_info),
+                      "practice": BOOL, "hotseat": BOOL}),
         "update": obj({
             "type": {"const": "update"}, "table": STR, "version": NAT, "seat": nullable(PLAYER),
             "observation": {"type": "object"},   # observation.json (by game)
@@ -334,6 +337,8 @@ def protocol_schema():
         "seats": obj({"type": {"const": "seats"}, "seats": arr(seat_info)}),
     }
     client = {
+        # the first message: a seat's token (none: a spectator), never in the URL
+        "join": obj({"type": {"const": "join"}, "token": STR}, optional=("token",)),
         "action": obj({"type": {"const": "action"}, "action": NAT, "version": NAT}),
         "laydown": obj({"type": {"const": "laydown"}, "melds": arr(CARDS, 1, 3),
                         "version": NAT}),

@@ -9,13 +9,14 @@ import hashlib
 import hmac
 import json
 import secrets
-from concurrent.futures import ThreadPoolExecutor
+import time
 from typing import Any, Dict, List, Optional
 
 import krazy_core
 from krazy_core import protocol
 from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
+from krazy_core.server.store import secret_hash
 
 try:                                   # the server extra's fast JSON encoder (same output)
     import orjson as _orjson
@@ -39,6 +40,14 @@ def dumps(obj) -> str:
 PRIVATE_KEYS = ("hand", "hand_text", "playable", "legal_actions", "drawn_card", "player")
 MAX_THINK = 10.0
 BOT_WORDS = ("random", "heuristic", "ismcts")
+MAX_NAME = 40                 # characters of a seat name or a string option
+MAX_OPTIONS = 20              # option names in one request
+MOVE_BUDGET = 2.0             # seconds of search a server bot may spend on one move
+LAYDOWN_BUDGET = 0.5          # seconds the lay-down search may take (off the event loop)
+LAYDOWN_NODES = 4000          # and states it may visit
+# characters refused in names and string options: bidi embeddings, overrides and isolates
+# (U+202A-U+202E, U+2066-U+2069) that turn the text around it, and the marks U+200E/U+200F
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
 
 
 def fingerprint(state) -> str:
@@ -57,6 +66,27 @@ def public_view(state) -> Dict[str, Any]:
     return {k: v for k, v in obs.items() if k not in PRIVATE_KEYS}
 
 
+def check_text(value: Any, what: str, max_len: int = MAX_NAME) -> str:
+    """``value`` if it is a string a page can show as it is: at most ``max_len`` characters,
+    encodable as UTF-8 (no lone surrogate such as ``"\\ud800"``, which JSON may carry), no
+    control character (Unicode category Cc: tab, newline, escape...) and no bidi override,
+    embedding, isolate or mark (``BIDI``: U+202E would turn the rest of a lobby line around).
+    Raises ``ConfigError`` naming ``what`` and the character's code point."""
+    if not isinstance(value, str):
+        raise ConfigError(f"{what} must be a string of at most {max_len} characters")
+    if len(value) > max_len:
+        raise ConfigError(f"{what} must be a string of at most {max_len} characters")
+    for ch in value:
+        o = ord(ch)
+        if 0xD800 <= o <= 0xDFFF:
+            raise ConfigError(f"{what} is not valid text: a lone surrogate U+{o:04X} (not encodable as UTF-8)")
+        if o < 0x20 or 0x7F <= o < 0xA0:
+            raise ConfigError(f"{what} must not contain the control character U+{o:04X}")
+        if ch in BIDI:
+            raise ConfigError(f"{what} must not contain the bidi formatting character U+{o:04X}")
+    return value
+
+
 def check_bot(word: str) -> str:
     """``random`` | ``heuristic`` | ``ismcts`` | ``ismcts:N`` (N iterations, 1..20000).
     Raises ``ConfigError``."""
@@ -70,21 +100,76 @@ def check_bot(word: str) -> str:
     raise ConfigError(f"bad bot {word!r}: random, heuristic, ismcts or ismcts:ITERATIONS (1..20000)")
 
 
+def is_search_bot(word: Optional[str]) -> bool:
+    """Whether a seat's bot word runs the search (counts against the server's search cap)."""
+    return isinstance(word, str) and word.startswith("ismcts")
+
+
+def server_bot(word: str, seed: int, budget: float = MOVE_BUDGET):
+    """The bot a table seat runs: ``ismcts`` words get ``time_limit=budget`` seconds as well
+    as their iterations (whichever ends first), so no move holds a worker longer."""
+    if is_search_bot(word):
+        from krazy_core.bots.ismcts import ISMCTSBot
+        iters = int(word[7:]) if word.startswith("ismcts:") else None
+        return ISMCTSBot(iterations=iters, time_limit=budget if iters else min(budget, 0.2), seed=seed)
+    return make_bot(word, seed=seed)
+
+
+def _seat_secrets(seat: Dict[str, Any]) -> Dict[str, Any]:
+    """A stored seat with its secrets as hashes (a file written before they were hashed
+    held the plain token: it is hashed as it loads)."""
+    s = dict(seat)
+    if s.get("token"):
+        s["token_hash"] = secret_hash(str(s["token"]))
+    s.pop("token", None)
+    s.setdefault("token_hash", None)
+    s.setdefault("invite_hash", None)
+    return s
+
+
 class Table:
+    """One table: its game state (the committed one), seats, the action log, who watches.
+
+    ``seats``: ``[{"kind": "human"|"bot", "bot": word|None, "name", "token_hash",
+    "invite_hash"}]`` (hex SHA-256 of the secrets; the secrets themselves are only ever in
+    the create and claim answers). ``meta``: ``{"practice", "hotseat", "owner"}`` (the client
+    address that created it)."""
+
     def __init__(self, tid: str, game_id: str, num_players: int, options: Dict[str, Any], seed: int,
-                 seats: List[Dict[str, Any]], think: float):
+                 seats: List[Dict[str, Any]], think: float, meta: Optional[Dict[str, Any]] = None):
         self.id = tid
         self.game = krazy_core.make(game_id, num_players=num_players, **options)
         self.options = options
         self.seed = seed
-        self.seats = seats                   # [{"kind", "bot", "name", "token"}]
+        self.seats = [_seat_secrets(s) for s in seats]
+        if len(self.seats) != self.game.num_players:
+            raise KrazyError(f"table {tid}: {len(self.seats)} seats for {self.game.num_players} players")
         self.think = think
+        meta = meta or {}
+        self.practice = bool(meta.get("practice"))
+        self.hotseat = bool(meta.get("hotseat"))
+        self.owner = str(meta.get("owner") or "")
         self.state = self.game.new_initial_state(seed=seed)
         self.log: List[tuple] = []           # (seat, action, fingerprint)
+        self.updated = time.time()           # the last action (unix seconds): expiry
         self.conns: set = set()              # connections watching this table (join/leave)
+        self.seat_conns = [0] * len(self.seats)   # connections per seat
         self._seat_info: Optional[List[Dict[str, Any]]] = None
+        self._seat_gen = 0                   # bumped when the seat list changes
+        self._cache: Dict[tuple, tuple] = {}  # (seat, first_event) -> (text, events) this version
+        self._cache_key: tuple = (-1, -1)
         self.bot_task: Optional[asyncio.Task] = None
         self._bots: Dict[int, Any] = {}
+        self._lock: Optional[asyncio.Lock] = None
+        self.busy: set = set()               # "hint", "laydown": one of each in flight
+        self.fresh_secrets: Dict[str, Dict[int, str]] = {}   # set by build_table, popped by the server
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """Held while a change of this table is applied on a copy and committed."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
 
     # ---------------------------------------------------------------- info
     @property
@@ -92,45 +177,94 @@ class Table:
         """The number of actions applied: what an action must answer."""
         return len(self.log)
 
+    @property
+    def meta(self) -> Dict[str, Any]:
+        return {"practice": self.practice, "hotseat": self.hotseat, "owner": self.owner}
+
     def record(self) -> Dict[str, Any]:
         return {"id": self.id, "game": self.game.game_id, "num_players": self.game.num_players,
-                "options": self.options, "seed": self.seed, "seats": self.seats, "think": self.think}
+                "options": self.options, "seed": self.seed, "seats": self.seats, "think": self.think,
+                "meta": self.meta}
 
     def seat_info(self) -> List[Dict[str, Any]]:
-        """Who sits where and who is connected (built again only after a join or a leave:
-        every update carries it)."""
+        """Who sits where and who is connected (built again only when a seat's connected
+        flag changes: every update carries it)."""
         if self._seat_info is None:
-            conn = {c.seat for c in self.conns if c.seat is not None}
             self._seat_info = [{"seat": i, "kind": s["kind"], "bot": s.get("bot"), "name": s["name"],
-                                "connected": s["kind"] == "bot" or i in conn}
+                                "connected": s["kind"] == "bot" or self.seat_conns[i] > 0}
                                for i, s in enumerate(self.seats)]
         return self._seat_info
 
-    def join(self, conn) -> None:
-        """A connection starts watching this table."""
+    def join(self, conn) -> bool:
+        """A connection starts watching this table. Returns whether the seat list changed
+        (a seat's first connection; spectators are counted, not announced)."""
         self.conns.add(conn)
-        self._seat_info = None
+        if conn.seat is None:
+            return False
+        self.seat_conns[conn.seat] += 1
+        if self.seat_conns[conn.seat] == 1:
+            self._seat_changed()
+            return True
+        return False
 
-    def leave(self, conn) -> None:
-        """A connection stops watching this table (closed or dropped)."""
+    def leave(self, conn) -> bool:
+        """A connection stops watching this table (closed or dropped). Returns whether the
+        seat list changed (a seat's last connection)."""
+        if conn not in self.conns:
+            return False
         self.conns.discard(conn)
+        if conn.seat is None:
+            return False
+        self.seat_conns[conn.seat] -= 1
+        if self.seat_conns[conn.seat] == 0:
+            self._seat_changed()
+            return True
+        return False
+
+    def _seat_changed(self) -> None:
         self._seat_info = None
+        self._seat_gen += 1
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat is None)
 
     def public(self) -> Dict[str, Any]:
-        return {"table": self.id, "game": self.game.game_id, "num_players": self.game.num_players,
-                "version": self.version, "terminal": self.state.is_terminal(),
-                "to_move": self.state.current_player(), "seats": self.seat_info(),
-                "options": self.options}
+        """The lobby's facts of a table; the seed only for a practice table or a game that
+        is over."""
+        over = self.state.is_terminal()
+        out = {"table": self.id, "game": self.game.game_id, "num_players": self.game.num_players,
+               "version": self.version, "terminal": over,
+               "to_move": self.state.current_player(), "seats": self.seat_info(),
+               "options": self.options, "practice": self.practice, "hotseat": self.hotseat,
+               "spectators": self.spectators}
+        if self.practice or over:
+            out["seed"] = self.seed
+        return out
 
     def seat_of_token(self, token: Optional[str]) -> Optional[int]:
         """The seat whose secret ``token`` is; ``None`` when it is nobody's."""
-        if not isinstance(token, str) or not token:
+        if not isinstance(token, str) or not token or len(token) > 200:
             return None
+        h = secret_hash(token).encode()
+        found = None
         for i, s in enumerate(self.seats):
-            t = s.get("token")
-            if t and hmac.compare_digest(t.encode(), token.encode()):
-                return i
-        return None
+            t = s.get("token_hash")
+            if t and hmac.compare_digest(t.encode(), h):
+                found = i
+        return found
+
+    def seat_of_invite(self, code: Any) -> Optional[int]:
+        """The seat whose unclaimed invite ``code`` is; ``None`` when it is nobody's."""
+        if not isinstance(code, str) or not code or len(code) > 200:
+            return None
+        h = secret_hash(code).encode()
+        found = None
+        for i, s in enumerate(self.seats):
+            t = s.get("invite_hash")
+            if t and hmac.compare_digest(t.encode(), h):
+                found = i
+        return found
 
     # ---------------------------------------------------------------- messages
     def message_for(self, seat: Optional[int], first_event: int = 0) -> Dict[str, Any]:
@@ -148,23 +282,61 @@ class Table:
                 "to_move": s.current_player(), "terminal": s.is_terminal(),
                 "returns": s.returns() if s.is_terminal() else None, "seats": self.seat_info()}
 
+    def update_text(self, seat: Optional[int], first_event: int = 0) -> tuple:
+        """``(text, number of events in it)`` of :meth:`message_for`; a spectator's (and a
+        whole log's) built once per table version, seat list and ``(seat, first_event)``: N
+        spectators of one version cost one build and one encoding."""
+        if seat is not None and first_event:      # one connection's own: nothing to share
+            msg = self.message_for(seat, first_event)
+            return dumps(msg), len(msg["events"])
+        key = (self.version, self._seat_gen)
+        if key != self._cache_key:
+            self._cache.clear()
+            self._cache_key = key
+        hit = self._cache.get((seat, first_event))
+        if hit is None:
+            msg = self.message_for(seat, first_event)
+            hit = (dumps(msg), len(msg["events"]))
+            if len(self._cache) < 64:
+                self._cache[(seat, first_event)] = hit
+        return hit
+
     def hello_for(self, seat: Optional[int]) -> Dict[str, Any]:
         return {"type": "hello", "table": self.id, "game": self.game.game_id, "seat": seat,
-                "num_players": self.game.num_players, "seats": self.seat_info()}
+                "num_players": self.game.num_players, "seats": self.seat_info(),
+                "practice": self.practice, "hotseat": self.hotseat}
 
     # ---------------------------------------------------------------- moves
     def apply(self, seat: int, action: int) -> tuple:
-        """Apply ``action`` for ``seat``: raises ``IllegalActionError`` (state unchanged) when
-        it is not that seat's turn or not legal. Returns the log row to persist."""
-        if self.state.is_terminal():
-            raise IllegalActionError("the game is over")
-        if self.state.current_player() != seat:
-            raise IllegalActionError(f"it is seat {self.state.current_player() + 1}'s turn, not seat "
-                                     f"{seat + 1}'s (seats from 1)")
-        self.state.apply_action(int(action))
-        row = (seat, int(action), fingerprint(self.state))
-        self.log.append(row)
-        return row
+        """Apply ``action`` for ``seat`` to the table's state (replay and tests; the server
+        uses :meth:`applied` then :meth:`swap`): raises ``IllegalActionError`` (state
+        unchanged) when it is not that seat's turn or not legal. Returns the log row."""
+        state, rows = self.applied(seat, [action], self.state)
+        self.log.extend(rows)
+        return rows[0]
+
+    def applied(self, seat: int, actions: List[int], state=None) -> tuple:
+        """``(state, rows)``: ``actions`` of ``seat`` applied one after another to a copy of
+        the table's state (``state``: to this one in place), with the log rows to commit.
+        Raises ``IllegalActionError`` when one is refused; the table is unchanged either way
+        until :meth:`swap`."""
+        st = self.state.clone() if state is None else state
+        rows = []
+        for a in actions:
+            if st.is_terminal():
+                raise IllegalActionError("the game is over")
+            if st.current_player() != seat:
+                raise IllegalActionError(f"it is seat {st.current_player() + 1}'s turn, not seat "
+                                         f"{seat + 1}'s (seats from 1)")
+            st.apply_action(int(a))
+            rows.append((seat, int(a), fingerprint(st)))
+        return st, rows
+
+    def swap(self, state, rows: List[tuple]) -> None:
+        """Make ``state`` (from :meth:`applied`, its rows committed) the table's state."""
+        self.state = state
+        self.log.extend(rows)
+        self.updated = time.time()
 
     def replay(self, log: List[tuple]) -> None:
         """Rebuild from the seed and ``log``; raises ``KrazyError`` when an action is illegal
@@ -177,14 +349,17 @@ class Table:
             if self.log[-1][2] != fp:
                 raise KrazyError(f"table {self.id}: state after action {n} differs from the stored one")
 
-    def laydown_plan(self, seat: int, melds: List[List[int]]) -> List[int]:
-        """Crazy Rummy (CR-10): the actions that go down with exactly these whole melds
-        (each a list of card codes), found by a search over clones of the state. Raises
-        ``IllegalActionError`` when no order of moves lays them."""
-        s = self.state
+    def laydown_check(self, seat: int, melds: Any, state=None) -> List[List[int]]:
+        """The cheap checks of a whole-meld lay-down (CR-10), run on the event loop before
+        any search: the game, the turn, the shape (1 to 3 lists of card codes), that going
+        down is legal now, that the seat holds every card (a card in one meld only), that
+        each group is a meld (CR-5) and that there are as many melds as the round's contract
+        has (CR-4), on ``state`` (default: the table's). Returns the melds; raises
+        ``IllegalActionError`` saying why."""
+        s = self.state if state is None else state
         if s.game.game_id != "contract-rummy":
             raise IllegalActionError("whole-meld lay-downs are a Crazy Rummy move")
-        if s.current_player() != seat:
+        if s.is_terminal() or s.current_player() != seat:
             raise IllegalActionError("it is not your turn")
         if not (isinstance(melds, list) and 1 <= len(melds) <= 3 and
                 all(isinstance(m, list) and 1 <= len(m) <= 20 and
@@ -192,13 +367,28 @@ class Table:
             n = len(melds) if isinstance(melds, list) else 0
             raise IllegalActionError("a lay-down is 1 to 3 melds, the round's contract (CR-4)" if n > 3 else
                                      "melds must be 1 to 3 lists of card codes")
+        if not any(s.action_to_string(a) == "go down" for a in s.legal_actions()):
+            raise IllegalActionError("you cannot go down now (CR-10: draw first; one contract per round)")
+        why = _laydown_precheck(s, seat, melds)
+        if why is not None:
+            raise IllegalActionError(why)
+        return melds
+
+    def laydown_plan(self, seat: int, melds: List[List[int]], state=None, budget: float = LAYDOWN_BUDGET) -> List[int]:
+        """Crazy Rummy (CR-10): the actions that go down with exactly these whole melds
+        (each a list of card codes), found by a search over clones of ``state`` (default:
+        the table's; the server passes a copy and runs this off the event loop) of at most
+        ``LAYDOWN_NODES`` states and ``budget`` seconds. Raises ``IllegalActionError`` when
+        no order of moves lays them, or the search ran out of its budget."""
+        s = self.state if state is None else state
+        self.laydown_check(seat, melds, s)
         targets = [sorted(m) for m in melds]
         start = s.clone()
         go = [a for a in start.legal_actions() if start.action_to_string(a) == "go down"]
-        if not go:
-            raise IllegalActionError("you cannot go down now (CR-10: draw first; one contract per round)")
         start.apply_action(go[0])
-        budget = [4000]
+        nodes = [LAYDOWN_NODES]
+        deadline = time.monotonic() + budget
+        out_of_time = [False]
 
         def mine(st):
             return sorted(sorted(m["cards"]) for m in st.observation(seat)["melds"] if m["owner"] == seat)
@@ -219,8 +409,11 @@ class Table:
             return match(0, frozenset())
 
         def dfs(st, path):
-            budget[0] -= 1
-            if budget[0] < 0:
+            nodes[0] -= 1
+            if nodes[0] < 0:
+                return None
+            if time.monotonic() > deadline:
+                out_of_time[0] = True
                 return None
             obs = st.observation(seat)
             if obs["phase"] != "going_down" or st.current_player() != seat:
@@ -236,6 +429,9 @@ class Table:
 
         plan = dfs(start, [go[0]])
         if plan is None:
+            if out_of_time[0]:
+                raise IllegalActionError(f"the server could not place these melds within {budget:g} s; "
+                                         f"lay them one card at a time")
             raise IllegalActionError(_laydown_refusal(s, seat, melds))
         return plan
 
@@ -245,12 +441,19 @@ class Table:
             return None
         return p
 
-    def bot_move(self, seat: int, state) -> int:
-        """Runs in a worker thread: the bot's move on a clone (the search releases the GIL)."""
+    def bot_move(self, seat: int, state, budget: float = MOVE_BUDGET) -> int:
+        """Runs in a worker thread: the bot's move on a clone (the search releases the GIL;
+        a search bot stops after ``budget`` seconds)."""
         bot = self._bots.get(seat)
         if bot is None:
-            bot = self._bots[seat] = make_bot(self.seats[seat]["bot"], seed=self.seed * 8 + seat)
+            bot = self._bots[seat] = server_bot(self.seats[seat]["bot"], self.seed * 8 + seat, budget)
         return bot.step(state)
+
+    def search_seats(self) -> int:
+        """Seats of this table whose bot searches (while the game is not over)."""
+        if self.state.is_terminal():
+            return 0
+        return sum(1 for s in self.seats if s["kind"] == "bot" and is_search_bot(s.get("bot")))
 
 
 def _submultiset(a, b):
@@ -271,9 +474,17 @@ def new_table_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
-def build_table(req: Dict[str, Any], seed: Optional[int] = None) -> Table:
+def build_table(req: Dict[str, Any], seed: Optional[int] = None, *, owner: str = "") -> Table:
     """A new table from a lobby request ``{"game", "seats": [{"kind": "human"|"bot",
-    "bot": word, "name"}], "options": {}, "seed"?, "think"?}``. Raises ``ConfigError``."""
+    "bot": word, "name"}], "options": {}, "think"?, "practice"?, "seed"?, "hotseat"?}``.
+
+    A ``seed`` is taken only with ``"practice": true`` (every seat is told the table is a
+    practice one: whoever chose the seed can know every hand). Secrets: with ``"hotseat":
+    true`` (shown to every seat) every human seat gets a token, all for the creator's
+    device; otherwise the first human seat gets the creator's token and every other human
+    seat an invite code, whose token is minted when the invite is claimed. The plain secrets
+    are in ``table.fresh_secrets`` (``{"tokens": {seat: token}, "invites": {seat: code}}``)
+    for the create answer only; the table keeps their SHA-256. Raises ``ConfigError``."""
     if not isinstance(req, dict):
         raise ConfigError("the request must be a JSON object")
     game_id = req.get("game")
@@ -282,36 +493,91 @@ def build_table(req: Dict[str, Any], seed: Optional[int] = None) -> Table:
     seats_in = req.get("seats")
     if not isinstance(seats_in, list) or not 2 <= len(seats_in) <= 8:
         raise ConfigError("seats must be a list of 2..8 seats")
-    options = req.get("options") or {}
-    if not isinstance(options, dict) or len(options) > 20:
-        raise ConfigError("options must be an object")
+    options = req.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ConfigError(f"options must be an object (name: value), not {type(options).__name__}")
+    if len(options) > MAX_OPTIONS:
+        raise ConfigError(f"options has {len(options)} names; at most {MAX_OPTIONS} (see GET /api/games "
+                          f"for this game's options)")
+    for k, v in options.items():
+        check_text(k, "an option name")
+        if isinstance(v, str):
+            check_text(v, f"option {k}")
+        elif not (v is None or isinstance(v, (bool, int, float))):
+            raise ConfigError(f"option {k} must be a number, a boolean or a string")
     options = {str(k): v for k, v in options.items() if k != "num_players"}
     krazy_core.make(game_id, num_players=len(seats_in), **options)   # ConfigError when bad
+    flags = {}
+    for key in ("practice", "hotseat"):
+        flags[key] = req.get(key, False)
+        if type(flags[key]) is not bool:
+            raise ConfigError(f"{key} must be true or false")
     seats = []
+    tokens: Dict[int, str] = {}
+    invites: Dict[int, str] = {}
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
             raise ConfigError(f"seats[{i}] (seat {i + 1}): kind must be human or bot")
         name = s.get("name") or (f"Player {i + 1}" if s["kind"] == "human" else f"Bot {i + 1}")
-        if not isinstance(name, str) or len(name) > 40:
-            raise ConfigError(f"seats[{i}] (seat {i + 1}): name must be a string of at most 40 characters")
+        try:
+            check_text(name, "name")
+        except ConfigError as e:
+            raise ConfigError(f"seats[{i}] (seat {i + 1}): {e}") from None
         if s["kind"] == "bot":
             seats.append({"kind": "bot", "bot": check_bot(s.get("bot", "heuristic")), "name": name,
-                          "token": None})
+                          "token_hash": None, "invite_hash": None})
+        elif flags["hotseat"] or not tokens:
+            tokens[i] = new_token()
+            seats.append({"kind": "human", "bot": None, "name": name, "token_hash": secret_hash(tokens[i]),
+                          "invite_hash": None})
         else:
-            seats.append({"kind": "human", "bot": None, "name": name, "token": new_token()})
+            invites[i] = new_token()
+            seats.append({"kind": "human", "bot": None, "name": name, "token_hash": None,
+                          "invite_hash": secret_hash(invites[i])})
     think = req.get("think", 0.6)
     if type(think) not in (int, float) or not 0 <= think <= MAX_THINK:
         raise ConfigError(f"think must be 0..{MAX_THINK} seconds")
     if seed is None:
         seed = req.get("seed")
+        if seed is not None and not flags["practice"]:
+            raise ConfigError("a seed is for practice tables only: send \"practice\": true as well (every "
+                              "seat is told; whoever knows the seed knows every hand)")
     if seed is None:
         seed = secrets.randbits(48)
     if type(seed) is not int or not 0 <= seed < 2 ** 63:
         raise ConfigError("seed must be an int in [0, 2**63)")
-    return Table(new_table_id(), game_id, len(seats), options, seed, seats, float(think))
+    t = Table(new_table_id(), game_id, len(seats), options, seed, seats, float(think),
+              {**flags, "owner": owner})
+    t.fresh_secrets = {"tokens": tokens, "invites": invites}
+    return t
 
 
-BOT_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="krazy-bot")
+def _laydown_precheck(state, seat: int, melds: List[List[int]]) -> Optional[str]:
+    """The refusals that need no search: a card not held, a group that is no meld (CR-5),
+    a number of melds that is not the contract's (CR-4); ``None`` when none applies."""
+    from collections import Counter
+    from krazy_core.cards import format_card
+    from krazy_core.games.contract_rummy.view import meld_problem
+    obs = state.observation(seat)
+    short = Counter(c for m in melds for c in m) - Counter(obs["hand"])
+    if short:
+        def text(c):
+            try:
+                return format_card(c)
+            except ValueError:
+                return f"{c} (no card's code)"
+        return ("you do not hold " + " ".join(text(c) for c in sorted(short.elements()))
+                + " (a card can be in one meld only)")
+    for m in melds:
+        why = meld_problem(m, bool(state.game.options.ace_wrap))
+        if why is not None:
+            return why
+    c = obs["contract"]
+    if len(melds) != c["books"] + c["runs"]:
+        return _laydown_refusal(state, seat, melds)
+    return None
 
 
 def _laydown_refusal(state, seat: int, melds: List[List[int]]) -> str:

@@ -1,6 +1,8 @@
 // krazy_core browser table: plain JS, no build step. Talks to krazy serve over one
-// WebSocket per seat (schemas/protocol.json). Hot-seat: this device holds several seats'
-// tokens and hides each hand until its owner taps "Take the seat".
+// WebSocket per seat (schemas/protocol.json); a seat's token goes in the socket's first
+// message, never in a URL the server sees. Hot-seat: this device holds several seats' tokens
+// and hides each hand until its owner taps "Take the seat"; otherwise the creator holds its
+// own seat and invite links, and an invitee's token is minted when it opens its link.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
@@ -73,9 +75,9 @@ async function lobby() {
   sel.onchange = () => { const g = info.games.find(x => x.id === sel.value); $("players").min = g.min_players; $("players").max = g.max_players; $("players").value = g.default_players; seatRows(); };
   $("players").oninput = seatRows; $("players").onchange = clampPlayers; sel.onchange();
   $("create").onclick = createTable;
-  const list = await (await fetch("/api/tables")).json();
+  const list = await (await fetch("/api/tables?limit=20")).json();
   const ul = $("tables"); ul.innerHTML = "";
-  for (const t of list.tables.slice(-20).reverse()) {
+  for (const t of list.tables) {                  // open tables, newest first
     const li = el("li"); const a = el("a", "", `${GAME_NAMES[t.game]} · ${t.seats.map(s => s.name).join(", ")}${t.terminal ? " · over" : ""} (watch)`);
     a.href = `#table=${t.table}`; li.append(a); ul.append(li);
   }
@@ -110,31 +112,34 @@ function seatRow(i) {
 }
 async function createTable() {
   const seats = [...$("seats").querySelectorAll(".seat-row")].map(r => ({kind: r.querySelector(".kind").value, bot: r.querySelector(".bot").value, name: r.querySelector(".name").value || undefined}));
-  const body = {game: $("game").value, seats, think: +$("think").value};
+  const body = {game: $("game").value, seats, think: +$("think").value, hotseat: $("hotseat").checked};
   const res = await fetch("/api/tables", {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
   const j = await res.json();
   if (!res.ok) { setStatus(j.error); return; }
-  const tokens = {}; for (const s of j.seats) tokens[s.seat] = s.token;
+  // the creator's tokens: every human seat of a hot-seat table, else its own seat only (the
+  // others get invite links, their tokens minted when the invitees open them)
+  const tokens = {}; for (const s of j.seats) if (s.token) tokens[s.seat] = s.token;
   sessionStorage.setItem("krazy:" + j.table, JSON.stringify(tokens));
   // the per-seat links show on the table page (in the lobby they were hidden at once by the
   // move to the table, a fresh user's find): kept with the tokens, for this tab only
-  sessionStorage.setItem("krazy-links:" + j.table, JSON.stringify(j.seats.map(s => [s.name, s.url])));
-  location.hash = `table=${j.table}&hotseat=1`;
+  const others = j.hotseat ? j.seats : j.seats.filter(s => !s.token);
+  sessionStorage.setItem("krazy-links:" + j.table, JSON.stringify(others.map(s => [s.name, s.url])));
+  location.hash = `table=${j.table}`;
 }
 
 // ------------------------------------------------------------------ connections
 function connect(seat, token) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${proto}://${location.host}/ws/${app.table}` + (token ? `?token=${encodeURIComponent(token)}` : "");
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${app.table}`);
   const key = seat === null ? "spectator" : seat;
   app.conns[key] = ws; app.logs[key] = [];
   ws.onmessage = (m) => onMessage(key, JSON.parse(m.data));
   ws.onclose = () => { setStatus("disconnected: reconnecting…"); setTimeout(() => { if (app.conns[key] === ws) connect(seat, token); }, 1000); };
-  ws.onopen = () => setStatus("connected");
+  // the token goes in the first message (a URL's query string ends up in proxies' logs)
+  ws.onopen = () => { ws.send(JSON.stringify(token ? {type: "join", token} : {type: "join"})); setStatus("connected"); };
 }
 function onMessage(key, m) {
-  if (m.type === "hello") { app.game = m.game; app.seats = m.seats; app.logs[key] = []; return; }
+  if (m.type === "hello") { app.game = m.game; app.seats = m.seats; app.logs[key] = []; app.practice = m.practice; app.hotseatTable = m.hotseat; return; }
   if (m.type === "seats") { app.seats = m.seats; render(); return; }
   if (m.type === "update") {
     if (m.first_event === 0) app.logs[key] = [];
@@ -153,6 +158,20 @@ function send(msg) {
   ws.send(JSON.stringify(msg));
 }
 function act(id) { const v = app.views[app.shownSeat]; app.sel = []; send({type: "action", action: id, version: v.version}); }
+
+// an invite link (#table=T&invite=CODE): claim the seat once, keep its token for this tab and
+// take the code out of the address bar; a claimed invite opened again uses the kept token
+async function claimInvite(params) {
+  const key = "krazy:" + params.table;
+  let held = {};
+  try { held = JSON.parse(sessionStorage.getItem(key) || "{}"); } catch (e) {}
+  const res = await fetch(`/api/tables/${encodeURIComponent(params.table)}/claim`, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify({invite: params.invite})});
+  const j = await res.json();
+  if (res.ok) { held[j.seat] = j.token; sessionStorage.setItem(key, JSON.stringify(held)); }
+  history.replaceState(null, "", `#table=${params.table}`);
+  startTable({table: params.table});
+  if (!res.ok && !Object.keys(held).length) setStatus(j.error);
+}
 
 function startTable(params) {
   app.table = params.table;
@@ -218,6 +237,8 @@ function drawTable(v, key) {
   if (o.round !== undefined) info += ` · round ${o.round}` + (o.contract ? ` (contract: ${contractWords(o.contract)})` : "") + (o.wild_rank !== undefined ? ` · wild rank ${RANKS[o.wild_rank] || o.wild_rank}` : "");
   if (o.hand_no !== undefined) info += ` · hand ${o.hand_no}, trick ${o.trick_no}`;
   info += dirText;
+  if (app.practice) info += " · practice table (its seed was chosen)";
+  if (app.hotseatTable) info += " · hot-seat table";
   info += v.terminal ? " · game over" : ` · to move: ${whoName(v.to_move)}` + (me !== null && v.to_move === me ? " (you)" : "");
   $("info").textContent = info;
   const turn = $("turn");
@@ -414,7 +435,7 @@ function route() {
   for (const ws of Object.values(app.conns)) { try { ws.onclose = null; ws.close(); } catch (e) {} }
   Object.assign(app, {conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], single: null, error: null});
   const p = hashParams();
-  if (p.table) startTable(p); else lobby();
+  if (p.table && p.invite) claimInvite(p); else if (p.table) startTable(p); else lobby();
 }
 window.addEventListener("hashchange", route);
 route();

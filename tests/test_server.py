@@ -136,6 +136,30 @@ def test_a_token_acts_only_for_its_seat_and_a_spectator_not_at_all():
             assert bad.receive_json()["code"] == "not_your_seat"
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_an_update_carries_the_prompt_the_facts_and_each_events_sentence_in_the_seats_names(game):
+    """A frontend draws a turn from the payload alone (issue 29): the prompt of the phase, the
+    game's facts, every event's sentence with the table's seat names (its own "(you)")."""
+    spec = krazy_core.game.get_spec(game)
+    n = spec.min_players if spec.min_players >= 3 else 2
+    with _client() as c:
+        r = _create(c, game, ["human"] + ["random"] * (n - 1), seed=3)
+        tok = r["seats"][0]["token"]
+        with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
+            hello = _until(w, lambda m: m["type"] == "hello")
+            assert hello["name"] == spec.name
+            u = _until(w, lambda m: m["type"] == "update" and m["to_move"] == 0 and not m["terminal"])
+            t = c.app.state.server.tables[r["table"]]
+            names = [f"{s['name']} (you)" if i == 0 else s["name"] for i, s in enumerate(t.seats)]
+            assert u["prompt"] == t.state.prompt(0, names)
+            assert __import__("re").search(r"\b[A-Z]{2}-\d+\)", u["prompt"])      # with its rule
+            assert u["facts"] == json.loads(json.dumps(t.state.facts(0, names)))
+            texts = [e["text"] for e in u["events"]]
+            assert any(x and names[0] in x for x in texts) or any(x and "Bot" in x for x in texts), texts
+            assert all(x is None or isinstance(x, str) for x in texts)
+            assert {a["text"] for a in u["actions"]} == {t.state.describe_action(a["id"])["text"] for a in u["actions"]}
+
+
 def test_stale_and_illegal_actions_are_refused_with_the_reason_and_change_nothing():
     with _client() as c:
         r = _create(c, "krazy-kings", ["human", "human"], seed=1)
@@ -156,6 +180,12 @@ def test_stale_and_illegal_actions_are_refused_with_the_reason_and_change_nothin
             w.send_json({"type": "action", "action": illegal, "version": u["version"]})
             err = _until(w, lambda m: m["type"] == "error")
             assert err["code"] == "illegal" and err["reason"]
+            # the reason is the player's words with the rule (State.explain), as the table
+            # was then; not the engine's message
+            st = krazy_core.make("krazy-kings", num_players=2).new_initial_state(seed=1)
+            for row in c.app.state.server.tables[r["table"]].log:
+                st.apply_action(row[1])
+            assert err["reason"] == st.explain(illegal) and "illegal action" not in err["reason"]
             assert c.get(f"/api/tables/{r['table']}").json()["version"] == u["version"]
             w.send_json({"type": "action", "action": a, "version": u["version"]})
             u2 = _until(w, lambda m: m["type"] == "update" and m["version"] == u["version"] + 1)

@@ -320,14 +320,16 @@ def protocol_schema():
     server = {
         # practice: the table's seed was chosen by its creator; hotseat: its creator holds
         # every human seat's token (both shown to every seat)
-        "hello": obj({"type": {"const": "hello"}, "table": STR, "game": enum(*GAMES),
+        "hello": obj({"type": {"const": "hello"}, "table": STR, "game": enum(*GAMES), "name": STR,
                       "seat": nullable(PLAYER), "num_players": NAT, "seats": arr(seat_info),
                       "practice": BOOL, "hotseat": BOOL}),
         "update": obj({
             "type": {"const": "update"}, "table": STR, "version": NAT, "seat": nullable(PLAYER),
             "observation": {"type": "object"},   # observation.json (by game)
-            "events": arr({"type": "object"}),   # event.json, each as this seat may see it
+            "events": arr({"type": "object"}),   # event.json, each as this seat may see it, with text
             "first_event": NAT, "actions": arr(ref("action")), "to_move": INT,
+            "prompt": STR,                       # State.prompt: what the seat decides now, the rule
+            "facts": {"type": "object"},         # State.facts: the game's table facts ({} for a spectator)
             "terminal": BOOL, "returns": nullable(arr({"type": "number"})),
             "seats": arr(seat_info)}),
         "error": obj({"type": {"const": "error"}, "code": STR, "reason": STR,

@@ -667,7 +667,11 @@ class Server:
                 return {"type": "error", "code": "not_recorded", "version": t.version,
                         "reason": "the server could not record your move (a storage error); it was not "
                                   "made and nothing changed: send it again"}
-            return {"type": "error", "code": "illegal", "version": t.version, "reason": str(e)[:300]}
+            reason = str(e)
+            if kind == "action" and isinstance(e, IllegalActionError) and type(msg.get("action")) is int:
+                # the player's words with the rule (State.explain), not the engine's message
+                reason = t.state.explain(msg["action"]) or reason
+            return {"type": "error", "code": "illegal", "version": t.version, "reason": reason[:300]}
         return None
 
     async def laydown(self, c: Conn, melds: Any):

@@ -270,17 +270,18 @@ class Table:
     def message_for(self, seat: Optional[int], first_event: int = 0) -> Dict[str, Any]:
         """The ``update`` message of one seat (``None``: a spectator): schemas/protocol.json."""
         s = self.state
-        if seat is None:
-            obs = public_view(s)
-            evs = s.events_for(None, since=first_event)
-            acts = []
-        else:
-            v = protocol.seat_view(s, seat, first_event)
-            obs, evs, acts = v["observation"], v["events"], v["actions"]
+        v = protocol.seat_view(s, seat, first_event, self.names_for(seat))
+        obs = public_view(s) if seat is None else v["observation"]
         return {"type": "update", "table": self.id, "version": self.version, "seat": seat,
-                "observation": obs, "events": evs, "first_event": first_event, "actions": acts,
+                "observation": obs, "events": v["events"], "first_event": first_event,
+                "actions": v["actions"], "prompt": v["prompt"], "facts": v["facts"],
                 "to_move": s.current_player(), "terminal": s.is_terminal(),
                 "returns": s.returns() if s.is_terminal() else None, "seats": self.seat_info()}
+
+    def names_for(self, seat: Optional[int]) -> List[str]:
+        """The seats' names as ``seat`` reads them in the narrated events and prompts (its own
+        marked ``(you)``, as the terminal marks a lone human)."""
+        return [f"{x['name']} (you)" if i == seat else x["name"] for i, x in enumerate(self.seats)]
 
     def update_text(self, seat: Optional[int], first_event: int = 0) -> tuple:
         """``(text, number of events in it)`` of :meth:`message_for`; a spectator's (and a
@@ -302,7 +303,8 @@ class Table:
         return hit
 
     def hello_for(self, seat: Optional[int]) -> Dict[str, Any]:
-        return {"type": "hello", "table": self.id, "game": self.game.game_id, "seat": seat,
+        return {"type": "hello", "table": self.id, "game": self.game.game_id, "name": self.game.name,
+                "seat": seat,
                 "num_players": self.game.num_players, "seats": self.seat_info(),
                 "practice": self.practice, "hotseat": self.hotseat}
 

@@ -120,6 +120,7 @@ def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
     page.wait_for_selector("#table:not([hidden]) #hand .card")
     shot(page, "krazy-kings-start")
     moves = 0
+    prompts = set()
     deadline = time.time() + 240
     while time.time() < deadline:
         if page.locator("#summary:not([hidden]) h3").count():
@@ -127,6 +128,8 @@ def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
         btn = page.locator("#moves button.move")
         if btn.count():
             try:
+                if page.locator("#turn.mine").count():
+                    prompts.add(page.inner_text("#turn"))
                 btn.first.click(timeout=2000)
                 moves += 1
                 if moves == 3:
@@ -137,6 +140,11 @@ def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
     assert page.locator("#summary h3").inner_text() == "Game over"
     assert moves >= 1
     assert page.locator("#log li").count() > 10
+    # the engine's words on the page: the phase's prompt with its rule, the narrated log in the
+    # table's seat names (State.prompt, State.narrate_event)
+    assert prompts and all("(KK-" in x for x in prompts), prompts
+    log = page.locator("#log li").all_inner_texts()
+    assert any(x.startswith("Player 1 (you) ") for x in log) and any(" plays " in x for x in log), log[:20]
     shot(page, "krazy-kings-over")
     # the same table on a phone-sized screen, dark
     phone = open_page(browser, viewport={"width": 390, "height": 844})

@@ -192,12 +192,14 @@ def prompt(state, seat: int, names: Sequence[str]) -> str:
 
 def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
     """What a table shows ``seat`` beside its observation: ``{"to_match": {"dice": [d1, d2],
-    "values": [...], "text"} or None}`` (the roll a play must match now, KK-2, KK-6, KK-8,
-    KK-11, KK-12) and ``"round_two"`` (whether the seat plays by Round Two rules, KK-5)."""
+    "values": [...], "text"} or None}`` (the roll the seat's play must match now, when it is
+    to move: KK-2, KK-6, KK-8, KK-11, KK-12) and ``"round_two"`` (whether the seat plays by
+    Round Two rules, KK-5)."""
     obs = state.observation(seat)
     d = obs.get("roll") or obs.get("open_roll")
     match = None
-    if d and obs["phase"] in ("round_one", "round_two_rolled", "challenged", "open_roll"):
+    if d and obs["phase"] in ("round_one", "round_two_rolled", "challenged", "open_roll") and \
+            state.current_player() == seat:
         match = {"dice": list(d), "values": sorted({d[0], d[1], d[0] + d[1]}),
                  "text": f"{dice_text(d)}: {_match_words(*d)}"}
     return {"to_match": match, "round_two": bool(obs["round_two"][seat])}

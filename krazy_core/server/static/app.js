@@ -6,7 +6,9 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
-const GAME_NAMES = {"krazy-kings": "Krazy Kings", "kings-rummy": "Kings Rummy", "contract-rummy": "Crazy Rummy", "krass-kariert": "KrassKariert"};
+// the game's words (moves, prompts, reasons, the narrated log, the table's facts) come from
+// the engine in every message (State.describe_action/prompt/explain/narrate_event/facts):
+// this page shows them, it never writes its own
 const SUITS = ["♠", "♥", "♦", "♣", "★"];
 const RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"};
 const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
@@ -37,18 +39,13 @@ const app = {
   conns: {}, views: {}, logs: {}, shownSeat: null, unlocked: null, sel: [], melds: [], spectator: null,
 };
 
-// Crazy Rummy's melds are numbered from 1 at the table, as at the terminal (seat 1's are melds
-// 1-3, seat 2's 4-6); the protocol's ids and action texts count from 0
-function meldNo(id) { return Number(id) + 1; }
-function labelText(t) {
-  const s = String(t).replace(/🃏/g, "Joker");
-  return app.game === "contract-rummy" ? s.replace(/\bmeld (\d+)/g, (_, n) => `meld ${meldNo(n)}`) : s;
-}
+// the engine's texts count seats, melds and hand positions from 1 already; the Joker is a
+// word here (fonts without the 🃏 glyph)
+function labelText(t) { return String(t).replace(/🃏/g, "Joker"); }
 function hashParams() { const p = new URLSearchParams(location.hash.slice(1)); return Object.fromEntries(p.entries()); }
 // the game's result in words (the returns are 1 for a win, shares on a tie; KrassKariert's
 // one loser gets the least, KA-15), not the raw numbers ("result 0", "Me: 1")
 function plural(n, w) { return `${n} ${w}${n === 1 ? "" : "s"}`; }
-function contractWords(c) { return [c.books ? plural(c.books, "book") : "", c.runs ? plural(c.runs, "run") : ""].filter(Boolean).join(" + "); }
 function resultWord(ret, p) {
   const hi = Math.max(...ret), lo = Math.min(...ret), tops = ret.filter(x => x === hi).length;
   if (hi === lo) return "tied";
@@ -78,7 +75,8 @@ async function lobby() {
   const list = await (await fetch("/api/tables?limit=20")).json();
   const ul = $("tables"); ul.innerHTML = "";
   for (const t of list.tables) {                  // open tables, newest first
-    const li = el("li"); const a = el("a", "", `${GAME_NAMES[t.game]} · ${t.seats.map(s => s.name).join(", ")}${t.terminal ? " · over" : ""} (watch)`);
+    const gname = (app.gameInfo.games.find(x => x.id === t.game) || {name: t.game}).name;
+    const li = el("li"); const a = el("a", "", `${gname} · ${t.seats.map(s => s.name).join(", ")}${t.terminal ? " · over" : ""} (watch)`);
     a.href = `#table=${t.table}`; li.append(a); ul.append(li);
   }
 }
@@ -139,7 +137,7 @@ function connect(seat, token) {
   ws.onopen = () => { ws.send(JSON.stringify(token ? {type: "join", token} : {type: "join"})); setStatus("connected"); };
 }
 function onMessage(key, m) {
-  if (m.type === "hello") { app.game = m.game; app.seats = m.seats; app.logs[key] = []; app.practice = m.practice; app.hotseatTable = m.hotseat; return; }
+  if (m.type === "hello") { app.game = m.game; app.gameName = m.name; app.seats = m.seats; app.logs[key] = []; app.practice = m.practice; app.hotseatTable = m.hotseat; return; }
   if (m.type === "seats") { app.seats = m.seats; render(); return; }
   if (m.type === "update") {
     if (m.first_event === 0) app.logs[key] = [];
@@ -151,7 +149,7 @@ function onMessage(key, m) {
     app.hint = null; render(); return;
   }
   if (m.type === "error") { app.error = m; setStatus(`${m.code}: ${labelText(m.reason)}`); if (m.code === "illegal") render(); return; }
-  if (m.type === "hint") { app.hint = m.action; $("hint-text").textContent = "Hint: " + labelText(m.action.label); highlightHint(); return; }
+  if (m.type === "hint") { app.hint = m.action; $("hint-text").textContent = "Hint: " + labelText(m.action.text); highlightHint(); return; }
 }
 function send(msg) {
   const ws = app.conns[app.shownSeat]; if (!ws) return;
@@ -233,8 +231,8 @@ function drawTable(v, key) {
   const o = v.observation || {}; const g = app.game; const me = v.seat;
   const dirText = o.direction === undefined ? "" : (o.direction === 1 ? " · direction ↻ clockwise" : " · direction ↺ counter-clockwise");
   const whoName = (p) => app.seats[p] ? app.seats[p].name : `Seat ${p + 1}`;
-  let info = `${GAME_NAMES[g]} · table ${app.table} · version ${v.version}`;
-  if (o.round !== undefined) info += ` · round ${o.round}` + (o.contract ? ` (contract: ${contractWords(o.contract)})` : "") + (o.wild_rank !== undefined ? ` · wild rank ${RANKS[o.wild_rank] || o.wild_rank}` : "");
+  let info = `${app.gameName || g} · table ${app.table}`;
+  if (o.round !== undefined) info += ` · round ${o.round}` + (o.wild_rank !== undefined ? ` · wild rank ${RANKS[o.wild_rank] || o.wild_rank}` : "");
   if (o.hand_no !== undefined) info += ` · hand ${o.hand_no}, trick ${o.trick_no}`;
   info += dirText;
   if (app.practice) info += " · practice table (its seed was chosen)";
@@ -244,8 +242,11 @@ function drawTable(v, key) {
   const turn = $("turn");
   const mine = me !== null && v.to_move === me && !v.terminal;
   turn.className = mine ? "mine" : (v.terminal ? "over" : "");
-  turn.textContent = v.terminal ? "Game over" : mine ? "Your turn" + (o.phase ? ` (${o.phase.replace(/_/g, " ")})` : "")
+  // the engine's prompt: what this seat decides now, with the rule (a buy offer out of turn
+  // says whose turn it is), or whose turn it is
+  turn.textContent = v.terminal ? "Game over" : mine ? labelText(v.prompt || "Your turn")
     : `${whoName(v.to_move)}'s turn` + (app.seats[v.to_move] && app.seats[v.to_move].kind === "bot" ? " — the bot is thinking…" : "");
+  drawFacts(v.facts || {});
   // players
   const row = $("players-row"); row.innerHTML = "";
   app.seats.forEach((s, p) => {
@@ -283,8 +284,12 @@ function drawTable(v, key) {
   }
   // melds
   const md = $("melds"); md.innerHTML = "";
-  if (o.melds && o.melds.length) { md.append(el("div", "", "Melds on the table")); for (const m of o.melds) { const d = el("div", "meld"); d.dataset.meld = m.id; d.append(el("span", "tag", `meld ${meldNo(m.id)}, ${m.kind} · ${whoName(m.owner)}`)); for (const cc of m.cards) d.append(cardEl(cc, {small: true})); md.append(d); } }
-  if (o.laid_down) o.laid_down.forEach((cards, p) => { if (cards) { const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} laid down`)); for (const cc of cards) d.append(cardEl(cc, {small: true})); md.append(d); } });
+  // melds as melds (facts): each with its number from 1 and its words, a wild marked with
+  // what it stands for (CR-2); hands laid down as melds and leftovers (KR-12)
+  const fm = (v.facts && v.facts.melds) || o.melds || [];
+  if (fm.length) { md.append(el("div", "", "Melds on the table")); for (const m of fm) { const d = el("div", "meld"); d.dataset.meld = m.id; d.append(el("span", "tag", `meld ${m.number !== undefined ? m.number : m.id + 1}, ${m.kind} · ${whoName(m.owner)}`)); m.cards.forEach((cc, i) => { const ce = cardEl(cc, {small: true}); const sf = m.stands_for && m.stands_for[i]; if (m.wilds && m.wilds[i]) { ce.classList.add("wild"); ce.title += sf ? ` (wild: ${sf.card_text || "rank " + sf.rank})` : " (wild)"; } d.append(ce); }); if (m.words) d.title = labelText(m.words); md.append(d); } }
+  const laid = (v.facts && v.facts.laid_down) || [];
+  laid.forEach((x, p) => { if (x) { const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} laid down`)); for (const g of x.melds) { const gm = el("span", "group"); for (const cc of g) gm.append(cardEl(cc, {small: true})); d.append(gm); } if (x.deadwood.length) { d.append(el("span", "tag", "left:")); for (const cc of x.deadwood) d.append(cardEl(cc, {small: true})); } d.append(el("span", "tag", `= ${x.points}`)); md.append(d); } });
   if (o.reserves) o.reserves.forEach((r, p) => { const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} reserve`)); for (const cc of r) d.append(cc === null ? el("span", "tag", "—") : cardEl(cc, {small: true})); md.append(d); });
   // my hand and moves
   drawHand(v, o);
@@ -300,8 +305,8 @@ function drawTable(v, key) {
   // the same line again (a hidden deal, card after card) is one line with a count
   const lines = [];
   for (const e of (app.logs[key] || []).slice(-400)) {
-    const t = describeEvent(e, whoName, o), last = lines[lines.length - 1];
-    if (t === null) continue;           // bookkeeping ("Bot 2 turn"), as the terminal skips it
+    const t = e.text === null || e.text === undefined ? null : labelText(e.text), last = lines[lines.length - 1];
+    if (t === null) continue;           // bookkeeping (a card dealt, a turn starting): the engine says no line
     if (last && last[0] === t) last[1]++; else lines.push([t, 1]);
   }
   for (const [t, n] of lines.slice(-60)) log.append(el("li", "", n > 1 ? `${t} ×${n}` : t));
@@ -311,40 +316,19 @@ function drawTable(v, key) {
   if (!app.hint) $("hint-text").textContent = "";
 }
 
-// a Crazy Rummy meld in words, its cards in order (CR-2): "a book of 9s: 9♠ 9♥ 2♣"
-const RANK_WORDS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces"};
-const SUIT_WORDS = ["spades", "hearts", "diamonds", "clubs"];
-function meldWords(m) {
-  const cards = m.cards.map(cardText).join(" ");
-  if (m.kind === "book") return `a book of ${RANK_WORDS[m.rank] || m.rank + "s"}: ${cards}`;
-  const hi = m.lo + m.cards.length - 1, r = (x) => RANKS[x === 14 ? 1 : x] || String(x);
-  return `a run of ${SUIT_WORDS[m.suit] || "one suit"}${m.lo ? `, ${r(m.lo)} to ${r(hi)}` : ""}: ${cards}`;
-}
-
-function describeEvent(e, whoName, o) {
-  const who = e.player >= 0 ? whoName(e.player) : "table";
-  if (e.event === "turn" || (app.game === "contract-rummy" && ["deal", "score", "run_start"].includes(e.event))) return null;
-  if (e.event === "lay_off" && e.card_text) return `${who} lays off ${labelText(e.card_text)} on meld ${meldNo(e.meld)}` + (e.end ? ` (${e.end} end)` : "");
-  if (e.event === "swap" && e.card_text) return `${who} swaps ${labelText(e.card_text)} into meld ${meldNo(e.meld)}` + (e.wild_text ? ` and takes ${labelText(e.wild_text)}` : "");
-  // Crazy Rummy: the log read "seat 1 meld meld 0" / "seat 1 lay 9♠ meld 0"
-  if (e.event === "meld") {
-    const m = ((o && o.melds) || []).find(x => x.id === e.meld);
-    return m ? `${who} completes meld ${meldNo(e.meld)}, ${meldWords(m)}` : `${who} completes meld ${meldNo(e.meld)} (${e.cards} cards)`;
-  }
-  if (e.event === "lay" && e.card_text) return `${who} lays ${labelText(e.card_text)} in meld ${meldNo(e.meld)}`;
-  if (e.event === "round_start" && e.round !== undefined) return `round ${e.round}` + (e.player >= 0 ? `: ${who} deals` : "");
-  // the common events in the third person, as the terminal's play by play says them
-  const VERBS = {draw: "draws", play: "plays", discard: "discards", take: "takes", decline: "declines",
-                 buy: "buys", pass: "passes", go_down: "goes down", down: "is down", go_out: "goes out",
-                 shuffle: "shuffles", roll: "rolls", open_roll: "rolls", win: "wins", keep: "keeps the last card"};
-  const parts = [who, VERBS[e.event] || e.event.replace(/_/g, " ")];
-  if (e.card_text) parts.push(labelText(e.card_text)); else if (e.cards_text) parts.push(labelText(e.cards_text.join(" ")));
-  if (e.dice) parts.push(e.dice.map(d => DIE[d]).join("") + ` (${e.dice.join("+")})`);
-  if (e.reason && e.reason !== e.event) parts.push(`(${e.reason})`);      // not "draws 9♠ (draw)"
-  if (e.points !== undefined) parts.push(`${e.points} points, total ${e.total}`);
-  if (e.meld !== undefined && e.meld !== null) parts.push(`meld ${meldNo(e.meld)}`);
-  if (e.direction !== undefined) parts.push(e.direction === 1 ? "↻" : "↺");
-  return parts.join(" ");
+function drawFacts(f) {
+  // what the table shows beside the observation, from the engine (State.facts): the roll to
+  // match, what is to beat and who won the last trick, the best arrangement of the hand
+  const box = $("facts"); if (!box) return; box.innerHTML = "";
+  const lines = [];
+  if (f.to_match) lines.push("To match: " + f.to_match.text);
+  if (f.to_beat) lines.push("To beat: " + f.to_beat.text);
+  if (f.last_trick_text) lines.push("Last trick: " + f.last_trick_text);
+  if (f.arrangement_text) lines.push("Best now: " + f.arrangement_text);
+  if (f.last_turn) lines.push("Someone went out: this is your last turn (KR-11)");
+  if (f.contract_text) lines.push("Contract: " + f.contract_text);
+  for (const t of lines) box.append(el("div", "", labelText(t)));
+  box.hidden = !lines.length;
 }
 
 function drawHand(v, o) {
@@ -394,7 +378,7 @@ function drawMoves(v, o) {
   if (app.game === "contract-rummy" && canGoDown(v)) drawLayDown(v, o, box);
   const shown = acts.slice(0, 80);
   for (const a of shown) {
-    const b = el("button", "move", labelText(a.label)); b.dataset.action = a.id; b.dataset.kind = a.kind;
+    const b = el("button", "move", labelText(a.text)); b.dataset.action = a.id; b.dataset.kind = a.kind;
     b.onclick = () => act(a.id); box.append(b);
   }
   if (app.sel.length) { const b = el("button", "", "clear selection"); b.onclick = () => { app.sel = []; render(); }; box.append(b); }

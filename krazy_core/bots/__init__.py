@@ -18,7 +18,7 @@ written against the same view.
 (iterations) or ``make_bot("ismcts:0.5s")`` (seconds per move) build one from a CLI word.
 
 **Levels** (:mod:`krazy_core.bots.levels`): ``easy``, ``normal``, ``hard``, ``expert`` name bot
-words (``make_bot("hard")`` is ``make_bot("ismcts:200")``), the one vocabulary of strength
+words (``make_bot("hard")`` is ``make_bot("ismcts:500")``), the one vocabulary of strength
 for the terminal, the server's lobby and the API; ``LEVEL_NAMES`` lists them weakest first,
 ``is_level(word)`` says whether a word is one.
 """

@@ -9,8 +9,8 @@ searching levels.  Ordered weakest first:
     >>> LEVEL_NAMES
     ('easy', 'normal', 'hard', 'expert')
     >>> LEVELS["hard"]
-    'ismcts:200'
-    >>> is_level("Hard"), is_level("ismcts:200")
+    'ismcts:500'
+    >>> is_level("Hard"), is_level("ismcts:500")
     (True, False)
     >>> level_bot("easy", seed=1).name
     'random'
@@ -18,7 +18,7 @@ searching levels.  Ordered weakest first:
 The levels are **monotone**: in every game each level beats the one below it with 95%
 confidence over a seeded round robin of duplicate deals, rated with openskill
 (``benches/levels.py``; the ratings per game are in ``benches/README.md``, "Bot levels", and
-``docs/guide/players.md``).  ``hard`` and ``expert`` run the same search; ``expert`` has ten
+``docs/guide/players.md``).  ``hard`` and ``expert`` run the same search; ``expert`` has four
 times the iterations (about 0.01-0.2 s a move on one core, depending on the game).
 """
 
@@ -35,7 +35,7 @@ __all__ = ["LEVELS", "LEVEL_NAMES", "DESCRIPTIONS", "is_level", "level_word", "l
 LEVELS: Dict[str, str] = {
     "easy": "random",
     "normal": "heuristic",
-    "hard": "ismcts:200",
+    "hard": "ismcts:500",
     "expert": "ismcts:2000",
 }
 
@@ -46,7 +46,7 @@ LEVEL_NAMES: Tuple[str, ...] = tuple(LEVELS)
 DESCRIPTIONS: Dict[str, str] = {
     "easy": "plays a random legal move",
     "normal": "plays the game's hand-written strategy",
-    "hard": "searches 200 deals it imagines from what it can see (ISMCTS) before each move",
+    "hard": "searches 500 deals it imagines from what it can see (ISMCTS) before each move",
     "expert": "searches 2,000 imagined deals before each move (ISMCTS, the game's defaults)",
 }
 
@@ -58,7 +58,7 @@ def is_level(word: str) -> bool:
 
 def level_word(word: str) -> str:
     """The bot word a level stands for; any other word unchanged (``"hard"`` ->
-    ``"ismcts:200"``, ``"heuristic"`` -> ``"heuristic"``)."""
+    ``"ismcts:500"``, ``"heuristic"`` -> ``"heuristic"``)."""
     return LEVELS[word.strip().lower()] if is_level(word) else word
 
 

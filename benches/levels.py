@@ -101,20 +101,22 @@ def rate_game(gid, games, seed, pairs, workers, levels):
 
 
 def print_game(r, out=sys.stdout):
+    """One game's table (Markdown): each level's rating and its record against the level
+    below."""
     opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
-    print(f"\n{r['game']}{f' ({opts})' if opts else ''}, {r['players']} players, "
-          f"{r['games']} games ({r['deals']} duplicate deals, {r['pairs']} pairs, seed {r['seed']}), "
-          f"{r['seconds']:.0f} s", file=out)
-    print("| level | bot | rating mu ± sigma | ordinal (mu - 3 sigma) | games |", file=out)
-    print("|---|---|---:|---:|---:|", file=out)
+    print(f"\n{r['game']}{f' ({opts})' if opts else ''}, {r['players']} players: {r['games']} games "
+          f"({r['deals']} duplicate deals, {r['pairs']} pairs, seed {r['seed']}, {r['seconds']:.0f} s)\n",
+          file=out)
+    print("| level | bot | rating mu ± sigma | ordinal | wins over the level below | 95% interval | games | above 50% |",
+          file=out)
+    print("|---|---|---:|---:|---:|---|---:|---|", file=out)
+    below = {h["upper"]: h for h in r["head_to_head"]}
     for x in r["ratings"]:
+        h = below.get(x["level"])
+        rec = (f"{h['rate']:.1%} | {h['lo']:.1%}-{h['hi']:.1%} | {h['games']} | "
+               f"{'yes' if h['met'] else 'NO'}") if h else "- | - | - | -"
         print(f"| {x['level']} | `{x['bot']}` | {x['mu']:.1f} ± {x['sigma']:.1f} | "
-              f"{x['ordinal']:.1f} | {x['games']} |", file=out)
-    print("\n| pair | games | upper level's wins | 95% interval | lower bound > 50% |", file=out)
-    print("|---|---:|---:|---|---|", file=out)
-    for h in r["head_to_head"]:
-        print(f"| {h['upper']} over {h['lower']} | {h['games']} | {h['rate']:.1%} | "
-              f"{h['lo']:.1%}-{h['hi']:.1%} | {'yes' if h['met'] else 'NO'} |", file=out)
+              f"{x['ordinal']:.1f} | {rec} |", file=out)
 
 
 def main(argv=None):
@@ -128,7 +130,15 @@ def main(argv=None):
                          "trying a configuration)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None, help="write the results here (JSON lines, appended)")
+    ap.add_argument("--report", default=None, metavar="FILE.jsonl",
+                    help="print the tables of results written by --json, play nothing")
     args = ap.parse_args(argv)
+    if args.report:
+        with open(args.report) as f:
+            for line in f:
+                if line.strip():
+                    print_game(json.loads(line))
+        return
     games = args.only.split(",") if args.only else krazy_core.available_games()
     levels = [w.strip() for w in args.levels.split(",")]
     for gid in games:

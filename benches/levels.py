@@ -9,13 +9,15 @@ tournament of :func:`krazy_core.tournament.run_tournament`: duplicate deals (dea
 at every table in each rotation of its seats, so each level holds the same cards in every
 seat), 2-player tables (KrassKariert, 3-5 players: 3), ratings from openskill fed game by
 game.  ``--pairs all`` is the full round robin (every 2 of the levels; at 3 seats every 3);
-``--pairs adjacent`` only the tables of levels next to each other (easy-normal, normal-hard,
-hard-expert; at 3 seats easy-normal-hard and normal-hard-expert), which spends the budget on
-the comparisons the levels promise.  ``--games`` is per pair of adjacent levels (the games
+``--pairs adjacent`` only the tables of two levels next to each other (easy-normal,
+normal-hard, hard-expert; at 3 seats each of the two in one seat and two seats: ``[a, a, b]``
+and ``[a, b, b]``), which spends the budget on the comparisons the levels promise and, at
+KrassKariert, makes every game decide between the two (one of them is the loser).  ``--games`` is per pair of adjacent levels (the games
 they share), rounded up to whole deals.
 
 The head-to-head row "B over A" counts, over the games A and B shared, how often B scored
-above A (a tie a half; KrassKariert: a game where the third player lost is a tie), with a
+above A (a tie a half; a level in two seats scores their mean; with ``--pairs all``, a
+KrassKariert game where a third level lost is a tie), with a
 95% Wilson interval; "met" when its lower bound is above 50%.  The Wilson interval treats
 the games as independent; duplicate deals make the two seatings of a deal anti-correlated
 (the luck of the cards cancels), so the interval is if anything wide.
@@ -45,10 +47,13 @@ GAME_OPTIONS = {
 
 def tables_for(k: int, seats: int, pairs: str):
     """The tables of ``k`` levels at ``seats`` seats: every ``seats`` of them (``all``), or
-    each window of ``seats`` consecutive levels (``adjacent``)."""
+    (``adjacent``) for each two neighbouring levels ``a, b`` the tables of only those two,
+    ``a`` in 1 .. seats-1 of the seats and ``b`` in the rest (2 seats: ``[a, b]``; 3 seats:
+    ``[a, a, b]`` and ``[a, b, b]``, so at KrassKariert one of the two is always the loser
+    and equal levels would score 50% over the two tables)."""
     if pairs == "all":
         return None                          # run_tournament's default: plan_tables
-    return [list(range(i, i + seats)) for i in range(k - seats + 1)]
+    return [[i] * j + [i + 1] * (seats - j) for i in range(k - 1) for j in range(seats - 1, 0, -1)]
 
 
 def rate_game(gid, games, seed, pairs, workers, levels):

@@ -36,6 +36,7 @@ from rich.text import Text
 import krazy_core
 from krazy_core import _words
 from krazy_core.bots import make_bot
+from krazy_core.bots.levels import LEVELS, LEVEL_NAMES, level_word
 from krazy_core.errors import KrazyError, ConfigError, IllegalActionError, UnclearActionError
 from krazy_core.ui import load_ui, plural
 
@@ -150,7 +151,7 @@ def _bot_list(text: str, n: int, game=None) -> List[str]:
         raise ConfigError(f"--bots names {len(words)} bots for {n} bot seats; name at most {n} "
                           "(a shorter list repeats)")
     for w in set(words):
-        bot = make_bot(LEVELS.get(w, w), seed=0)
+        bot = make_bot(level_word(w), seed=0)
         if game is not None:
             bot.check_game(game)        # a model the game lacks: before the deal, not mid-game
         limit = (getattr(bot, "_options", None) or {}).get("time_limit")
@@ -199,7 +200,7 @@ def cmd_match(args, console: Console) -> int:
     if seed is None:                    # "seed None" and a game no one could replay
         import secrets
         seed = secrets.randbelow(1_000_000)
-    bots = [make_bot(LEVELS.get(b, b), seed=seed * 7919 + i) for i, b in enumerate(bots_spec)]
+    bots = [make_bot(level_word(b), seed=seed * 7919 + i) for i, b in enumerate(bots_spec)]
     names = [f"seat {i + 1} ({b})" for i, b in enumerate(bots_spec)]
     ui = load_ui(game.game_id)
     state = game.new_initial_state(seed=seed)
@@ -285,8 +286,7 @@ def _print_result(console, state, names, decisions=None, ui=None):
 
 
 # ---------------------------------------------------------------------------- play
-# bot levels for people (issue 16): the words a newcomer types, mapped to bot specs
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "ismcts:2000"}
+# bot levels for people (issue 16; one vocabulary since issue 29): krazy_core.bots.levels
 MAX_DELAY = 60.0                # seconds; more is a typo (1e10 overflowed time.sleep)
 MAX_THINK = 600.0
 
@@ -416,7 +416,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
     bots = {}
     for p, w in enumerate(seats):
         if w != "human":
-            bw = LEVELS.get(w, w)
+            bw = level_word(w)
             bw = f"ismcts:{args.think}s" if (bw == "ismcts" and args.think) else bw
             bots[p] = make_bot(bw, seed=(seed or 0) * 104729 + p)
     ui = load_ui(game.game_id)
@@ -1301,8 +1301,8 @@ def cmd_simulate(args, console: Console) -> int:
     from krazy_core.arena import run_arena
     game = _make_game(args)
     n = game.num_players
-    # the levels --bots offers (easy, normal, hard) as the bots they stand for
-    entries = [LEVELS.get(w, w) for w in _bot_list(args.bots, n, game)]
+    # the levels --bots offers (easy, normal, hard, expert) as the bots they stand for
+    entries = [level_word(w) for w in _bot_list(args.bots, n, game)]
     base = args.seed or 0
     from krazy_core.arena import make_job
     from krazy_core.cli_runs import backend, open_store_arg
@@ -1484,13 +1484,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write the Joker as JK (for fonts without the 🃏 glyph; also KRAZY_JOKER_TEXT=1)")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
+    _LEVELS_HELP = ", ".join(f"{k} ({v})" for k, v in LEVELS.items())
+
     def common(p, bots_default="heuristic"):
         p.add_argument("game", help="game id (krazy games lists them)")
         p.add_argument("--players", type=int, default=None, help="number of players (default: the game's usual)")
         p.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
         p.add_argument("-o", "--option", action="append", metavar="NAME=VALUE",
                        help="a game option, repeatable (krazy rules GAME lists each game's: -o max_turns=200)")
-        p.add_argument("--bots", default=bots_default, help="comma-separated: easy, normal, hard (random, heuristic, ismcts:2000), or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3, ismcts:2000:prior_from=model), or the learned models alone: value, policy (Krazy Kings)")
+        p.add_argument("--bots", default=bots_default, help=f"comma-separated: a level, {_LEVELS_HELP}, or random, heuristic, ismcts[:N|:Ts][:OPTION=VALUE...] (search options, e.g. ismcts:2000:exploration=0.3, ismcts:2000:prior_from=model), or the learned models alone: value, policy (Krazy Kings)")
 
     p = sub.add_parser("play", help="play at a terminal table against bots, or hot-seat",
                        description="Play at a terminal table against bots, or hot-seat. Seats count from 1 "

@@ -66,9 +66,21 @@ def check_bots(words: Sequence[str], least: int = 2) -> List[str]:
     return words
 
 
-def tournament_job(game, bots: Sequence[str], games: int, seed: int = 0) -> dict:
-    """The job of a tournament: the tables, ``games`` rounded up to whole deals."""
-    tables = plan_tables(len(bots), game.num_players)
+def tournament_job(game, bots: Sequence[str], games: int, seed: int = 0,
+                   tables: Optional[Sequence[Sequence[int]]] = None) -> dict:
+    """The job of a tournament: the tables (default :func:`plan_tables`; else a list of
+    tables, each ``num_players`` bot indexes), ``games`` rounded up to whole deals.  Raises
+    ``ConfigError`` for a table of the wrong size or naming a bot that is not there."""
+    if tables is None:
+        tables = plan_tables(len(bots), game.num_players)
+    else:
+        tables = [[int(b) for b in tab] for tab in tables]
+        for tab in tables:
+            if len(tab) != game.num_players or not all(0 <= b < len(bots) for b in tab):
+                raise ConfigError(f"table {tab!r}: {game.num_players} indexes of the "
+                                  f"{len(bots)} bots, one per seat")
+        if not tables:
+            raise ConfigError("a tournament needs at least one table")
     unit = len(duplicate_block(tables))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ConfigError(f"--games must be a whole number >= 1, got {games!r}")
@@ -177,8 +189,9 @@ class Tournament:
 
 def run_tournament(game, bots: Sequence[str], games: int, seed: int = 0, runner=None,
                    store=None, batch_size: Optional[int] = None, progress=None, fault=None,
-                   workers: int = 1) -> Tournament:
-    """Play a tournament (see the module docstring).  ``runner``: a backend of
+                   workers: int = 1, tables: Optional[Sequence[Sequence[int]]] = None) -> Tournament:
+    """Play a tournament (see the module docstring).  ``tables``: which bots meet (default
+    every ``num_players`` of them, :func:`plan_tables`); ``runner``: a backend of
     :mod:`krazy_core.runner` (default: ``workers`` local processes, or this process);
     ``store``: a :class:`krazy_core.store.Store` (the tournament resumes from it);
     ``progress(k)`` after each batch of ``k`` games.  Raises ``ConfigError`` for unknown or
@@ -186,7 +199,7 @@ def run_tournament(game, bots: Sequence[str], games: int, seed: int = 0, runner=
     from krazy_core.runner import make_runner
     bots = check_bots(bots)
     _model(True)                                   # openskill missing: say so before playing
-    job = tournament_job(game, bots, games, seed)
+    job = tournament_job(game, bots, games, seed, tables)
     t = Tournament(game.game_id, game.num_players, list(bots), job)
     own = runner is None
     if own:

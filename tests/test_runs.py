@@ -199,6 +199,24 @@ def test_two_player_tournament_uses_bradley_terry():
     assert t.ratings()[0][0] in ("heuristic", "ismcts:8") and sum(t.played) == 72
 
 
+def test_tournament_plays_only_the_tables_named():
+    tables = [[0, 1], [1, 2]]                      # 0 and 2 never meet
+    t = run_tournament(_kk(2), ["random", "heuristic", "ismcts:8"], 8, seed=2, tables=tables)
+    assert t.games == 8 and t.job["tables"] == tables
+    assert t.pair_games[0][2] == t.pair_games[2][0] == 0 and t.pair_games[0][1] == 4
+    assert t.played == [4, 8, 4]
+    # a level in two of three seats: every game is between the two bots only
+    job = tournament_job(krazy_core.make("krass-kariert", num_players=3), ["random", "heuristic"], 6,
+                         tables=[[0, 0, 1], [0, 1, 1]])
+    assert job["games"] == 6 and all(sorted(set(seating(job, g)[0])) == [0, 1] for g in range(6))
+
+
+@pytest.mark.parametrize("tables", [[[0]], [[0, 3]], [[0, -1]], []])
+def test_tournament_bad_tables(tables):
+    with pytest.raises(ConfigError, match="table"):
+        tournament_job(_kk(2), ["random", "heuristic", "ismcts:8"], 8, tables=tables)
+
+
 @pytest.mark.parametrize("bots, words", [(["random"], "at least 2"), (["random", "nobody"], "unknown bot"),
                                           (["random", "random"], "twice")])
 def test_tournament_bad_bots(bots, words):

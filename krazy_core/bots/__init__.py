@@ -16,6 +16,11 @@ written against the same view.
 
 ``make_bot("heuristic")``, ``make_bot("random")``, ``make_bot("ismcts:2000")``
 (iterations) or ``make_bot("ismcts:0.5s")`` (seconds per move) build one from a CLI word.
+
+**Levels** (:mod:`krazy_core.bots.levels`): ``easy``, ``normal``, ``hard``, ``expert`` name bot
+words (``make_bot("hard")`` is ``make_bot("ismcts:500")``), the one vocabulary of strength
+for the terminal, the server's lobby and the API; ``LEVEL_NAMES`` lists them weakest first,
+``is_level(word)`` says whether a word is one.
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ from typing import TYPE_CHECKING, Optional
 
 from krazy_core.errors import ConfigError
 from krazy_core.bots.base import Bot, HeuristicBot, RandomBot
+from krazy_core.bots.levels import LEVELS, LEVEL_NAMES, is_level, level_bot, level_word
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "ISMCTSBot", "make_bot", "BOT_KINDS"]
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "ISMCTSBot", "make_bot", "BOT_KINDS",
+           "LEVELS", "LEVEL_NAMES", "is_level", "level_bot", "level_word"]
 
 
 if TYPE_CHECKING:                    # type checkers read the real class (its stub)
@@ -61,10 +68,13 @@ def _option_value(text: str):
 
 
 def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
-    """A bot from a word: ``random``, ``heuristic``, ``ismcts``, ``ismcts:ITERATIONS`` or
+    """A bot from a word: a level (``easy``, ``normal``, ``hard``, ``expert``: the bot word it
+    stands for, :data:`LEVELS`), ``random``, ``heuristic``, ``ismcts``, ``ismcts:ITERATIONS`` or
     ``ismcts:SECONDSs`` (e.g. ``ismcts:0.5s``), optionally followed by search options as
     ``:NAME=VALUE`` (e.g. ``ismcts:2000:rollout=random:exploration=1.0``; the options of
     :func:`krazy_core.search.ismcts.search`).  Raises ``ConfigError`` naming the choices."""
+    if is_level(spec):
+        spec = level_word(spec)
     word = spec.strip()
     if word.lower() == "random":
         return RandomBot(seed=seed)
@@ -110,6 +120,7 @@ def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
         if word[6:7] == ":" and not model.endswith(".npz"):
             raise ConfigError(f"bad bot {spec!r}: write policy or policy:FILE.npz")
         return PolicyBot(seed=seed, model=model or None)
-    raise ConfigError(f"unknown bot {spec!r}; choose from random, heuristic, "
+    raise ConfigError(f"unknown bot {spec!r}; choose a level ({', '.join(LEVEL_NAMES)}) or "
+                      f"random, heuristic, "
                       f"ismcts[:ITERATIONS|:SECONDSs][:NAME=VALUE...], or the learned models alone: "
                       f"value[:SAMPLES], policy[:FILE.npz]")

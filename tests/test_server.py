@@ -160,6 +160,21 @@ def test_an_update_carries_the_prompt_the_facts_and_each_events_sentence_in_the_
             assert {a["text"] for a in u["actions"]} == {t.state.describe_action(a["id"])["text"] for a in u["actions"]}
 
 
+def test_the_lobby_offers_the_bot_levels_and_a_level_seat_plays_its_bot():
+    """One vocabulary of levels (krazy_core.bots.levels) in the lobby, the terminal and make_bot."""
+    from krazy_core.bots.levels import LEVEL_NAMES, LEVELS
+    from krazy_core.server.tables import is_search_bot, server_bot
+    with _client() as c:
+        info = c.get("/api/games").json()
+        assert info["bots"][:len(LEVEL_NAMES)] == list(LEVEL_NAMES)
+        assert [x["level"] for x in info["levels"]] == list(LEVEL_NAMES)
+        r = _create(c, "krazy-kings", ["human", "easy", "hard"])
+        seats = c.get(f"/api/tables/{r['table']}").json()["seats"]
+        assert [s["bot"] for s in seats] == [None, "easy", "hard"]
+    assert server_bot("easy", 1).name == "random" and not is_search_bot("normal")
+    assert is_search_bot("hard") == LEVELS["hard"].startswith("ismcts")
+
+
 def test_stale_and_illegal_actions_are_refused_with_the_reason_and_change_nothing():
     with _client() as c:
         r = _create(c, "krazy-kings", ["human", "human"], seed=1)

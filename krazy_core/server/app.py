@@ -63,6 +63,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import krazy_core
 from krazy_core import protocol
+from krazy_core.bots.levels import LEVEL_NAMES, level_choices
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 from krazy_core.game import get_spec
 from krazy_core.server.store import Store, StoreError, secret_hash
@@ -736,7 +737,10 @@ def _games() -> Dict[str, Any]:
                     "max_players": spec.max_players, "default_players": krazy_core.make(gid).num_players,
                     "options": [{"name": o.name, "default": o.default, "doc": o.doc, "rule": o.rule}
                                 for o in spec.options]})
-    return {"games": out, "bots": ["random", "heuristic", "ismcts:200", "ismcts:1000", "ismcts:5000"]}
+    # the levels first (one vocabulary with the terminal and make_bot), then the bot words
+    return {"games": out, "bots": list(LEVEL_NAMES) + ["random", "heuristic", "ismcts:200", "ismcts:1000",
+                                                        "ismcts:5000"],
+            "levels": level_choices()}
 
 
 class SecurityHeaders:

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional
 import krazy_core
 from krazy_core import protocol
 from krazy_core.bots import make_bot
+from krazy_core.bots.levels import LEVEL_NAMES, is_level, level_word
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 from krazy_core.server.store import secret_hash
 
@@ -88,12 +89,14 @@ def check_text(value: Any, what: str, max_len: int = MAX_NAME) -> str:
 
 
 def check_bot(word: str) -> str:
-    """``random`` | ``heuristic`` | ``ismcts`` | ``ismcts:N`` (N iterations, 1..20000).
-    Raises ``ConfigError``."""
+    """A level (``easy`` | ``normal`` | ``hard`` | ``expert``: ``krazy_core.bots.levels``, the
+    terminal's and ``make_bot``'s words) | ``random`` | ``heuristic`` | ``ismcts`` |
+    ``ismcts:N`` (N iterations, 1..20000).  Raises ``ConfigError``."""
     if not isinstance(word, str) or len(word) > 20:
-        raise ConfigError("bot must be random, heuristic, ismcts or ismcts:ITERATIONS")
+        raise ConfigError("bot must be a level (" + ", ".join(LEVEL_NAMES) + "), random, heuristic, ismcts "
+                          "or ismcts:ITERATIONS")
     w = word.strip().lower()
-    if w in ("random", "heuristic", "ismcts"):
+    if is_level(w) or w in ("random", "heuristic", "ismcts"):
         return w
     if w.startswith("ismcts:") and w[7:].isdigit() and 1 <= int(w[7:]) <= 20000:
         return w
@@ -101,13 +104,15 @@ def check_bot(word: str) -> str:
 
 
 def is_search_bot(word: Optional[str]) -> bool:
-    """Whether a seat's bot word runs the search (counts against the server's search cap)."""
-    return isinstance(word, str) and word.startswith("ismcts")
+    """Whether a seat's bot word (or level) runs the search (counts against the server's
+    search cap)."""
+    return isinstance(word, str) and level_word(word).startswith("ismcts")
 
 
 def server_bot(word: str, seed: int, budget: float = MOVE_BUDGET):
     """The bot a table seat runs: ``ismcts`` words get ``time_limit=budget`` seconds as well
     as their iterations (whichever ends first), so no move holds a worker longer."""
+    word = level_word(word)             # a level is its bot word (krazy_core.bots.levels)
     if is_search_bot(word):
         from krazy_core.bots.ismcts import ISMCTSBot
         iters = int(word[7:]) if word.startswith("ismcts:") else None

@@ -101,8 +101,10 @@ function seatRow(i) {
   const r = el("div", "seat-row"); r.append(el("span", "", `Seat ${i + 1}`));
   const kind = el("select", "kind"); for (const k of ["human", "bot"]) { const o = el("option", "", k); o.value = k; kind.append(o); }
   kind.value = i === 0 ? "human" : "bot";
-  const bot = el("select", "bot"); for (const b of app.gameInfo.bots) { const o = el("option", "", b); o.value = b; bot.append(o); }
-  bot.value = "heuristic";
+  // the levels (the terminal's words, with what each does), then the bots by name
+  const lv = Object.fromEntries((app.gameInfo.levels || []).map(x => [x.level, x.description]));
+  const bot = el("select", "bot"); for (const b of app.gameInfo.bots) { const o = el("option", "", lv[b] ? `${b}: ${lv[b]}` : b); o.value = b; bot.append(o); }
+  bot.value = app.gameInfo.bots.includes("normal") ? "normal" : "heuristic";
   const name = el("input", "name"); name.placeholder = "name";
   const upd = () => { bot.hidden = kind.value !== "bot"; }; kind.onchange = upd; upd();
   r.append(kind, bot, name);

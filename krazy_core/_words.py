@@ -176,20 +176,22 @@ def explain_card(state, code, seat=None) -> Optional[str]:
     return _words(state).card_reason(state, p, code)
 
 
-def prompt(state, seat=None, names=None) -> str:
+def prompt(state, seat=None, names=None, obs=None) -> str:
+    """See ``State.prompt``; ``obs``: the seat's observation, when read already."""
     p = state.current_player() if seat is None else seat
     if p < 0:
         p = 0
-    return _words(state).prompt(state, p, _names(state, names, p))
+    return _words(state).prompt(state, p, _names(state, names, p), obs)
 
 
 def narrate_event(state, event: Dict[str, Any], names=None, viewer=None) -> Optional[str]:
     return _words(state).narrate(event, _names(state, names, viewer), state)
 
 
-def facts(state, seat, names=None) -> Dict[str, Any]:
+def facts(state, seat, names=None, obs=None) -> Dict[str, Any]:
+    """See ``State.facts``; ``obs``: the seat's observation, when read already."""
     f = getattr(_words(state), "facts", None)
-    return {} if f is None else f(state, seat, _names(state, names, seat))
+    return {} if f is None else f(state, seat, _names(state, names, seat), obs)
 
 
 def narrate(state, viewer=None, since=0, names=None) -> List[str]:

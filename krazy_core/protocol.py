@@ -80,14 +80,14 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
         evs = events_since(state, int(seat), first_event)
         obs = state.observation(int(seat))
         acts = describe_actions(state, int(seat))
-        facts = state.facts(int(seat), names)
+        facts = _words.facts(state, int(seat), names, obs)       # the observation read once
     for e in evs:
         try:
             e["text"] = state.narrate_event(e, names, seat)
         except (KeyError, TypeError, ValueError, IndexError):   # an unreadable event (hostile JSON)
             e["text"] = None
     cur = state.current_player()
-    prompt = state.prompt(seat if seat is not None else (cur if cur >= 0 else 0), names)
+    prompt = _words.prompt(state, seat if seat is not None else (cur if cur >= 0 else 0), names, obs)
     return {"observation": obs, "events": evs, "first_event": first_event, "actions": acts,
             "prompt": prompt, "facts": facts}
 

@@ -230,14 +230,16 @@ def meld_words(m) -> str:
     return f"a run of {SUIT_WORDS.get(suit, 'one suit') if isinstance(suit, int) else 'one suit'}{span}: {cards}"
 
 
-def table_melds(state) -> List[Dict[str, Any]]:
+def table_melds(state, obs=None) -> List[Dict[str, Any]]:
     """The melds on the table as melds (CR-2, CR-10): each observation meld dict (``id``,
     ``owner``, ``kind``, ``rank``/``suit``/``lo``, ``cards``) with ``number`` (the table's
     number, from 1), ``cards_text``, ``wilds`` (a bool per card: it stands as a wild),
     ``stands_for`` (per card: ``None``, or ``{"rank"}`` in a book, ``{"rank", "suit", "card",
     "card_text"}`` in a run) and ``words`` (``"a run of hearts, A to 4: A♥ 2♦✱ 🃏✱ 4♥"``)."""
     out = []
-    for m in _obs(state).get("melds", ()) if state.current_player() >= 0 else state.observation(0)["melds"]:
+    if obs is None:                     # the melds are public: any seat's observation has them
+        obs = _obs(state) if state.current_player() >= 0 else state.observation(0)
+    for m in obs.get("melds", ()):
         d = dict(m)
         d.update(number=meld_no(m["id"]), cards_text=[format_card(c) for c in m["cards"]],
                  wilds=meld_wilds(m) if m["cards"] else [], stands_for=stands_for(m) if m["cards"] else [],
@@ -246,11 +248,11 @@ def table_melds(state) -> List[Dict[str, Any]]:
     return out
 
 
-def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
+def facts(state, seat: int, names: Sequence[str], obs=None) -> Dict[str, Any]:
     """What a table shows ``seat`` beside its observation: ``{"melds": table_melds(state),
     "contract_text": "2 books + 1 run"}``."""
-    obs = state.observation(seat)
-    return {"melds": table_melds(state), "contract_text": contract_words(obs["contract"])}
+    obs = state.observation(seat) if obs is None else obs
+    return {"melds": table_melds(state, obs), "contract_text": contract_words(obs["contract"])}
 
 
 def buy_can_help(state, seat: int) -> bool:
@@ -424,10 +426,10 @@ def contract_words(c) -> str:
     return " + ".join(parts)
 
 
-def prompt(state, seat: int, names: Sequence[str]) -> str:
+def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
     """What ``seat`` must decide now, with the rule: a buy offer out of turn says whose turn it
     is (CR-8)."""
-    obs = state.observation(seat)
+    obs = state.observation(seat) if obs is None else obs
     if state.is_terminal():
         low = min(obs["totals"])
         won = [names[p] for p, s in enumerate(obs["totals"]) if s == low]

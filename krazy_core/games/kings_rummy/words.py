@@ -85,14 +85,14 @@ def action_text(state, a: int) -> str:
 
 
 # ------------------------------------------------------------------ the best arrangement
-def arrangement(state, seat: int) -> Dict[str, Any]:
+def arrangement(state, seat: int, obs=None) -> Dict[str, Any]:
     """The best arrangement of ``seat``'s hand now (KR-12: books and runs leaving the fewest
     points): ``{"melds": [[codes]...], "melds_text", "deadwood": [codes], "deadwood_text",
     "points": int, "go_out": [codes], "wild_rank": int, "last_turn": bool}``.  ``go_out``:
     the cards whose discard goes out now (KR-10; empty outside the seat's discard phase or
     when none does); ``last_turn``: someone has gone out and this seat's next turn is its
-    last (KR-11)."""
-    obs = state.observation(seat)
+    last (KR-11).  ``obs``: the seat's observation, when read already."""
+    obs = state.observation(seat) if obs is None else obs
     w = obs["wild_rank"]
     hand = obs["hand"]
     groups, left, points = _melds.best_arrangement(hand, w, as_codes=True) if hand else ([], [], 0)
@@ -134,12 +134,12 @@ def laid_down(obs) -> list:
     return out
 
 
-def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
+def facts(state, seat: int, names: Sequence[str], obs=None) -> Dict[str, Any]:
     """What a table shows ``seat`` beside its observation: ``{"arrangement": ...}`` (see
     :func:`arrangement`; ``None`` once the seat's hand is laid down), ``"last_turn"`` and
     ``"laid_down"`` (see :func:`laid_down`)."""
-    obs = state.observation(seat)
-    arr = arrangement(state, seat) if obs["laid_down"][seat] is None and not obs["terminal"] else None
+    obs = state.observation(seat) if obs is None else obs
+    arr = arrangement(state, seat, obs) if obs["laid_down"][seat] is None and not obs["terminal"] else None
     return {"arrangement": arr, "arrangement_text": arrangement_words(arr) if arr else None,
             "last_turn": bool(arr and arr["last_turn"]), "laid_down": laid_down(obs)}
 
@@ -178,9 +178,9 @@ def narrate(e: Dict[str, Any], names: Sequence[str], state=None) -> Optional[str
 
 
 # ------------------------------------------------------------------ prompts and reasons
-def prompt(state, seat: int, names: Sequence[str]) -> str:
-    """What ``seat`` must decide now, with the rule."""
-    obs = state.observation(seat)
+def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
+    """What ``seat`` must decide now, with the rule (``obs``: its observation, when read)."""
+    obs = state.observation(seat) if obs is None else obs
     if state.is_terminal():
         low = min(obs["scores"])
         won = [names[p] for p, s in enumerate(obs["scores"]) if s == low]
@@ -193,7 +193,7 @@ def prompt(state, seat: int, names: Sequence[str]) -> str:
         top = obs.get("top_card_text")
         take = f" or take {top} from the discard pile" if top else ""
         return f"Draw from the stock{take} (KR-8).{last}"
-    arr = arrangement(state, seat)
+    arr = arrangement(state, seat, obs)
     if arr["go_out"]:
         return (f"Discard a card (KR-9); discard {' or '.join(format_card(c) for c in arr['go_out'])} "
                 f"to go out (KR-10).{last}")

@@ -224,7 +224,7 @@ def last_trick(state, seat: int) -> Optional[Dict[str, Any]]:
     """The last trick that ended (KA-10): ``{"winner", "trick", "hand", "stop",
     "combination", "draws"}`` from its ``trick_end`` event, or ``None`` before the first."""
     n = state.num_events
-    back = 64
+    back = 24
     while True:                         # the newest events first: a trick is a few dozen events
         first = max(0, n - back)
         evs = state.events_for(seat, since=first)
@@ -240,11 +240,11 @@ def last_trick(state, seat: int) -> Optional[Dict[str, Any]]:
         back *= 4
 
 
-def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
+def facts(state, seat: int, names: Sequence[str], obs=None) -> Dict[str, Any]:
     """What a table shows ``seat`` beside its observation: ``{"to_beat": ...}`` (see
     :func:`to_beat`; ``None`` when the seat to act leads) and ``"last_trick"`` (see
     :func:`last_trick`), with ``"last_trick_text"``: ``"seat 2 won trick 3 with pair 7"``."""
-    obs = state.observation(seat)
+    obs = state.observation(seat) if obs is None else obs
     lt = last_trick(state, seat)
     text = None
     if lt is not None:
@@ -255,10 +255,10 @@ def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
     return {"to_beat": None if obs["terminal"] else to_beat(obs, names), "last_trick": lt, "last_trick_text": text}
 
 
-def prompt(state, seat: int, names: Sequence[str]) -> str:
+def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
     """What ``seat`` must decide now, with the rule: what there is to beat and the ways to
     answer it (KA-6 .. KA-12)."""
-    obs = state.observation(seat)
+    obs = state.observation(seat) if obs is None else obs
     if state.is_terminal():
         lo = obs["loser"]
         return f"The game is over: {names[lo]} had to give a chip and had none (KA-15)." if 0 <= lo < len(names) \

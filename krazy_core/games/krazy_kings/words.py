@@ -157,10 +157,10 @@ def _match_words(d1: int, d2: int) -> str:
     return ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
 
 
-def prompt(state, seat: int, names: Sequence[str]) -> str:
+def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
     """What ``seat`` must decide now, in the player's words with the rule; for a seat whose
-    turn it is not, whose turn it is."""
-    obs = state.observation(seat)
+    turn it is not, whose turn it is (``obs``: the seat's observation, when read already)."""
+    obs = state.observation(seat) if obs is None else obs
     if state.is_terminal():
         w = obs["winner"]
         return "The game is over" + (f": {names[w]} won (KK-20)." if 0 <= w < len(names) else " (KK-20).")
@@ -190,12 +190,12 @@ def prompt(state, seat: int, names: Sequence[str]) -> str:
     return "Your turn: play a card (KK-6, KK-7)."
 
 
-def facts(state, seat: int, names: Sequence[str]) -> Dict[str, Any]:
+def facts(state, seat: int, names: Sequence[str], obs=None) -> Dict[str, Any]:
     """What a table shows ``seat`` beside its observation: ``{"to_match": {"dice": [d1, d2],
     "values": [...], "text"} or None}`` (the roll the seat's play must match now, when it is
     to move: KK-2, KK-6, KK-8, KK-11, KK-12) and ``"round_two"`` (whether the seat plays by
     Round Two rules, KK-5)."""
-    obs = state.observation(seat)
+    obs = state.observation(seat) if obs is None else obs
     d = obs.get("roll") or obs.get("open_roll")
     match = None
     if d and obs["phase"] in ("round_one", "round_two_rolled", "challenged", "open_roll") and \

@@ -400,6 +400,50 @@ cdef class VectorEnv:
             kz_rng_seed(&self.v.rngs[i], s ^ (<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL))
         self.seeded = True
 
+    # ------------------------------------------------------------------ pickle / copy
+    def __reduce__(self):
+        """Pickle and copy by value, mid-episode: the options it was made with, every env's
+        state struct and PRNG, and the arrays of the last step; the copy steps exactly as
+        the original would (a closed env copies as closed).  ``copy.copy`` is a deep copy
+        too (the envs share no buffers)."""
+        seat = {SEAT_RANDOM: "random", SEAT_ALL: "all"}.get(self.v.seat_mode, self.v.seat_mode)
+        n = <size_t>self.v.n_envs
+        states = (<char *>self.v.states)[:n * <size_t>self.v.size]
+        rngs = (<char *>self.v.rngs)[:n * sizeof(kz_rng)]
+        arrays = {k: np.array(a) for k, a in zip(_ARRAYS, self._arrays())}
+        return (_vector_from_parts, (self.game, self.num_envs, seat, list(self.opponents),
+                                     self.threads, states, rngs, arrays, bool(self.seeded),
+                                     self.decisions, bool(self.closed), self.metadata, self.spec))
+
+    def __copy__(self):
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo):
+        f, args = self.__reduce__()
+        return f(*args)
+
+    cdef list _arrays(self):
+        return [self._obs, self._mask, self._rew, self._term, self._trunc, self._done,
+                self._to_act, self._seat, self._seat_rew, self._final_obs, self._final_mask,
+                self._episodes]
+
+    cdef _restore(self, bytes states, bytes rngs, dict arrays, bint seeded, int64_t decisions,
+                  bint closed):
+        cdef size_t n = <size_t>self.v.n_envs
+        if len(states) != n * <size_t>self.v.size or len(rngs) != n * sizeof(kz_rng):
+            raise ValueError("a pickled VectorEnv of another build or size: the state "
+                             "structs do not fit")
+        for k, dst in zip(_ARRAYS, self._arrays()):
+            a = np.asarray(arrays[k])
+            if a.shape != dst.shape:
+                raise ValueError(f"a pickled VectorEnv with a bad {k[1:]} array {a.shape}")
+            dst[...] = a
+        memcpy(self.v.states, <const char *>states, len(states))
+        memcpy(self.v.rngs, <const char *>rngs, len(rngs))
+        self.seeded = seeded
+        (<_Chunk>self.chunks[0]).decisions = decisions
+        self.closed = closed
+
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed=None, options=None):
         """Deal a new game in every env (seeded from ``seed`` when given; otherwise the
@@ -561,6 +605,22 @@ cdef class VectorEnv:
         return (f"VectorEnv({self.game.game_id!r}, num_envs={self.num_envs}, num_players="
                 f"{self.v.n_players}, seat={seat}, opponents={list(self.opponents)!r}, "
                 f"threads={self.threads})")
+
+
+_ARRAYS = ("_obs", "_mask", "_rew", "_term", "_trunc", "_done", "_to_act", "_seat",
+           "_seat_rew", "_final_obs", "_final_mask", "_episodes")
+
+
+def _vector_from_parts(game, num_envs, seat, opponents, threads, states, rngs, arrays,
+                       seeded, decisions, closed, metadata, spec):
+    """The unpickler of ``VectorEnv.__reduce__``.  Raises ``ValueError`` when the state
+    bytes do not fit this build's structs (a pickle from another version)."""
+    cdef VectorEnv env = VectorEnv(game, num_envs, seat=seat, opponents=opponents,
+                                   threads=threads)
+    env._restore(states, rngs, arrays, seeded, decisions, closed)
+    env.metadata = metadata
+    env.spec = spec
+    return env
 
 
 def truncated(State state) -> bool:

@@ -69,3 +69,26 @@ def test_bad_bounds_raise():
         Rng(1).bounded(2 ** 32)
     with pytest.raises(ValueError):
         Rng(1).choice([])
+
+
+def test_pickle_and_copy_by_value():
+    import copy
+    import pickle
+    r = Rng(77)
+    for _ in range(13):
+        r.next_u64()
+    copies = [pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)]
+    want = [r.next_u64() for _ in range(8)]
+    for c in copies:
+        assert type(c) is Rng
+        assert [c.next_u64() for _ in range(8)] == want
+
+
+def test_unpickling_a_bad_state_raises():
+    from krazy_core.rng import _rng_from_words
+    with pytest.raises(ValueError):
+        _rng_from_words(0, 0, 0, 0)            # xoshiro's forbidden state
+    with pytest.raises(ValueError):
+        _rng_from_words(-1, 1, 1, 1)
+    with pytest.raises(ValueError):
+        _rng_from_words(2 ** 64, 1, 1, 1)

@@ -76,6 +76,29 @@ def test_seed_parameter_makes_deals_repeat():
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_deals_do_not_depend_on_clones(game_id):
+    """pyspiel clones a Python state through ``new_initial_state()``: the k-th deal of a
+    loaded game is the same however often states were cloned, deserialized or resampled in
+    between (issue 32: two agents "on seed 0" saw different deals)."""
+    def deals(busy):
+        game = pyspiel.load_game(f"{kos.short_name(game_id)}(seed=5)")
+        out = []
+        for _ in range(3):
+            state = game.new_initial_state()
+            out.append(str(state))
+            if busy:
+                c = state.clone()
+                c.apply_action(c.legal_actions()[0])
+                c.clone()
+                game.deserialize_state(c.serialize())
+                c.resample_from_infostate(c.current_player(), lambda: 0.25)
+                state.clone()
+        return out
+    quiet = deals(False)
+    assert deals(True) == quiet and len(set(quiet)) == 3
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_resample_from_infostate(game_id):
     game = pyspiel.load_game(kos.short_name(game_id))
     state = game.new_initial_state()

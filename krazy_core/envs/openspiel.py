@@ -11,9 +11,11 @@
 
 Short names: ``python_krazy_kings``, ``python_kings_rummy``, ``python_contract_rummy``,
 ``python_krass_kariert``; parameters: ``players`` and every game option (``krazy rules
-GAME``), plus ``seed`` (int, default 0): the ``k``-th state a loaded game makes is dealt
-from the ``k``-th draw of a generator seeded with ``seed``, so a loaded game is reproducible
-(pyspiel clones a Python state through ``new_initial_state``, so clones count too).
+GAME``), plus ``seed`` (int, default 0): the ``k``-th state a loaded game makes with
+``new_initial_state()`` is dealt from the ``k``-th draw of ``krazy_core.rng.Rng(seed)``, so a
+loaded game is reproducible.  Clones do not count: pyspiel clones a Python state by calling
+``new_initial_state()`` and copying the attributes over, and such a state gives its deal
+back (so two agents on one seed see the same deals however often their bots cloned).
 
 - Chance: ``SAMPLED_STOCHASTIC``: dice and shuffles are drawn from the state's own PRNG
   inside ``apply_action`` (no chance nodes), as in the core.
@@ -30,8 +32,18 @@ from the ``k``-th draw of a generator seeded with ``seed``, so a loaded game is 
   the seed drawn from ``sampler`` (the other hands, the stock order and the future dice
   dealt again consistently with what ``player`` has seen).  OpenSpiel's Python
   ``ISMCTSBot`` uses it.
-- Serialization: pyspiel's Python-game form (history plus the pickled attributes; our state
-  pickles as ``to_json()``), so ``pyspiel.serialize_game_and_state`` round-trips.
+- Serialization: ``state.serialize()`` / ``game.deserialize_state()`` round-trip (pyspiel's
+  Python-game form: history plus the pickled attributes; our state pickles as its JSON).
+  ``pyspiel.serialize_game_and_state``, ``random_sim_test(..., serialize=True)`` and
+  pickle/deepcopy of a pyspiel state do **not** work: for a ``SAMPLED_STOCHASTIC`` game
+  they ask ``Game::GetRNGState``, which pyspiel 2.0.2 does not forward to Python games
+  (``SpielError: GetRNGState unimplemented``); use ``random_sim_test(..., serialize=False)``
+  and ``state.clone()``.
+- Algorithms: those that only sample play run (OpenSpiel's Python ``ISMCTSBot`` with
+  ``resample_from_infostate``, Python ``MCTSBot``, random rollouts).  Those that need
+  chance nodes (outcome/external sampling MCCFR, ``chance_outcomes()``-driven code,
+  expectimax, exact best responses) do not: chance is not explicit here.  pyspiel's C++
+  ``MCTSBot``/``ISMCTSBot`` cannot drive any Python game.
 - Utility: ``returns()`` (constant sum: 1 in every game but KrassKariert, where the one
   loser gets 0 and everyone else 1, so ``num_players - 1``).
 - An illegal action raises ``IllegalActionError`` (a ``ValueError``), the state unchanged.
@@ -129,9 +141,28 @@ class KrazySpielGame(pyspiel.Game):
             max_game_length=_max_game_length(self.kgame))
         super().__init__(gtype, info, full)
         self._deals = Rng(int(full["seed"]))
+        self._dealt = 0                 # states dealt so far (clones not counted)
+        self._before = self._deals      # the generator before the last deal (for a clone)
 
     def new_initial_state(self):
-        return KrazySpielState(self, self.kgame.new_initial_state(self._deals.next_u64()))
+        """The next deal: the ``k``-th state made is dealt from the ``k``-th draw of
+        ``Rng(seed)``.  pyspiel clones a Python state by calling this and then overwriting
+        the new state's attributes with copies of the original's; the state notices that
+        (``KrazySpielState.__setattr__``) and hands its deal back, so clones and
+        deserializations never move the sequence of deals."""
+        self._before = self._deals.__copy__()
+        deal = self._deals.next_u64()
+        self._dealt += 1
+        state = KrazySpielState(self, self.kgame.new_initial_state(deal))
+        object.__setattr__(state, "_deal_no", self._dealt)
+        return state
+
+    def _give_back(self, deal_no):
+        """A state made by deal ``deal_no`` became a clone: undo that deal if it is still
+        the last one (pyspiel's ``Clone`` overwrites the state right after making it)."""
+        if deal_no == self._dealt:
+            self._deals = self._before
+            self._dealt -= 1
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -147,6 +178,20 @@ class KrazySpielState(pyspiel.State):
         super().__init__(game)
         self.kstate = kstate if kstate is not None else game.kgame.new_initial_state(0)
         self.history_key = "0"          # actions applied, then a digest chained over them
+
+    def __setattr__(self, name, value):
+        # pyspiel's Clone (and deserialization) makes a state with new_initial_state() and
+        # then sets every attribute of the original on it: the first such write on a fresh
+        # state gives its deal back to the game, so deals do not depend on clones.  Only
+        # new_initial_state sets ``_deal_no`` (bypassing this method); a copied one is 0.
+        if name in ("kstate", "_deal_no"):
+            no = self.__dict__.get("_deal_no", 0)
+            if no and (name == "_deal_no" or "kstate" in self.__dict__):
+                object.__setattr__(self, "_deal_no", 0)
+                self.get_game()._give_back(no)
+            if name == "_deal_no":
+                value = 0
+        object.__setattr__(self, name, value)
 
     def current_player(self):
         p = self.kstate.current_player()

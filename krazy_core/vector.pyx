@@ -19,7 +19,10 @@ common training loops run unchanged; the spaces need Gymnasium installed
 ``gymnasium.vector.VectorEnv`` subclass for Gymnasium's wrappers.
 
 One step, for every env ``i`` (spread over ``threads`` threads, each owning a slice of the
-envs; each env has its own PRNG, so results do not depend on ``threads``):
+envs fixed at construction: the calling thread steps the first slice and ``threads - 1``
+persistent native worker threads, started on the first call and stopped by ``close()``, the
+others, all without the GIL and with no Python object per step; each env has its own
+PRNGs, so results do not depend on ``threads``):
 
 1. applies ``actions[i]`` for the seat to act (the learner's seat, or in all-seats mode
    whichever seat is to act);
@@ -61,12 +64,113 @@ from krazy_core._state import check_seed
 from krazy_core.errors import ConfigError, IllegalActionError
 from krazy_core._validate import c_int as _c_int
 
+cdef extern from *:
+    """
+    /* A pool of persistent worker threads for VectorEnv (issue 32): one call runs
+     * fn(ctx, k, kind) for every chunk k in 0..n (chunk 0 on the calling thread, chunk k >= 1
+     * on worker k), then returns; no Python object is touched, so the caller releases the
+     * GIL around it.  Workers sleep on a condition variable between calls. */
+    #include <pthread.h>
+    #include <stdlib.h>
+    typedef void (*kzv_fn)(void *ctx, int k, int kind);
+    typedef struct kzv_pool kzv_pool;
+    typedef struct { kzv_pool *p; int k; } kzv_arg;
+    struct kzv_pool {
+        int n;                  /* worker threads: chunks 1..n */
+        pthread_t *th;
+        kzv_arg *args;
+        pthread_mutex_t mu;
+        pthread_cond_t go, done;
+        long gen;               /* calls made: a worker runs once per new value */
+        int pending;            /* workers still running this call */
+        int stop;
+        int kind;
+        kzv_fn fn;
+        void *ctx;
+    };
+    static void *kzv_main(void *arg) {
+        kzv_arg *a = (kzv_arg *)arg;
+        kzv_pool *p = a->p;
+        long seen = 0;
+        for (;;) {
+            pthread_mutex_lock(&p->mu);
+            while (p->gen == seen && !p->stop) pthread_cond_wait(&p->go, &p->mu);
+            if (p->stop) { pthread_mutex_unlock(&p->mu); return NULL; }
+            seen = p->gen;
+            int kind = p->kind;
+            pthread_mutex_unlock(&p->mu);
+            p->fn(p->ctx, a->k, kind);
+            pthread_mutex_lock(&p->mu);
+            if (--p->pending == 0) pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+    /* n workers; returns 0, or -1 when a thread could not start (none left running). */
+    static int kzv_pool_start(kzv_pool *p, int n, kzv_fn fn, void *ctx) {
+        int k;
+        p->n = 0; p->gen = 0; p->pending = 0; p->stop = 0; p->kind = 0; p->fn = fn; p->ctx = ctx;
+        p->th = (pthread_t *)calloc((size_t)n + 1, sizeof(pthread_t));
+        p->args = (kzv_arg *)calloc((size_t)n + 1, sizeof(kzv_arg));
+        if (p->th == NULL || p->args == NULL) { free(p->th); free(p->args); p->th = NULL; p->args = NULL; return -1; }
+        pthread_mutex_init(&p->mu, NULL);
+        pthread_cond_init(&p->go, NULL);
+        pthread_cond_init(&p->done, NULL);
+        for (k = 1; k <= n; ++k) {
+            p->args[k].p = p;
+            p->args[k].k = k;
+            if (pthread_create(&p->th[k], NULL, kzv_main, &p->args[k]) != 0) break;
+            p->n = k;
+        }
+        if (p->n != n) return -1;
+        return 0;
+    }
+    static void kzv_pool_run(kzv_pool *p, int kind) {
+        pthread_mutex_lock(&p->mu);
+        p->kind = kind;
+        p->pending = p->n;
+        p->gen++;
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+        p->fn(p->ctx, 0, kind);
+        pthread_mutex_lock(&p->mu);
+        while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+    }
+    static void kzv_pool_stop(kzv_pool *p) {
+        int k;
+        if (p->th == NULL) return;
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+        for (k = 1; k <= p->n; ++k) pthread_join(p->th[k], NULL);
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->go);
+        pthread_cond_destroy(&p->done);
+        free(p->th);
+        free(p->args);
+        p->th = NULL;
+        p->args = NULL;
+        p->n = 0;
+    }
+    """
+    ctypedef void (*kzv_fn)(void *ctx, int k, int kind) noexcept nogil
+    ctypedef struct kzv_pool:
+        int n
+    int kzv_pool_start(kzv_pool *p, int n, kzv_fn fn, void *ctx) nogil
+    void kzv_pool_run(kzv_pool *p, int kind) nogil
+    void kzv_pool_stop(kzv_pool *p) nogil
+
+
 POLICIES = ("random", "heuristic")
 DEF POL_RANDOM = 0
 DEF POL_HEURISTIC = 1
 DEF SEAT_RANDOM = -1
 DEF SEAT_ALL = -2
 DEF MAX_DEAL_TRIES = 64        # deals in a row that end before the learner acts (never seen)
+DEF RUN_STEP = 0
+DEF RUN_RESET = 1
+DEF RUN_SAMPLE = 2
 
 
 ctypedef struct kz_vec:
@@ -93,6 +197,12 @@ ctypedef struct kz_vec:
     float *final_obs            # n_envs * D
     int8_t *final_mask          # n_envs * A (all zeros: nobody acts in a finished game)
     int64_t *episodes           # n_envs: games finished
+    kz_rng *srngs               # n_envs PRNGs of sample_legal (seeded by reset(seed))
+    int64_t *sample             # n_envs: sample_legal's output
+    int32_t n_chunks            # slices of the envs, one per thread
+    int32_t *bounds             # n_chunks + 1: chunk k is envs [bounds[k], bounds[k+1])
+    int32_t *legal              # n_chunks * (ops.max_legal + 1): each chunk's scratch list
+    int64_t *decisions          # n_chunks: actions applied by each chunk since creation
 
 
 cdef inline void *_st(kz_vec *v, int32_t i) noexcept nogil:
@@ -197,28 +307,42 @@ cdef void _reset_range(kz_vec *v, int32_t lo, int32_t hi, int32_t *legal) noexce
         _write_obs(v, i, legal)
 
 
-@cython.final
-cdef class _Chunk:
-    """One thread's slice ``[lo, hi)`` of the envs and its scratch list of legal actions."""
-    cdef kz_vec *v
-    cdef int32_t lo, hi
-    cdef int32_t *legal
-    cdef int64_t decisions
+cdef void _sample_range(kz_vec *v, int32_t lo, int32_t hi) noexcept nogil:
+    """One uniformly random legal action per env from its own ``srngs[i]`` (the k-th set
+    entry of its mask row, k drawn in [0, count)); -1 for a row with none."""
+    cdef int32_t i, a, c, k
+    cdef const int8_t *m
+    for i in range(lo, hi):
+        m = v.mask + <size_t>i * <size_t>v.A
+        c = 0
+        for a in range(v.A):
+            c += m[a] != 0
+        if c == 0:
+            v.sample[i] = -1
+            continue
+        k = <int32_t>kz_bounded(&v.srngs[i], <uint32_t>c)
+        for a in range(v.A):
+            if m[a] != 0:
+                if k == 0:
+                    v.sample[i] = a
+                    break
+                k -= 1
 
-    def __dealloc__(self):
-        free(self.legal)
 
-    def step(self):
-        cdef int32_t i
-        cdef int64_t k = 0
-        with nogil:
-            for i in range(self.lo, self.hi):
-                k += _step_env(self.v, i, self.legal)
-        self.decisions += k
-
-    def reset(self):
-        with nogil:
-            _reset_range(self.v, self.lo, self.hi, self.legal)
+cdef void _chunk_work(void *ctx, int k, int kind) noexcept nogil:
+    """Chunk ``k``'s share of one call (step, reset or sample): envs [bounds[k], bounds[k+1])."""
+    cdef kz_vec *v = <kz_vec *>ctx
+    cdef int32_t i, lo = v.bounds[k], hi = v.bounds[k + 1]
+    cdef int32_t *legal = v.legal + <size_t>k * <size_t>(v.ops.max_legal + 1)
+    cdef int64_t n = 0
+    if kind == RUN_STEP:
+        for i in range(lo, hi):
+            n += _step_env(v, i, legal)
+        v.decisions[k] += n
+    elif kind == RUN_RESET:
+        _reset_range(v, lo, hi, legal)
+    else:
+        _sample_range(v, lo, hi)
 
 
 cdef class VectorEnv:
@@ -235,7 +359,9 @@ cdef class VectorEnv:
     - ``seed``: an int; env ``i``'s PRNG is seeded from ``seed`` and ``i``, and every deal,
       random seat and opponent draw comes from it: the same seed gives the same arrays step
       for step, whatever ``threads``;
-    - ``threads``: envs are split into that many slices, stepped in parallel without the GIL;
+    - ``threads``: envs are split once into that many slices, stepped in parallel without
+      the GIL by the calling thread and ``threads - 1`` persistent worker threads (POSIX
+      threads; ``RuntimeError`` if they cannot start);
     - ``options``: the game's options (``krazy rules GAME``), as ``krazy_core.make``.
 
     Raises ``ConfigError`` for a bad option, and for a ``num_envs`` or ``threads`` that is
@@ -247,8 +373,8 @@ cdef class VectorEnv:
     cdef readonly object game
     cdef readonly int num_envs
     cdef readonly int threads
-    cdef list chunks
-    cdef object pool
+    cdef kzv_pool pool
+    cdef bint pool_on
     cdef object _spaces
     cdef public object metadata
     cdef public object render_mode
@@ -324,20 +450,30 @@ cdef class VectorEnv:
         self._bind()
         self.v.states = <char *>malloc(<size_t>N * <size_t>self.v.size)
         self.v.rngs = <kz_rng *>malloc(<size_t>N * sizeof(kz_rng))
+        self.v.srngs = <kz_rng *>malloc(<size_t>N * sizeof(kz_rng))
         self.v.actions = <int32_t *>calloc(<size_t>N, sizeof(int32_t))
-        if self.v.states == NULL or self.v.rngs == NULL or self.v.actions == NULL:
+        self.v.sample = <int64_t *>calloc(<size_t>N, sizeof(int64_t))
+        T = self.threads
+        self.v.n_chunks = T
+        self.v.bounds = <int32_t *>calloc(<size_t>T + 1, sizeof(int32_t))
+        self.v.legal = <int32_t *>malloc(<size_t>T * <size_t>(ops.max_legal + 1) * sizeof(int32_t))
+        self.v.decisions = <int64_t *>calloc(<size_t>T, sizeof(int64_t))
+        if (self.v.states == NULL or self.v.rngs == NULL or self.v.actions == NULL
+                or self.v.srngs == NULL or self.v.sample == NULL or self.v.bounds == NULL
+                or self.v.legal == NULL or self.v.decisions == NULL):
             raise MemoryError()
+        for i in range(N):
+            kz_rng_seed(&self.v.srngs[i], <uint64_t>i + 1)
         for i in range(N):
             memcpy(_st(&self.v, i), self.template.data, <size_t>self.v.size)
             self.v.seat[i] = self.v.seat_mode if self.v.seat_mode >= 0 else -1
-        self.chunks = []
-        per, extra = divmod(N, self.threads)
+        per, extra = divmod(N, T)           # the work is split once, here
         lo = 0
-        for k in range(self.threads):
-            hi = lo + per + (1 if k < extra else 0)
-            self.chunks.append(self._chunk(lo, hi))
-            lo = hi
-        self.pool = None
+        for k in range(T):
+            self.v.bounds[k] = lo
+            lo = lo + per + (1 if k < extra else 0)
+        self.v.bounds[T] = N
+        self.pool_on = False
         self.closed = False
         self.render_mode = None
         self.spec = None
@@ -348,16 +484,6 @@ cdef class VectorEnv:
         if seed is not None:
             self._seed(seed)
         self._info = None
-
-    cdef _chunk(self, int32_t lo, int32_t hi):
-        cdef _Chunk c = _Chunk.__new__(_Chunk)
-        c.v = &self.v
-        c.lo = lo
-        c.hi = hi
-        c.legal = <int32_t *>malloc(<size_t>(self.v.ops.max_legal + 1) * sizeof(int32_t))
-        if c.legal == NULL:
-            raise MemoryError()
-        return c
 
     cdef _bind(self):
         cdef float[:, ::1] o = self._obs
@@ -386,18 +512,37 @@ cdef class VectorEnv:
         self.v.episodes = &ep[0]
 
     def __dealloc__(self):
+        self._stop_pool()
         free(self.v.states)
         free(self.v.rngs)
         free(self.v.actions)
+        free(self.v.srngs)
+        free(self.v.sample)
+        free(self.v.bounds)
+        free(self.v.legal)
+        free(self.v.decisions)
         self.v.states = NULL
         self.v.rngs = NULL
         self.v.actions = NULL
+        self.v.srngs = NULL
+        self.v.sample = NULL
+        self.v.bounds = NULL
+        self.v.legal = NULL
+        self.v.decisions = NULL
+
+    cdef void _stop_pool(self) noexcept:
+        if self.pool_on:
+            with nogil:
+                kzv_pool_stop(&self.pool)
+            self.pool_on = False
 
     cdef _seed(self, seed):
         cdef int32_t i
         cdef uint64_t s = <uint64_t>check_seed(seed)
         for i in range(self.v.n_envs):
             kz_rng_seed(&self.v.rngs[i], s ^ (<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL))
+            kz_rng_seed(&self.v.srngs[i], s ^ (<uint64_t>(i + 1) * 0xD1B54A32D192ED03ULL)
+                        ^ 0x5A4D504C45ULL)
         self.seeded = True
 
     # ------------------------------------------------------------------ pickle / copy
@@ -409,7 +554,7 @@ cdef class VectorEnv:
         seat = {SEAT_RANDOM: "random", SEAT_ALL: "all"}.get(self.v.seat_mode, self.v.seat_mode)
         n = <size_t>self.v.n_envs
         states = (<char *>self.v.states)[:n * <size_t>self.v.size]
-        rngs = (<char *>self.v.rngs)[:n * sizeof(kz_rng)]
+        rngs = (<char *>self.v.rngs)[:n * sizeof(kz_rng)] + (<char *>self.v.srngs)[:n * sizeof(kz_rng)]
         arrays = {k: np.array(a) for k, a in zip(_ARRAYS, self._arrays())}
         return (_vector_from_parts, (self.game, self.num_envs, seat, list(self.opponents),
                                      self.threads, states, rngs, arrays, bool(self.seeded),
@@ -430,7 +575,7 @@ cdef class VectorEnv:
     cdef _restore(self, bytes states, bytes rngs, dict arrays, bint seeded, int64_t decisions,
                   bint closed):
         cdef size_t n = <size_t>self.v.n_envs
-        if len(states) != n * <size_t>self.v.size or len(rngs) != n * sizeof(kz_rng):
+        if len(states) != n * <size_t>self.v.size or len(rngs) != 2 * n * sizeof(kz_rng):
             raise ValueError("a pickled VectorEnv of another build or size: the state "
                              "structs do not fit")
         for k, dst in zip(_ARRAYS, self._arrays()):
@@ -439,9 +584,10 @@ cdef class VectorEnv:
                 raise ValueError(f"a pickled VectorEnv with a bad {k[1:]} array {a.shape}")
             dst[...] = a
         memcpy(self.v.states, <const char *>states, len(states))
-        memcpy(self.v.rngs, <const char *>rngs, len(rngs))
+        memcpy(self.v.rngs, <const char *>rngs, n * sizeof(kz_rng))
+        memcpy(self.v.srngs, <const char *>rngs + n * sizeof(kz_rng), n * sizeof(kz_rng))
         self.seeded = seeded
-        (<_Chunk>self.chunks[0]).decisions = decisions
+        self.v.decisions[0] = decisions
         self.closed = closed
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -456,7 +602,7 @@ cdef class VectorEnv:
             self._seed(seed)
         self._episodes[:] = 0
         self._seat_rew[:] = 0
-        self._run("reset")
+        self._run(RUN_RESET)
         return self._obs_dict(), self._infos()
 
     def step(self, actions):
@@ -468,7 +614,7 @@ cdef class VectorEnv:
         if not self.seeded:
             raise IllegalActionError("call reset() before step()")
         self._check_actions(actions)
-        self._run("step")
+        self._run(RUN_STEP)
         return self._obs_dict(), self._rew, self._term, self._trunc, self._infos()
 
     cdef _check_actions(self, actions):
@@ -497,21 +643,20 @@ cdef class VectorEnv:
         for i in range(N):
             self.v.actions[i] = <int32_t>av[i]
 
-    def _run(self, what):
-        cdef _Chunk c
-        if self.threads == 1:
-            c = self.chunks[0]
-            c.step() if what == "step" else c.reset()
-            return
-        if self.pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-            self.pool = ThreadPoolExecutor(max_workers=self.threads - 1,
-                                           thread_name_prefix="krazy-vector")
-        futures = [self.pool.submit(getattr(ch, what)) for ch in self.chunks[1:]]
-        c = self.chunks[0]
-        c.step() if what == "step" else c.reset()
-        for f in futures:
-            f.result()
+    cdef int _run(self, int kind) except -1:
+        """One call over every env: chunk 0 on this thread, the others on the persistent
+        workers (started on the first call with ``threads > 1``), the GIL released."""
+        if self.v.n_chunks > 1 and not self.pool_on:
+            if kzv_pool_start(&self.pool, self.v.n_chunks - 1, _chunk_work, &self.v) != 0:
+                kzv_pool_stop(&self.pool)
+                raise RuntimeError("VectorEnv: could not start its worker threads")
+            self.pool_on = True
+        with nogil:
+            if self.v.n_chunks == 1:
+                _chunk_work(&self.v, 0, kind)
+            else:
+                kzv_pool_run(&self.pool, kind)
+        return 0
 
     def _obs_dict(self):
         return {"observation": self._obs, "action_mask": self._mask}
@@ -522,10 +667,8 @@ cdef class VectorEnv:
                 "_final_obs": self._done}
 
     def close(self):
-        """Stop the thread pool (if any).  Idempotent."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
-            self.pool = None
+        """Stop the worker threads (if any).  Idempotent."""
+        self._stop_pool()
         self.closed = True
 
     def _check_open(self):
@@ -549,7 +692,8 @@ cdef class VectorEnv:
     @property
     def decisions(self) -> int:
         """Actions applied by every seat (learners and in-core opponents) since creation."""
-        return sum((<_Chunk>c).decisions for c in self.chunks)
+        cdef int32_t k
+        return sum(self.v.decisions[k] for k in range(self.v.n_chunks))
 
     @property
     def episodes(self):
@@ -557,11 +701,26 @@ cdef class VectorEnv:
         return self._episodes
 
     def sample_legal(self, seed=None):
-        """A uniformly random legal action per env: ``(num_envs,)`` int64 (numpy's
-        generator, seeded by ``seed``), for masked random agents and tests."""
-        rng = np.random.default_rng(seed)
-        u = rng.random(self._mask.shape, dtype=np.float32) * self._mask
-        return np.argmax(u, axis=1).astype(np.int64)
+        """A uniformly random legal action per env: ``(num_envs,)`` int64, drawn in C from
+        each env's own sampling generator (seeded by ``reset(seed)``, then continuing from
+        call to call; ``seed``: an int, reseed those generators from it first).  The same
+        seeds give the same draws whatever ``threads``.  Raises ``IllegalActionError``
+        before ``reset()``."""
+        cdef int32_t i
+        cdef uint64_t s
+        self._check_open()
+        if not self.seeded:
+            raise IllegalActionError("call reset() before sample_legal()")
+        if seed is not None:
+            s = <uint64_t>check_seed(seed)
+            for i in range(self.v.n_envs):
+                kz_rng_seed(&self.v.srngs[i], s ^ (<uint64_t>(i + 1) * 0xD1B54A32D192ED03ULL))
+        self._run(RUN_SAMPLE)
+        out = np.empty(self.v.n_envs, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        if self.v.n_envs:
+            memcpy(&o[0], self.v.sample, <size_t>self.v.n_envs * sizeof(int64_t))
+        return out
 
     def get_state(self, i):
         """Env ``i``'s game as a ``State`` (a copy; its event log and history are empty:

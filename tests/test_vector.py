@@ -204,3 +204,46 @@ def test_gymnasium_vector_api():
         ret += r
     assert venv.observation_space.contains(obs)
     venv.close()
+
+
+@pytest.mark.parametrize("game_id", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_seeded_results_identical_for_any_thread_count(game_id):
+    """Issue 32: persistent worker threads split the envs once; every env keeps its own
+    generators (deals, opponents, sample_legal), so the arrays do not depend on threads."""
+    runs = []
+    for threads in (1, 2, 3, 5):
+        env = VectorEnv(game_id, 13, seat="random", opponents="heuristic", threads=threads)
+        obs, info = env.reset(seed=7)
+        trace = [obs["observation"].copy()]
+        for _ in range(40):
+            a = env.sample_legal()              # drawn in C, continuing from reset(seed)
+            trace.append(a)
+            obs, r, te, tr, info = env.step(a)
+            trace += [obs["observation"].copy(), obs["action_mask"].copy(), r.copy(),
+                      te.copy(), tr.copy(), info["seat_rewards"].copy()]
+        trace.append(env.decisions)
+        env.close()
+        runs.append(trace)
+    for other in runs[1:]:
+        assert len(other) == len(runs[0])
+        for x, y in zip(runs[0], other):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_sample_legal_draws_legal_actions_reproducibly_from_reset_seed():
+    env = VectorEnv("kings-rummy", 64, seat="all", threads=2)
+    with pytest.raises(IllegalActionError):
+        env.sample_legal()                      # no generator before reset()
+    env.reset(seed=3)
+    first = [env.sample_legal() for _ in range(3)]
+    assert not all(np.array_equal(first[0], f) for f in first[1:])    # a stream, not a fixed draw
+    for a in first:
+        assert a.dtype == np.int64 and a.shape == (64,)
+    env.reset(seed=3)
+    again = [env.sample_legal() for _ in range(3)]
+    assert all(np.array_equal(x, y) for x, y in zip(first, again))
+    mask = env.reset(seed=3)[0]["action_mask"]
+    a = env.sample_legal(11)
+    assert np.all(mask[np.arange(64), a] == 1)
+    assert np.array_equal(a, env.sample_legal(11))   # an explicit seed reseeds first
+    env.close()

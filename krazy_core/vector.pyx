@@ -54,6 +54,7 @@ cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
+from posix.unistd cimport getpid
 
 from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
 from krazy_core._state cimport State, EventLog
@@ -375,6 +376,7 @@ cdef class VectorEnv:
     cdef readonly int threads
     cdef kzv_pool pool
     cdef bint pool_on
+    cdef long pool_pid               # the process that started the workers (a fork has none)
     cdef object _spaces
     cdef public object metadata
     cdef public object render_mode
@@ -531,7 +533,7 @@ cdef class VectorEnv:
         self.v.decisions = NULL
 
     cdef void _stop_pool(self) noexcept:
-        if self.pool_on:
+        if self.pool_on and getpid() == self.pool_pid:
             with nogil:
                 kzv_pool_stop(&self.pool)
             self.pool_on = False
@@ -646,11 +648,16 @@ cdef class VectorEnv:
     cdef int _run(self, int kind) except -1:
         """One call over every env: chunk 0 on this thread, the others on the persistent
         workers (started on the first call with ``threads > 1``), the GIL released."""
+        if self.pool_on and getpid() != self.pool_pid:
+            # a forked child (a subprocess vector env) inherits the pool but not its threads:
+            # forget it (its memory stays with the parent's copy) and start our own
+            self.pool_on = False
         if self.v.n_chunks > 1 and not self.pool_on:
             if kzv_pool_start(&self.pool, self.v.n_chunks - 1, _chunk_work, &self.v) != 0:
                 kzv_pool_stop(&self.pool)
                 raise RuntimeError("VectorEnv: could not start its worker threads")
             self.pool_on = True
+            self.pool_pid = getpid()
         with nogil:
             if self.v.n_chunks == 1:
                 _chunk_work(&self.v, 0, kind)

@@ -247,3 +247,27 @@ def test_sample_legal_draws_legal_actions_reproducibly_from_reset_seed():
     assert np.all(mask[np.arange(64), a] == 1)
     assert np.array_equal(a, env.sample_legal(11))   # an explicit seed reseeds first
     env.close()
+
+
+def test_a_forked_child_steps_with_its_own_workers():
+    """A fork (e.g. a subprocess vector env) inherits a started pool without its threads:
+    the child starts its own instead of waiting for workers that do not exist."""
+    import multiprocessing as mp
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    env = VectorEnv("krazy-kings", 8, seat="all", threads=2)
+    env.reset(seed=1)
+    env.step(env.sample_legal())                # the parent's workers are running
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+
+    def child():
+        o, *_ = env.step(env.sample_legal())
+        q.put(o["observation"].sum())
+    p = ctx.Process(target=child)
+    p.start()
+    p.join(60)
+    assert p.exitcode == 0
+    want, *_ = env.step(env.sample_legal())
+    assert q.get(timeout=5) == want["observation"].sum()
+    env.close()

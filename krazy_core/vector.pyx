@@ -52,6 +52,7 @@ out of range raise ``ConfigError``.
 
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport INFINITY
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from posix.unistd cimport getpid
@@ -163,9 +164,11 @@ cdef extern from *:
     void kzv_pool_stop(kzv_pool *p) nogil
 
 
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "heuristic", "policy", "policy:FILE.npz")
 DEF POL_RANDOM = 0
 DEF POL_HEURISTIC = 1
+DEF POL_LEARNED = 2
+DEF MAX_POOL = 16
 DEF SEAT_RANDOM = -1
 DEF SEAT_ALL = -2
 DEF MAX_DEAL_TRIES = 64        # deals in a row that end before the learner acts (never seen)
@@ -183,6 +186,17 @@ ctypedef struct kz_vec:
     int32_t A                   # distinct actions
     int32_t seat_mode           # >= 0: the learner's fixed seat; SEAT_RANDOM; SEAT_ALL
     int32_t policy[KZ_MAX_PLAYERS]   # POL_* of each seat when it is not the learner
+    int32_t n_pool              # 0: the seats' policies are fixed; else a pool drawn per episode
+    int32_t pool[MAX_POOL]      # POL_* of each pool member
+    uint32_t pool_cum[MAX_POOL] # cumulative integer weights (pool_cum[n_pool - 1]: the total)
+    int32_t *env_policy         # n_envs * n_players: each env's seats' policies this episode
+    # the learned policy (POL_LEARNED; PolicyBot's choice): argmax over the legal actions of
+    # relu(x @ w1 + b1) @ w2 + b2, x the acting seat's observation tensor (ties: first legal)
+    const float *p_w1           # D * H, input-major (read only; the arrays belong to Python)
+    const float *p_b1           # H
+    const float *p_w2t          # A * H: w2 transposed
+    const float *p_b2           # A
+    int32_t p_hidden            # H
     char *states                # n_envs * size bytes
     kz_rng *rngs                # n_envs PRNGs: deals, random seats, opponents' draws
     int32_t *seat               # n_envs: the learner's seat this episode (-1: all seats)
@@ -210,11 +224,52 @@ cdef inline void *_st(kz_vec *v, int32_t i) noexcept nogil:
     return v.states + <size_t>i * <size_t>v.size
 
 
+cdef int32_t _learned_action(kz_vec *v, void *st, int p, int32_t *legal) noexcept nogil:
+    """PolicyBot's move in C: the legal action of the highest logit (ties and non-finite
+    logits: the first legal action), with the same float sums as ``policy_priors``."""
+    cdef int32_t n = v.ops.legal_actions(st, legal), i, j, a, best = -1, H = v.p_hidden, T = v.D
+    cdef float *x = <float *>(legal + v.ops.max_legal + 1)
+    cdef float *h = x + T
+    cdef const float *row
+    cdef float z, xi, top = 0.0
+    if n <= 0:
+        return -1
+    if n == 1:
+        return legal[0]
+    v.ops.observation_tensor(st, p, x)
+    for j in range(H):
+        h[j] = v.p_b1[j]
+    for i in range(T):
+        xi = x[i]
+        if xi != 0.0:
+            row = v.p_w1 + <size_t>i * H
+            for j in range(H):
+                h[j] += xi * row[j]
+    for j in range(H):
+        if h[j] < 0.0:
+            h[j] = 0.0
+    for i in range(n):
+        a = legal[i]
+        z = v.p_b2[a]
+        row = v.p_w2t + <size_t>a * H
+        for j in range(H):
+            z += h[j] * row[j]
+        if z != z or z == INFINITY or z == -INFINITY:
+            return legal[0]
+        if best < 0 or z > top:
+            best = a
+            top = z
+    return best
+
+
 cdef inline int32_t _policy_action(kz_vec *v, int32_t i, void *st, int32_t *legal) noexcept nogil:
     cdef int n
     cdef int p = v.ops.current_player(st)
-    if v.policy[p] == POL_HEURISTIC and v.ops.heuristic_action != NULL:
+    cdef int32_t pol = v.policy[p] if v.n_pool == 0 else v.env_policy[<size_t>i * v.n_players + p]
+    if pol == POL_HEURISTIC and v.ops.heuristic_action != NULL:
         return v.ops.heuristic_action(st, &v.rngs[i])
+    if pol == POL_LEARNED:
+        return _learned_action(v, st, p, legal)
     if v.ops.random_action != NULL:
         return v.ops.random_action(st, &v.rngs[i])
     n = v.ops.legal_actions(st, legal)
@@ -240,10 +295,19 @@ cdef int64_t _new_episode(kz_vec *v, int32_t i, int32_t *legal) noexcept nogil:
     cdef void *st = _st(v, i)
     cdef int t
     cdef int64_t k = 0
+    cdef int32_t p, m
+    cdef uint32_t u
     for t in range(MAX_DEAL_TRIES):
         v.ops.new_game(st, kz_next(&v.rngs[i]))
         if v.seat_mode == SEAT_RANDOM:
             v.seat[i] = <int32_t>kz_bounded(&v.rngs[i], <uint32_t>v.n_players)
+        if v.n_pool:                    # each seat's opponent this episode, from the pool
+            for p in range(v.n_players):
+                u = kz_bounded(&v.rngs[i], v.pool_cum[v.n_pool - 1])
+                m = 0
+                while u >= v.pool_cum[m]:
+                    m += 1
+                v.env_policy[<size_t>i * v.n_players + p] = v.pool[m]
         k += _advance(v, i, st, legal)
         if not v.ops.is_terminal(st):
             break
@@ -330,11 +394,16 @@ cdef void _sample_range(kz_vec *v, int32_t lo, int32_t hi) noexcept nogil:
                 k -= 1
 
 
+cdef inline size_t _chunk_ints_of(const kz_vec *v) noexcept nogil:
+    """int32 slots of one chunk's scratch: the legal list, then (learned policy) D + H floats."""
+    return <size_t>(v.ops.max_legal + 1) + <size_t>(v.D + v.p_hidden if v.p_hidden > 0 else 0)
+
+
 cdef void _chunk_work(void *ctx, int k, int kind) noexcept nogil:
     """Chunk ``k``'s share of one call (step, reset or sample): envs [bounds[k], bounds[k+1])."""
     cdef kz_vec *v = <kz_vec *>ctx
     cdef int32_t i, lo = v.bounds[k], hi = v.bounds[k + 1]
-    cdef int32_t *legal = v.legal + <size_t>k * <size_t>(v.ops.max_legal + 1)
+    cdef int32_t *legal = v.legal + <size_t>k * _chunk_ints_of(v)
     cdef int64_t n = 0
     if kind == RUN_STEP:
         for i in range(lo, hi):
@@ -355,8 +424,16 @@ cdef class VectorEnv:
     - ``seat``: the learner's seat (an int), ``"random"`` (drawn per episode from the env's
       PRNG; ``info["seat"]`` says which) or ``"all"`` (self-play: every seat is a learner;
       ``obs`` is the view of ``info["to_act"]``, ``rewards`` go to the seat that moved);
-    - ``opponents``: ``"random"`` or ``"heuristic"`` for every other seat, or a list of one
-      per seat (the learner's entry is ignored);
+    - ``opponents``: an in-core policy for every other seat, or a list of one per seat (the
+      learner's entry is ignored): ``"random"``, ``"heuristic"``, or ``"policy"`` /
+      ``"policy:FILE.npz"`` (the learned policy's most likely legal action, as
+      ``krazy_core.learn.model.PolicyBot`` picks it, the network run in C; the game's shipped
+      policy or the weights in FILE; ``ConfigError`` if it does not load or fit the game;
+      one learned model per env);
+    - ``opponent_pool`` (a list of up to 16 such words) with optional ``opponent_weights``
+      (non-negative ints, default all 1): when given, each episode every seat's opponent is
+      drawn from the pool by weight from that env's PRNG (so seeded, whatever ``threads``),
+      replacing ``opponents``;
     - ``seed``: an int; env ``i``'s PRNG is seeded from ``seed`` and ``i``, and every deal,
       random seat and opponent draw comes from it: the same seed gives the same arrays step
       for step, whatever ``threads``;
@@ -387,12 +464,15 @@ cdef class VectorEnv:
     cdef object _obs, _mask, _rew, _term, _trunc, _done, _to_act, _seat, _seat_rew
     cdef object _final_obs, _final_mask, _episodes, _info
     cdef readonly tuple opponents
+    cdef readonly object opponent_pool
+    cdef readonly object opponent_weights
+    cdef object _model
 
     def __cinit__(self):
         memset(&self.v, 0, sizeof(kz_vec))
 
     def __init__(self, game_id, num_envs, *, num_players=None, seat=0, opponents="random",
-                 seed=None, threads=1, **options):
+                 seed=None, threads=1, opponent_pool=None, opponent_weights=None, **options):
         import krazy_core
         from krazy_core._validate import c_count
         cdef int32_t i, P
@@ -428,12 +508,44 @@ cdef class VectorEnv:
             opp = list(opponents)
             if len(opp) != P:
                 raise ConfigError(f"opponents: one policy per seat ({P}), got {len(opp)}")
+        models = set()
         for i in range(P):
-            if opp[i] not in POLICIES:
-                raise ConfigError(f"opponents: {opp[i]!r} is not an in-core policy; choose from "
-                                  f"{', '.join(POLICIES)} (bots such as ISMCTS: the Gymnasium env)")
-            self.v.policy[i] = POL_HEURISTIC if opp[i] == "heuristic" else POL_RANDOM
+            self.v.policy[i] = self._policy_id(opp[i], "opponents", models)
         self.opponents = tuple(opp)
+        self.opponent_pool = None
+        self.opponent_weights = None
+        if opponent_pool is not None:
+            pool = [opponent_pool] if isinstance(opponent_pool, str) else list(opponent_pool)
+            if not 1 <= len(pool) <= MAX_POOL:
+                raise ConfigError(f"opponent_pool: 1 to {MAX_POOL} in-core policies, got {len(pool)}")
+            if opponent_weights is None:
+                weights = [1] * len(pool)
+            else:
+                weights = list(opponent_weights)
+                if len(weights) != len(pool) or any(isinstance(w, bool) or not isinstance(w, int)
+                                                    or w < 0 for w in weights) or sum(weights) <= 0 \
+                        or sum(weights) >= 2 ** 31:
+                    raise ConfigError(f"opponent_weights: {len(pool)} non-negative ints, not all zero "
+                                      f"(sum < 2**31), got {opponent_weights!r}")
+            total = 0
+            for k in range(len(pool)):
+                self.v.pool[k] = self._policy_id(pool[k], "opponent_pool", models)
+                total += weights[k]
+                self.v.pool_cum[k] = <uint32_t>total
+            self.v.n_pool = len(pool)
+            self.opponent_pool = tuple(pool)
+            self.opponent_weights = tuple(weights)
+        elif opponent_weights is not None:
+            raise ConfigError("opponent_weights needs opponent_pool")
+        if len(models) > 1:
+            raise ConfigError(f"one learned policy per VectorEnv, got {sorted(models)!r}")
+        self._model = None
+        if models:
+            from krazy_core.search.ismcts import _policy_arrays
+            name = models.pop()
+            m = _policy_arrays(self.template, None if name == "" else name)   # ConfigError
+            self._model = {k: np.ascontiguousarray(m[k], dtype=np.float32) for k in ("w1", "b1", "w2t", "b2")}
+            self._bind_model()
         self.num_envs = num_envs
         self.threads = min(threads, num_envs)
         N, D, A = num_envs, self.v.D, self.v.A
@@ -458,11 +570,12 @@ cdef class VectorEnv:
         T = self.threads
         self.v.n_chunks = T
         self.v.bounds = <int32_t *>calloc(<size_t>T + 1, sizeof(int32_t))
-        self.v.legal = <int32_t *>malloc(<size_t>T * <size_t>(ops.max_legal + 1) * sizeof(int32_t))
+        self.v.legal = <int32_t *>malloc(<size_t>T * self._chunk_ints() * sizeof(int32_t))
+        self.v.env_policy = <int32_t *>calloc(<size_t>N * <size_t>P, sizeof(int32_t))
         self.v.decisions = <int64_t *>calloc(<size_t>T, sizeof(int64_t))
         if (self.v.states == NULL or self.v.rngs == NULL or self.v.actions == NULL
                 or self.v.srngs == NULL or self.v.sample == NULL or self.v.bounds == NULL
-                or self.v.legal == NULL or self.v.decisions == NULL):
+                or self.v.legal == NULL or self.v.decisions == NULL or self.v.env_policy == NULL):
             raise MemoryError()
         for i in range(N):
             kz_rng_seed(&self.v.srngs[i], <uint64_t>i + 1)
@@ -486,6 +599,32 @@ cdef class VectorEnv:
         if seed is not None:
             self._seed(seed)
         self._info = None
+
+    cdef size_t _chunk_ints(self):
+        return _chunk_ints_of(&self.v)
+
+    def _policy_id(self, word, what, set models):
+        """POL_* of an in-core policy word; a ``policy`` word adds its model to ``models``."""
+        if word == "random":
+            return POL_RANDOM
+        if word == "heuristic":
+            return POL_HEURISTIC
+        if isinstance(word, str) and (word == "policy" or (word.startswith("policy:") and word.endswith(".npz"))):
+            models.add(word[7:])
+            return POL_LEARNED
+        raise ConfigError(f"{what}: {word!r} is not an in-core policy; choose from random, heuristic, "
+                          f"policy, policy:FILE.npz (bots such as ISMCTS: the Gymnasium env)")
+
+    cdef _bind_model(self):
+        cdef float[:, ::1] w1 = self._model["w1"]
+        cdef float[::1] b1 = self._model["b1"]
+        cdef float[:, ::1] w2t = self._model["w2t"]
+        cdef float[::1] b2 = self._model["b2"]
+        self.v.p_w1 = &w1[0, 0]
+        self.v.p_b1 = &b1[0]
+        self.v.p_w2t = &w2t[0, 0]
+        self.v.p_b2 = &b2[0]
+        self.v.p_hidden = <int32_t>w1.shape[1]
 
     cdef _bind(self):
         cdef float[:, ::1] o = self._obs
@@ -523,6 +662,8 @@ cdef class VectorEnv:
         free(self.v.bounds)
         free(self.v.legal)
         free(self.v.decisions)
+        free(self.v.env_policy)
+        self.v.env_policy = NULL
         self.v.states = NULL
         self.v.rngs = NULL
         self.v.actions = NULL
@@ -558,9 +699,13 @@ cdef class VectorEnv:
         states = (<char *>self.v.states)[:n * <size_t>self.v.size]
         rngs = (<char *>self.v.rngs)[:n * sizeof(kz_rng)] + (<char *>self.v.srngs)[:n * sizeof(kz_rng)]
         arrays = {k: np.array(a) for k, a in zip(_ARRAYS, self._arrays())}
+        pol = (<char *>self.v.env_policy)[:n * <size_t>self.v.n_players * sizeof(int32_t)]
+        pools = None if self.opponent_pool is None else (list(self.opponent_pool),
+                                                          list(self.opponent_weights), pol)
         return (_vector_from_parts, (self.game, self.num_envs, seat, list(self.opponents),
                                      self.threads, states, rngs, arrays, bool(self.seeded),
-                                     self.decisions, bool(self.closed), self.metadata, self.spec))
+                                     self.decisions, bool(self.closed), self.metadata, self.spec,
+                                     pools))
 
     def __copy__(self):
         return self.__deepcopy__({})
@@ -778,11 +923,18 @@ _ARRAYS = ("_obs", "_mask", "_rew", "_term", "_trunc", "_done", "_to_act", "_sea
 
 
 def _vector_from_parts(game, num_envs, seat, opponents, threads, states, rngs, arrays,
-                       seeded, decisions, closed, metadata, spec):
+                       seeded, decisions, closed, metadata, spec, pools=None):
     """The unpickler of ``VectorEnv.__reduce__``.  Raises ``ValueError`` when the state
     bytes do not fit this build's structs (a pickle from another version)."""
-    cdef VectorEnv env = VectorEnv(game, num_envs, seat=seat, opponents=opponents,
-                                   threads=threads)
+    cdef VectorEnv env
+    if pools is None:
+        env = VectorEnv(game, num_envs, seat=seat, opponents=opponents, threads=threads)
+    else:
+        env = VectorEnv(game, num_envs, seat=seat, opponents=opponents, threads=threads,
+                        opponent_pool=pools[0], opponent_weights=pools[1])
+        if len(pools[2]) != <size_t>env.v.n_envs * env.v.n_players * sizeof(int32_t):
+            raise ValueError("a pickled VectorEnv with a bad opponent table")
+        memcpy(env.v.env_policy, <const char *>pools[2], len(pools[2]))
     env._restore(states, rngs, arrays, seeded, decisions, closed)
     env.metadata = metadata
     env.spec = spec

@@ -271,3 +271,64 @@ def test_a_forked_child_steps_with_its_own_workers():
     want, *_ = env.step(env.sample_legal())
     assert q.get(timeout=5) == want["observation"].sum()
     env.close()
+
+
+def test_learned_policy_opponents_play_as_policy_bot():
+    """``opponents="policy"`` (or ``policy:FILE.npz``) runs PolicyBot's choice in C."""
+    from krazy_core.learn.model import PolicyBot
+    env = VectorEnv("krazy-kings", 4, seat=0, opponents="policy", seed=0)
+    obs, info = env.reset(seed=0)
+    bot = PolicyBot()
+    checked = 0
+    for k in range(60):
+        a = env.sample_legal()
+        want = []
+        for i in range(4):
+            s = env.get_state(i)
+            s.apply_action(int(a[i]))
+            while not s.is_terminal() and s.current_player() != 0:
+                s.apply_action(bot.step(s))
+            want.append(None if s.is_terminal() else s.observation_tensor(0))
+        obs, r, te, tr, info = env.step(a)
+        for i in range(4):
+            if want[i] is not None and not info["_final_obs"][i]:
+                np.testing.assert_array_equal(obs["observation"][i], want[i])
+                checked += 1
+    assert checked > 100
+
+
+def test_opponent_pool_draws_per_episode_whatever_threads():
+    runs = []
+    for threads in (1, 2):
+        env = VectorEnv("krazy-kings", 16, seat="random", threads=threads,
+                        opponent_pool=["random", "heuristic", "policy"], opponent_weights=[1, 2, 1])
+        env.reset(seed=4)
+        trace = []
+        for _ in range(80):
+            obs, r, te, tr, info = env.step(env.sample_legal())
+            trace.append(obs["observation"].copy())
+            trace.append(r.copy())
+        runs.append(trace)
+        import copy
+        c = copy.deepcopy(env)
+        a = env.sample_legal(1)
+        np.testing.assert_array_equal(c.step(a)[0]["observation"], env.step(a)[0]["observation"])
+        assert c.opponent_pool == ("random", "heuristic", "policy")
+    for x, y in zip(*runs):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("kw", [dict(opponents="ismcts"), dict(opponents="policy:x.txt"),
+                                dict(opponent_pool=[]), dict(opponent_pool=["random"] * 17),
+                                dict(opponent_pool=["random", "heuristic"], opponent_weights=[1]),
+                                dict(opponent_pool=["random"], opponent_weights=[0]),
+                                dict(opponent_weights=[1]),
+                                dict(opponent_pool=["policy", "policy:/nonexistent.npz"])])
+def test_bad_opponents_raise(kw):
+    with pytest.raises(ConfigError):
+        VectorEnv("krazy-kings", 2, **kw)
+
+
+def test_a_game_without_a_policy_refuses_policy_opponents():
+    with pytest.raises(ConfigError):
+        VectorEnv("kings-rummy", 2, opponents="policy")

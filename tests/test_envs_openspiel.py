@@ -262,3 +262,15 @@ def test_openspiel_ismcts_plays_the_explicit_chance_game(game_id):
         state.apply_action(a)
         moves += 1
     assert moves > 0
+
+
+@pytest.mark.parametrize("name", ["python_kings_rummy(players=2)", "python_krass_kariert_chance(players=3)"])
+def test_our_bots_as_pyspiel_bots(name):
+    """``KrazyBot``: our bots as ``pyspiel.Bot``s, driven by pyspiel's own ``evaluate_bots``."""
+    game = pyspiel.load_game(name)
+    bots = [kos.KrazyBot(game, p, "heuristic" if p == 0 else "random", seed=p)
+            for p in range(game.num_players())]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 11)
+    assert len(returns) == game.num_players() and sum(returns) == game.utility_sum()
+    with pytest.raises(ValueError):
+        bots[0].step(pyspiel.load_game("python_krazy_kings_chance").new_initial_state())

@@ -96,7 +96,7 @@ from krazy_core._state import Tape, apply_taped, new_state_taped
 from krazy_core.errors import IllegalActionError
 from krazy_core.rng import Rng
 
-__all__ = ["register", "short_name", "SHORT_NAMES", "CHANCE_NAMES"]
+__all__ = ["register", "short_name", "SHORT_NAMES", "CHANCE_NAMES", "KrazyBot"]
 
 SHORT_NAMES = {g: "python_" + g.replace("-", "_") for g in krazy_core.available_games()}
 CHANCE_NAMES = {g: n + "_chance" for g, n in SHORT_NAMES.items()}
@@ -442,6 +442,44 @@ class KrazyChanceState(pyspiel.State):
         if self.pending is not None:
             text += f"\npending {self.pending[0]}: {len(self.pending[1])} draws chosen"
         return text
+
+
+class KrazyBot(pyspiel.Bot):
+    """One of our bots (``krazy_core.bots``: a ``Bot`` or a ``make_bot`` word such as
+    ``"heuristic"`` or ``"ismcts:200"``) as a ``pyspiel.Bot``, for either registration:
+    ``step(state)`` plays ``bot.step(state.kstate)`` for the player to act (our bots read
+    only what that player may see).  ``player_id`` is kept for pyspiel's bookkeeping.
+    Raises ``ConfigError`` for an unknown word; ``step`` at a chance node or a finished game
+    raises ``ValueError``.
+
+        >>> import pyspiel
+        >>> from krazy_core.envs import openspiel
+        >>> _ = openspiel.register()
+        >>> game = pyspiel.load_game("python_krazy_kings_chance(players=2)")
+        >>> bots = [openspiel.KrazyBot(game, 0, "heuristic", seed=1),
+        ...         openspiel.KrazyBot(game, 1, "random", seed=2)]
+        >>> returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 7)
+        >>> sorted(returns)
+        [0.0, 1.0]
+    """
+
+    def __init__(self, game, player_id, bot="heuristic", *, seed=None):
+        super().__init__()
+        from krazy_core.bots import make_bot
+        self.player_id = player_id
+        self.bot = make_bot(bot, seed=seed) if isinstance(bot, str) else bot
+
+    def step(self, state):
+        kstate = getattr(state, "kstate", None)
+        if kstate is None or state.is_chance_node() or state.is_terminal():
+            raise ValueError("KrazyBot.step needs a krazy_core pyspiel state at a player's turn")
+        return int(self.bot.step(kstate))
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
 
 
 def register():

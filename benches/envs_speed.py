@@ -5,6 +5,7 @@ in a Python loop.
 
     pip install '.[rl]' rlcard pgx jax
     python benches/envs_speed.py --repeats 5 --seconds 1.0 --json benches/envs_speed.json
+    python benches/envs_speed.py --curve krazy-kings --threads 1,2,4 --repeats 5   # scaling
 
 Every row times the env's step call only, and every step returns the next observation and
 legal-action mask (RLCard: ``state["obs"]`` and ``legal_actions``; Pgx: ``observation`` and
@@ -166,8 +167,15 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=1.0, help="clock time per row per repeat")
     ap.add_argument("--json", help="write the medians here")
+    ap.add_argument("--curve", metavar="GAME", help="only the thread-scaling curve of GAME's "
+                    "VectorEnv (all seats, 1024 envs) at --threads")
+    ap.add_argument("--threads", default="1,2,4", help="thread counts of --curve (default 1,2,4)")
     args = ap.parse_args(argv)
     table = rows()
+    if args.curve:
+        table = [(f"VectorEnv {args.curve} all seats, 1024 envs, {th} thread{'s' if th > 1 else ''}",
+                  lambda s, th=th: bench_vector(args.curve, th, s))
+                 for th in map(int, args.threads.split(","))]
     results = {name: [] for name, _ in table}
     skipped = {}
     for rep in range(args.repeats):

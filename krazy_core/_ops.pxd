@@ -7,12 +7,21 @@ cdef extern from "krazy/rng.h" nogil:
     ctypedef struct kz_rng:
         uint64_t s[4]               # xoshiro256** state, never all zero
     void kz_rng_seed(kz_rng *r, uint64_t seed) noexcept
+    void kz_rng_seed_state(kz_rng *r, uint64_t seed) noexcept  # a new_game's: keeps a tape
     uint64_t kz_next(kz_rng *r) noexcept
     uint32_t kz_bounded(kz_rng *r, uint32_t n) noexcept   # uniform in [0, n), unbiased
     uint32_t kz_bounded_nb(kz_rng *r, uint32_t n) noexcept   # the same, no branch on n <= 1
     int kz_d6(kz_rng *r) noexcept                          # 1..6
     double kz_uniform(kz_rng *r) noexcept                  # [0, 1)
     void kz_shuffle_u8(kz_rng *r, uint8_t *a, int n) noexcept  # Fisher-Yates in place
+    # explicit chance (OpenSpiel): a generator with s[0..2] == 0 and s[3] = &tape is "taped":
+    # its bounded draws (n >= 2) read the tape instead of drawing (rng.h)
+    ctypedef struct kz_tape:
+        const uint32_t *vals        # the outcomes chosen so far, each in [0, n) of its draw
+        int32_t len                 # values in vals
+        int32_t pos                 # draws made (may pass len)
+        uint32_t need               # n of the first draw past the end (0: none)
+        kz_rng rest                 # draws past the end: a real stream (the step runs on)
 
 cdef extern from "krazy/bits.h" nogil:
     int kz_popcount64(uint64_t x) noexcept                # set bits (POPCNT or inline SWAR)

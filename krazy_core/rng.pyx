@@ -33,6 +33,17 @@ cdef class Rng:
     def __init__(self, seed=None):
         kz_rng_seed(&self.r, <uint64_t>check_seed(seed))
 
+    def __reduce__(self):
+        """Pickle and copy by value: the four 64-bit words of the xoshiro256** state, so
+        a copy draws exactly what the original would draw next."""
+        return (_rng_from_words, (self.r.s[0], self.r.s[1], self.r.s[2], self.r.s[3]))
+
+    def __copy__(self):
+        return _rng_from_words(self.r.s[0], self.r.s[1], self.r.s[2], self.r.s[3])
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
     def next_u64(self) -> int:
         """Next raw 64-bit output."""
         return kz_next(&self.r)
@@ -70,3 +81,20 @@ cdef class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = kz_bounded(&self.r, <uint32_t>(i + 1))
             items[i], items[j] = items[j], items[i]
+
+
+def _rng_from_words(s0, s1, s2, s3):
+    """An ``Rng`` whose xoshiro256** state is the four given 64-bit words (the unpickler of
+    ``Rng.__reduce__``).  Raises ``ValueError`` for words out of range or all zero."""
+    words = (s0, s1, s2, s3)
+    for w in words:
+        if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < 2 ** 64:
+            raise ValueError(f"Rng state words must be ints in [0, 2**64), got {words!r}")
+    if not any(words):
+        raise ValueError("the all-zero xoshiro256** state is invalid")
+    cdef Rng g = Rng.__new__(Rng)
+    g.r.s[0] = <uint64_t>s0
+    g.r.s[1] = <uint64_t>s1
+    g.r.s[2] = <uint64_t>s2
+    g.r.s[3] = <uint64_t>s3
+    return g

@@ -19,7 +19,10 @@ common training loops run unchanged; the spaces need Gymnasium installed
 ``gymnasium.vector.VectorEnv`` subclass for Gymnasium's wrappers.
 
 One step, for every env ``i`` (spread over ``threads`` threads, each owning a slice of the
-envs; each env has its own PRNG, so results do not depend on ``threads``):
+envs fixed at construction: the calling thread steps the first slice and ``threads - 1``
+persistent native worker threads, started on the first call and stopped by ``close()``, the
+others, all without the GIL and with no Python object per step; each env has its own
+PRNGs, so results do not depend on ``threads``):
 
 1. applies ``actions[i]`` for the seat to act (the learner's seat, or in all-seats mode
    whichever seat is to act);
@@ -49,8 +52,10 @@ out of range raise ``ConfigError``.
 
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport INFINITY
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
+from posix.unistd cimport getpid
 
 from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
 from krazy_core._state cimport State, EventLog
@@ -61,12 +66,115 @@ from krazy_core._state import check_seed
 from krazy_core.errors import ConfigError, IllegalActionError
 from krazy_core._validate import c_int as _c_int
 
-POLICIES = ("random", "heuristic")
+cdef extern from *:
+    """
+    /* A pool of persistent worker threads for VectorEnv (issue 32): one call runs
+     * fn(ctx, k, kind) for every chunk k in 0..n (chunk 0 on the calling thread, chunk k >= 1
+     * on worker k), then returns; no Python object is touched, so the caller releases the
+     * GIL around it.  Workers sleep on a condition variable between calls. */
+    #include <pthread.h>
+    #include <stdlib.h>
+    typedef void (*kzv_fn)(void *ctx, int k, int kind);
+    typedef struct kzv_pool kzv_pool;
+    typedef struct { kzv_pool *p; int k; } kzv_arg;
+    struct kzv_pool {
+        int n;                  /* worker threads: chunks 1..n */
+        pthread_t *th;
+        kzv_arg *args;
+        pthread_mutex_t mu;
+        pthread_cond_t go, done;
+        long gen;               /* calls made: a worker runs once per new value */
+        int pending;            /* workers still running this call */
+        int stop;
+        int kind;
+        kzv_fn fn;
+        void *ctx;
+    };
+    static void *kzv_main(void *arg) {
+        kzv_arg *a = (kzv_arg *)arg;
+        kzv_pool *p = a->p;
+        long seen = 0;
+        for (;;) {
+            pthread_mutex_lock(&p->mu);
+            while (p->gen == seen && !p->stop) pthread_cond_wait(&p->go, &p->mu);
+            if (p->stop) { pthread_mutex_unlock(&p->mu); return NULL; }
+            seen = p->gen;
+            int kind = p->kind;
+            pthread_mutex_unlock(&p->mu);
+            p->fn(p->ctx, a->k, kind);
+            pthread_mutex_lock(&p->mu);
+            if (--p->pending == 0) pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+    /* n workers; returns 0, or -1 when a thread could not start (none left running). */
+    static int kzv_pool_start(kzv_pool *p, int n, kzv_fn fn, void *ctx) {
+        int k;
+        p->n = 0; p->gen = 0; p->pending = 0; p->stop = 0; p->kind = 0; p->fn = fn; p->ctx = ctx;
+        p->th = (pthread_t *)calloc((size_t)n + 1, sizeof(pthread_t));
+        p->args = (kzv_arg *)calloc((size_t)n + 1, sizeof(kzv_arg));
+        if (p->th == NULL || p->args == NULL) { free(p->th); free(p->args); p->th = NULL; p->args = NULL; return -1; }
+        pthread_mutex_init(&p->mu, NULL);
+        pthread_cond_init(&p->go, NULL);
+        pthread_cond_init(&p->done, NULL);
+        for (k = 1; k <= n; ++k) {
+            p->args[k].p = p;
+            p->args[k].k = k;
+            if (pthread_create(&p->th[k], NULL, kzv_main, &p->args[k]) != 0) break;
+            p->n = k;
+        }
+        if (p->n != n) return -1;
+        return 0;
+    }
+    static void kzv_pool_run(kzv_pool *p, int kind) {
+        pthread_mutex_lock(&p->mu);
+        p->kind = kind;
+        p->pending = p->n;
+        p->gen++;
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+        p->fn(p->ctx, 0, kind);
+        pthread_mutex_lock(&p->mu);
+        while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+    }
+    static void kzv_pool_stop(kzv_pool *p) {
+        int k;
+        if (p->th == NULL) return;
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+        for (k = 1; k <= p->n; ++k) pthread_join(p->th[k], NULL);
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->go);
+        pthread_cond_destroy(&p->done);
+        free(p->th);
+        free(p->args);
+        p->th = NULL;
+        p->args = NULL;
+        p->n = 0;
+    }
+    """
+    ctypedef void (*kzv_fn)(void *ctx, int k, int kind) noexcept nogil
+    ctypedef struct kzv_pool:
+        int n
+    int kzv_pool_start(kzv_pool *p, int n, kzv_fn fn, void *ctx) nogil
+    void kzv_pool_run(kzv_pool *p, int kind) nogil
+    void kzv_pool_stop(kzv_pool *p) nogil
+
+
+POLICIES = ("random", "heuristic", "policy", "policy:FILE.npz")
 DEF POL_RANDOM = 0
 DEF POL_HEURISTIC = 1
+DEF POL_LEARNED = 2
+DEF MAX_POOL = 16
 DEF SEAT_RANDOM = -1
 DEF SEAT_ALL = -2
 DEF MAX_DEAL_TRIES = 64        # deals in a row that end before the learner acts (never seen)
+DEF RUN_STEP = 0
+DEF RUN_RESET = 1
+DEF RUN_SAMPLE = 2
 
 
 ctypedef struct kz_vec:
@@ -78,6 +186,17 @@ ctypedef struct kz_vec:
     int32_t A                   # distinct actions
     int32_t seat_mode           # >= 0: the learner's fixed seat; SEAT_RANDOM; SEAT_ALL
     int32_t policy[KZ_MAX_PLAYERS]   # POL_* of each seat when it is not the learner
+    int32_t n_pool              # 0: the seats' policies are fixed; else a pool drawn per episode
+    int32_t pool[MAX_POOL]      # POL_* of each pool member
+    uint32_t pool_cum[MAX_POOL] # cumulative integer weights (pool_cum[n_pool - 1]: the total)
+    int32_t *env_policy         # n_envs * n_players: each env's seats' policies this episode
+    # the learned policy (POL_LEARNED; PolicyBot's choice): argmax over the legal actions of
+    # relu(x @ w1 + b1) @ w2 + b2, x the acting seat's observation tensor (ties: first legal)
+    const float *p_w1           # D * H, input-major (read only; the arrays belong to Python)
+    const float *p_b1           # H
+    const float *p_w2t          # A * H: w2 transposed
+    const float *p_b2           # A
+    int32_t p_hidden            # H
     char *states                # n_envs * size bytes
     kz_rng *rngs                # n_envs PRNGs: deals, random seats, opponents' draws
     int32_t *seat               # n_envs: the learner's seat this episode (-1: all seats)
@@ -93,17 +212,64 @@ ctypedef struct kz_vec:
     float *final_obs            # n_envs * D
     int8_t *final_mask          # n_envs * A (all zeros: nobody acts in a finished game)
     int64_t *episodes           # n_envs: games finished
+    kz_rng *srngs               # n_envs PRNGs of sample_legal (seeded by reset(seed))
+    int64_t *sample             # n_envs: sample_legal's output
+    int32_t n_chunks            # slices of the envs, one per thread
+    int32_t *bounds             # n_chunks + 1: chunk k is envs [bounds[k], bounds[k+1])
+    int32_t *legal              # n_chunks * (ops.max_legal + 1): each chunk's scratch list
+    int64_t *decisions          # n_chunks: actions applied by each chunk since creation
 
 
 cdef inline void *_st(kz_vec *v, int32_t i) noexcept nogil:
     return v.states + <size_t>i * <size_t>v.size
 
 
+cdef int32_t _learned_action(kz_vec *v, void *st, int p, int32_t *legal) noexcept nogil:
+    """PolicyBot's move in C: the legal action of the highest logit (ties and non-finite
+    logits: the first legal action), with the same float sums as ``policy_priors``."""
+    cdef int32_t n = v.ops.legal_actions(st, legal), i, j, a, best = -1, H = v.p_hidden, T = v.D
+    cdef float *x = <float *>(legal + v.ops.max_legal + 1)
+    cdef float *h = x + T
+    cdef const float *row
+    cdef float z, xi, top = 0.0
+    if n <= 0:
+        return -1
+    if n == 1:
+        return legal[0]
+    v.ops.observation_tensor(st, p, x)
+    for j in range(H):
+        h[j] = v.p_b1[j]
+    for i in range(T):
+        xi = x[i]
+        if xi != 0.0:
+            row = v.p_w1 + <size_t>i * H
+            for j in range(H):
+                h[j] += xi * row[j]
+    for j in range(H):
+        if h[j] < 0.0:
+            h[j] = 0.0
+    for i in range(n):
+        a = legal[i]
+        z = v.p_b2[a]
+        row = v.p_w2t + <size_t>a * H
+        for j in range(H):
+            z += h[j] * row[j]
+        if z != z or z == INFINITY or z == -INFINITY:
+            return legal[0]
+        if best < 0 or z > top:
+            best = a
+            top = z
+    return best
+
+
 cdef inline int32_t _policy_action(kz_vec *v, int32_t i, void *st, int32_t *legal) noexcept nogil:
     cdef int n
     cdef int p = v.ops.current_player(st)
-    if v.policy[p] == POL_HEURISTIC and v.ops.heuristic_action != NULL:
+    cdef int32_t pol = v.policy[p] if v.n_pool == 0 else v.env_policy[<size_t>i * v.n_players + p]
+    if pol == POL_HEURISTIC and v.ops.heuristic_action != NULL:
         return v.ops.heuristic_action(st, &v.rngs[i])
+    if pol == POL_LEARNED:
+        return _learned_action(v, st, p, legal)
     if v.ops.random_action != NULL:
         return v.ops.random_action(st, &v.rngs[i])
     n = v.ops.legal_actions(st, legal)
@@ -129,10 +295,19 @@ cdef int64_t _new_episode(kz_vec *v, int32_t i, int32_t *legal) noexcept nogil:
     cdef void *st = _st(v, i)
     cdef int t
     cdef int64_t k = 0
+    cdef int32_t p, m
+    cdef uint32_t u
     for t in range(MAX_DEAL_TRIES):
         v.ops.new_game(st, kz_next(&v.rngs[i]))
         if v.seat_mode == SEAT_RANDOM:
             v.seat[i] = <int32_t>kz_bounded(&v.rngs[i], <uint32_t>v.n_players)
+        if v.n_pool:                    # each seat's opponent this episode, from the pool
+            for p in range(v.n_players):
+                u = kz_bounded(&v.rngs[i], v.pool_cum[v.n_pool - 1])
+                m = 0
+                while u >= v.pool_cum[m]:
+                    m += 1
+                v.env_policy[<size_t>i * v.n_players + p] = v.pool[m]
         k += _advance(v, i, st, legal)
         if not v.ops.is_terminal(st):
             break
@@ -197,28 +372,47 @@ cdef void _reset_range(kz_vec *v, int32_t lo, int32_t hi, int32_t *legal) noexce
         _write_obs(v, i, legal)
 
 
-@cython.final
-cdef class _Chunk:
-    """One thread's slice ``[lo, hi)`` of the envs and its scratch list of legal actions."""
-    cdef kz_vec *v
-    cdef int32_t lo, hi
-    cdef int32_t *legal
-    cdef int64_t decisions
+cdef void _sample_range(kz_vec *v, int32_t lo, int32_t hi) noexcept nogil:
+    """One uniformly random legal action per env from its own ``srngs[i]`` (the k-th set
+    entry of its mask row, k drawn in [0, count)); -1 for a row with none."""
+    cdef int32_t i, a, c, k
+    cdef const int8_t *m
+    for i in range(lo, hi):
+        m = v.mask + <size_t>i * <size_t>v.A
+        c = 0
+        for a in range(v.A):
+            c += m[a] != 0
+        if c == 0:
+            v.sample[i] = -1
+            continue
+        k = <int32_t>kz_bounded(&v.srngs[i], <uint32_t>c)
+        for a in range(v.A):
+            if m[a] != 0:
+                if k == 0:
+                    v.sample[i] = a
+                    break
+                k -= 1
 
-    def __dealloc__(self):
-        free(self.legal)
 
-    def step(self):
-        cdef int32_t i
-        cdef int64_t k = 0
-        with nogil:
-            for i in range(self.lo, self.hi):
-                k += _step_env(self.v, i, self.legal)
-        self.decisions += k
+cdef inline size_t _chunk_ints_of(const kz_vec *v) noexcept nogil:
+    """int32 slots of one chunk's scratch: the legal list, then (learned policy) D + H floats."""
+    return <size_t>(v.ops.max_legal + 1) + <size_t>(v.D + v.p_hidden if v.p_hidden > 0 else 0)
 
-    def reset(self):
-        with nogil:
-            _reset_range(self.v, self.lo, self.hi, self.legal)
+
+cdef void _chunk_work(void *ctx, int k, int kind) noexcept nogil:
+    """Chunk ``k``'s share of one call (step, reset or sample): envs [bounds[k], bounds[k+1])."""
+    cdef kz_vec *v = <kz_vec *>ctx
+    cdef int32_t i, lo = v.bounds[k], hi = v.bounds[k + 1]
+    cdef int32_t *legal = v.legal + <size_t>k * _chunk_ints_of(v)
+    cdef int64_t n = 0
+    if kind == RUN_STEP:
+        for i in range(lo, hi):
+            n += _step_env(v, i, legal)
+        v.decisions[k] += n
+    elif kind == RUN_RESET:
+        _reset_range(v, lo, hi, legal)
+    else:
+        _sample_range(v, lo, hi)
 
 
 cdef class VectorEnv:
@@ -230,12 +424,22 @@ cdef class VectorEnv:
     - ``seat``: the learner's seat (an int), ``"random"`` (drawn per episode from the env's
       PRNG; ``info["seat"]`` says which) or ``"all"`` (self-play: every seat is a learner;
       ``obs`` is the view of ``info["to_act"]``, ``rewards`` go to the seat that moved);
-    - ``opponents``: ``"random"`` or ``"heuristic"`` for every other seat, or a list of one
-      per seat (the learner's entry is ignored);
+    - ``opponents``: an in-core policy for every other seat, or a list of one per seat (the
+      learner's entry is ignored): ``"random"``, ``"heuristic"``, or ``"policy"`` /
+      ``"policy:FILE.npz"`` (the learned policy's most likely legal action, as
+      ``krazy_core.learn.model.PolicyBot`` picks it, the network run in C; the game's shipped
+      policy or the weights in FILE; ``ConfigError`` if it does not load or fit the game;
+      one learned model per env);
+    - ``opponent_pool`` (a list of up to 16 such words) with optional ``opponent_weights``
+      (non-negative ints, default all 1): when given, each episode every seat's opponent is
+      drawn from the pool by weight from that env's PRNG (so seeded, whatever ``threads``),
+      replacing ``opponents``;
     - ``seed``: an int; env ``i``'s PRNG is seeded from ``seed`` and ``i``, and every deal,
       random seat and opponent draw comes from it: the same seed gives the same arrays step
       for step, whatever ``threads``;
-    - ``threads``: envs are split into that many slices, stepped in parallel without the GIL;
+    - ``threads``: envs are split once into that many slices, stepped in parallel without
+      the GIL by the calling thread and ``threads - 1`` persistent worker threads (POSIX
+      threads; ``RuntimeError`` if they cannot start);
     - ``options``: the game's options (``krazy rules GAME``), as ``krazy_core.make``.
 
     Raises ``ConfigError`` for a bad option, and for a ``num_envs`` or ``threads`` that is
@@ -247,8 +451,9 @@ cdef class VectorEnv:
     cdef readonly object game
     cdef readonly int num_envs
     cdef readonly int threads
-    cdef list chunks
-    cdef object pool
+    cdef kzv_pool pool
+    cdef bint pool_on
+    cdef long pool_pid               # the process that started the workers (a fork has none)
     cdef object _spaces
     cdef public object metadata
     cdef public object render_mode
@@ -259,12 +464,15 @@ cdef class VectorEnv:
     cdef object _obs, _mask, _rew, _term, _trunc, _done, _to_act, _seat, _seat_rew
     cdef object _final_obs, _final_mask, _episodes, _info
     cdef readonly tuple opponents
+    cdef readonly object opponent_pool
+    cdef readonly object opponent_weights
+    cdef object _model
 
     def __cinit__(self):
         memset(&self.v, 0, sizeof(kz_vec))
 
     def __init__(self, game_id, num_envs, *, num_players=None, seat=0, opponents="random",
-                 seed=None, threads=1, **options):
+                 seed=None, threads=1, opponent_pool=None, opponent_weights=None, **options):
         import krazy_core
         from krazy_core._validate import c_count
         cdef int32_t i, P
@@ -300,12 +508,44 @@ cdef class VectorEnv:
             opp = list(opponents)
             if len(opp) != P:
                 raise ConfigError(f"opponents: one policy per seat ({P}), got {len(opp)}")
+        models = set()
         for i in range(P):
-            if opp[i] not in POLICIES:
-                raise ConfigError(f"opponents: {opp[i]!r} is not an in-core policy; choose from "
-                                  f"{', '.join(POLICIES)} (bots such as ISMCTS: the Gymnasium env)")
-            self.v.policy[i] = POL_HEURISTIC if opp[i] == "heuristic" else POL_RANDOM
+            self.v.policy[i] = self._policy_id(opp[i], "opponents", models)
         self.opponents = tuple(opp)
+        self.opponent_pool = None
+        self.opponent_weights = None
+        if opponent_pool is not None:
+            pool = [opponent_pool] if isinstance(opponent_pool, str) else list(opponent_pool)
+            if not 1 <= len(pool) <= MAX_POOL:
+                raise ConfigError(f"opponent_pool: 1 to {MAX_POOL} in-core policies, got {len(pool)}")
+            if opponent_weights is None:
+                weights = [1] * len(pool)
+            else:
+                weights = list(opponent_weights)
+                if len(weights) != len(pool) or any(isinstance(w, bool) or not isinstance(w, int)
+                                                    or w < 0 for w in weights) or sum(weights) <= 0 \
+                        or sum(weights) >= 2 ** 31:
+                    raise ConfigError(f"opponent_weights: {len(pool)} non-negative ints, not all zero "
+                                      f"(sum < 2**31), got {opponent_weights!r}")
+            total = 0
+            for k in range(len(pool)):
+                self.v.pool[k] = self._policy_id(pool[k], "opponent_pool", models)
+                total += weights[k]
+                self.v.pool_cum[k] = <uint32_t>total
+            self.v.n_pool = len(pool)
+            self.opponent_pool = tuple(pool)
+            self.opponent_weights = tuple(weights)
+        elif opponent_weights is not None:
+            raise ConfigError("opponent_weights needs opponent_pool")
+        if len(models) > 1:
+            raise ConfigError(f"one learned policy per VectorEnv, got {sorted(models)!r}")
+        self._model = None
+        if models:
+            from krazy_core.search.ismcts import _policy_arrays
+            name = models.pop()
+            m = _policy_arrays(self.template, None if name == "" else name)   # ConfigError
+            self._model = {k: np.ascontiguousarray(m[k], dtype=np.float32) for k in ("w1", "b1", "w2t", "b2")}
+            self._bind_model()
         self.num_envs = num_envs
         self.threads = min(threads, num_envs)
         N, D, A = num_envs, self.v.D, self.v.A
@@ -324,20 +564,31 @@ cdef class VectorEnv:
         self._bind()
         self.v.states = <char *>malloc(<size_t>N * <size_t>self.v.size)
         self.v.rngs = <kz_rng *>malloc(<size_t>N * sizeof(kz_rng))
+        self.v.srngs = <kz_rng *>malloc(<size_t>N * sizeof(kz_rng))
         self.v.actions = <int32_t *>calloc(<size_t>N, sizeof(int32_t))
-        if self.v.states == NULL or self.v.rngs == NULL or self.v.actions == NULL:
+        self.v.sample = <int64_t *>calloc(<size_t>N, sizeof(int64_t))
+        T = self.threads
+        self.v.n_chunks = T
+        self.v.bounds = <int32_t *>calloc(<size_t>T + 1, sizeof(int32_t))
+        self.v.legal = <int32_t *>malloc(<size_t>T * self._chunk_ints() * sizeof(int32_t))
+        self.v.env_policy = <int32_t *>calloc(<size_t>N * <size_t>P, sizeof(int32_t))
+        self.v.decisions = <int64_t *>calloc(<size_t>T, sizeof(int64_t))
+        if (self.v.states == NULL or self.v.rngs == NULL or self.v.actions == NULL
+                or self.v.srngs == NULL or self.v.sample == NULL or self.v.bounds == NULL
+                or self.v.legal == NULL or self.v.decisions == NULL or self.v.env_policy == NULL):
             raise MemoryError()
+        for i in range(N):
+            kz_rng_seed(&self.v.srngs[i], <uint64_t>i + 1)
         for i in range(N):
             memcpy(_st(&self.v, i), self.template.data, <size_t>self.v.size)
             self.v.seat[i] = self.v.seat_mode if self.v.seat_mode >= 0 else -1
-        self.chunks = []
-        per, extra = divmod(N, self.threads)
+        per, extra = divmod(N, T)           # the work is split once, here
         lo = 0
-        for k in range(self.threads):
-            hi = lo + per + (1 if k < extra else 0)
-            self.chunks.append(self._chunk(lo, hi))
-            lo = hi
-        self.pool = None
+        for k in range(T):
+            self.v.bounds[k] = lo
+            lo = lo + per + (1 if k < extra else 0)
+        self.v.bounds[T] = N
+        self.pool_on = False
         self.closed = False
         self.render_mode = None
         self.spec = None
@@ -349,15 +600,31 @@ cdef class VectorEnv:
             self._seed(seed)
         self._info = None
 
-    cdef _chunk(self, int32_t lo, int32_t hi):
-        cdef _Chunk c = _Chunk.__new__(_Chunk)
-        c.v = &self.v
-        c.lo = lo
-        c.hi = hi
-        c.legal = <int32_t *>malloc(<size_t>(self.v.ops.max_legal + 1) * sizeof(int32_t))
-        if c.legal == NULL:
-            raise MemoryError()
-        return c
+    cdef size_t _chunk_ints(self):
+        return _chunk_ints_of(&self.v)
+
+    def _policy_id(self, word, what, set models):
+        """POL_* of an in-core policy word; a ``policy`` word adds its model to ``models``."""
+        if word == "random":
+            return POL_RANDOM
+        if word == "heuristic":
+            return POL_HEURISTIC
+        if isinstance(word, str) and (word == "policy" or (word.startswith("policy:") and word.endswith(".npz"))):
+            models.add(word[7:])
+            return POL_LEARNED
+        raise ConfigError(f"{what}: {word!r} is not an in-core policy; choose from random, heuristic, "
+                          f"policy, policy:FILE.npz (bots such as ISMCTS: the Gymnasium env)")
+
+    cdef _bind_model(self):
+        cdef float[:, ::1] w1 = self._model["w1"]
+        cdef float[::1] b1 = self._model["b1"]
+        cdef float[:, ::1] w2t = self._model["w2t"]
+        cdef float[::1] b2 = self._model["b2"]
+        self.v.p_w1 = &w1[0, 0]
+        self.v.p_b1 = &b1[0]
+        self.v.p_w2t = &w2t[0, 0]
+        self.v.p_b2 = &b2[0]
+        self.v.p_hidden = <int32_t>w1.shape[1]
 
     cdef _bind(self):
         cdef float[:, ::1] o = self._obs
@@ -386,19 +653,89 @@ cdef class VectorEnv:
         self.v.episodes = &ep[0]
 
     def __dealloc__(self):
+        self._stop_pool()
         free(self.v.states)
         free(self.v.rngs)
         free(self.v.actions)
+        free(self.v.srngs)
+        free(self.v.sample)
+        free(self.v.bounds)
+        free(self.v.legal)
+        free(self.v.decisions)
+        free(self.v.env_policy)
+        self.v.env_policy = NULL
         self.v.states = NULL
         self.v.rngs = NULL
         self.v.actions = NULL
+        self.v.srngs = NULL
+        self.v.sample = NULL
+        self.v.bounds = NULL
+        self.v.legal = NULL
+        self.v.decisions = NULL
+
+    cdef void _stop_pool(self) noexcept:
+        if self.pool_on and getpid() == self.pool_pid:
+            with nogil:
+                kzv_pool_stop(&self.pool)
+            self.pool_on = False
 
     cdef _seed(self, seed):
         cdef int32_t i
         cdef uint64_t s = <uint64_t>check_seed(seed)
         for i in range(self.v.n_envs):
             kz_rng_seed(&self.v.rngs[i], s ^ (<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL))
+            kz_rng_seed(&self.v.srngs[i], s ^ (<uint64_t>(i + 1) * 0xD1B54A32D192ED03ULL)
+                        ^ 0x5A4D504C45ULL)
         self.seeded = True
+
+    # ------------------------------------------------------------------ pickle / copy
+    def __reduce__(self):
+        """Pickle and copy by value, mid-episode: the options it was made with, every env's
+        state struct and PRNG, and the arrays of the last step; the copy steps exactly as
+        the original would (a closed env copies as closed).  ``copy.copy`` is a deep copy
+        too (the envs share no buffers)."""
+        seat = {SEAT_RANDOM: "random", SEAT_ALL: "all"}.get(self.v.seat_mode, self.v.seat_mode)
+        n = <size_t>self.v.n_envs
+        states = (<char *>self.v.states)[:n * <size_t>self.v.size]
+        rngs = (<char *>self.v.rngs)[:n * sizeof(kz_rng)] + (<char *>self.v.srngs)[:n * sizeof(kz_rng)]
+        arrays = {k: np.array(a) for k, a in zip(_ARRAYS, self._arrays())}
+        pol = (<char *>self.v.env_policy)[:n * <size_t>self.v.n_players * sizeof(int32_t)]
+        pools = None if self.opponent_pool is None else (list(self.opponent_pool),
+                                                          list(self.opponent_weights), pol)
+        return (_vector_from_parts, (self.game, self.num_envs, seat, list(self.opponents),
+                                     self.threads, states, rngs, arrays, bool(self.seeded),
+                                     self.decisions, bool(self.closed), self.metadata, self.spec,
+                                     pools))
+
+    def __copy__(self):
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo):
+        f, args = self.__reduce__()
+        return f(*args)
+
+    cdef list _arrays(self):
+        return [self._obs, self._mask, self._rew, self._term, self._trunc, self._done,
+                self._to_act, self._seat, self._seat_rew, self._final_obs, self._final_mask,
+                self._episodes]
+
+    cdef _restore(self, bytes states, bytes rngs, dict arrays, bint seeded, int64_t decisions,
+                  bint closed):
+        cdef size_t n = <size_t>self.v.n_envs
+        if len(states) != n * <size_t>self.v.size or len(rngs) != 2 * n * sizeof(kz_rng):
+            raise ValueError("a pickled VectorEnv of another build or size: the state "
+                             "structs do not fit")
+        for k, dst in zip(_ARRAYS, self._arrays()):
+            a = np.asarray(arrays[k])
+            if a.shape != dst.shape:
+                raise ValueError(f"a pickled VectorEnv with a bad {k[1:]} array {a.shape}")
+            dst[...] = a
+        memcpy(self.v.states, <const char *>states, len(states))
+        memcpy(self.v.rngs, <const char *>rngs, n * sizeof(kz_rng))
+        memcpy(self.v.srngs, <const char *>rngs + n * sizeof(kz_rng), n * sizeof(kz_rng))
+        self.seeded = seeded
+        self.v.decisions[0] = decisions
+        self.closed = closed
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed=None, options=None):
@@ -412,7 +749,7 @@ cdef class VectorEnv:
             self._seed(seed)
         self._episodes[:] = 0
         self._seat_rew[:] = 0
-        self._run("reset")
+        self._run(RUN_RESET)
         return self._obs_dict(), self._infos()
 
     def step(self, actions):
@@ -424,7 +761,7 @@ cdef class VectorEnv:
         if not self.seeded:
             raise IllegalActionError("call reset() before step()")
         self._check_actions(actions)
-        self._run("step")
+        self._run(RUN_STEP)
         return self._obs_dict(), self._rew, self._term, self._trunc, self._infos()
 
     cdef _check_actions(self, actions):
@@ -453,21 +790,25 @@ cdef class VectorEnv:
         for i in range(N):
             self.v.actions[i] = <int32_t>av[i]
 
-    def _run(self, what):
-        cdef _Chunk c
-        if self.threads == 1:
-            c = self.chunks[0]
-            c.step() if what == "step" else c.reset()
-            return
-        if self.pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-            self.pool = ThreadPoolExecutor(max_workers=self.threads - 1,
-                                           thread_name_prefix="krazy-vector")
-        futures = [self.pool.submit(getattr(ch, what)) for ch in self.chunks[1:]]
-        c = self.chunks[0]
-        c.step() if what == "step" else c.reset()
-        for f in futures:
-            f.result()
+    cdef int _run(self, int kind) except -1:
+        """One call over every env: chunk 0 on this thread, the others on the persistent
+        workers (started on the first call with ``threads > 1``), the GIL released."""
+        if self.pool_on and getpid() != self.pool_pid:
+            # a forked child (a subprocess vector env) inherits the pool but not its threads:
+            # forget it (its memory stays with the parent's copy) and start our own
+            self.pool_on = False
+        if self.v.n_chunks > 1 and not self.pool_on:
+            if kzv_pool_start(&self.pool, self.v.n_chunks - 1, _chunk_work, &self.v) != 0:
+                kzv_pool_stop(&self.pool)
+                raise RuntimeError("VectorEnv: could not start its worker threads")
+            self.pool_on = True
+            self.pool_pid = getpid()
+        with nogil:
+            if self.v.n_chunks == 1:
+                _chunk_work(&self.v, 0, kind)
+            else:
+                kzv_pool_run(&self.pool, kind)
+        return 0
 
     def _obs_dict(self):
         return {"observation": self._obs, "action_mask": self._mask}
@@ -478,10 +819,8 @@ cdef class VectorEnv:
                 "_final_obs": self._done}
 
     def close(self):
-        """Stop the thread pool (if any).  Idempotent."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
-            self.pool = None
+        """Stop the worker threads (if any).  Idempotent."""
+        self._stop_pool()
         self.closed = True
 
     def _check_open(self):
@@ -505,7 +844,8 @@ cdef class VectorEnv:
     @property
     def decisions(self) -> int:
         """Actions applied by every seat (learners and in-core opponents) since creation."""
-        return sum((<_Chunk>c).decisions for c in self.chunks)
+        cdef int32_t k
+        return sum(self.v.decisions[k] for k in range(self.v.n_chunks))
 
     @property
     def episodes(self):
@@ -513,11 +853,26 @@ cdef class VectorEnv:
         return self._episodes
 
     def sample_legal(self, seed=None):
-        """A uniformly random legal action per env: ``(num_envs,)`` int64 (numpy's
-        generator, seeded by ``seed``), for masked random agents and tests."""
-        rng = np.random.default_rng(seed)
-        u = rng.random(self._mask.shape, dtype=np.float32) * self._mask
-        return np.argmax(u, axis=1).astype(np.int64)
+        """A uniformly random legal action per env: ``(num_envs,)`` int64, drawn in C from
+        each env's own sampling generator (seeded by ``reset(seed)``, then continuing from
+        call to call; ``seed``: an int, reseed those generators from it first).  The same
+        seeds give the same draws whatever ``threads``.  Raises ``IllegalActionError``
+        before ``reset()``."""
+        cdef int32_t i
+        cdef uint64_t s
+        self._check_open()
+        if not self.seeded:
+            raise IllegalActionError("call reset() before sample_legal()")
+        if seed is not None:
+            s = <uint64_t>check_seed(seed)
+            for i in range(self.v.n_envs):
+                kz_rng_seed(&self.v.srngs[i], s ^ (<uint64_t>(i + 1) * 0xD1B54A32D192ED03ULL))
+        self._run(RUN_SAMPLE)
+        out = np.empty(self.v.n_envs, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        if self.v.n_envs:
+            memcpy(&o[0], self.v.sample, <size_t>self.v.n_envs * sizeof(int64_t))
+        return out
 
     def get_state(self, i):
         """Env ``i``'s game as a ``State`` (a copy; its event log and history are empty:
@@ -561,6 +916,29 @@ cdef class VectorEnv:
         return (f"VectorEnv({self.game.game_id!r}, num_envs={self.num_envs}, num_players="
                 f"{self.v.n_players}, seat={seat}, opponents={list(self.opponents)!r}, "
                 f"threads={self.threads})")
+
+
+_ARRAYS = ("_obs", "_mask", "_rew", "_term", "_trunc", "_done", "_to_act", "_seat",
+           "_seat_rew", "_final_obs", "_final_mask", "_episodes")
+
+
+def _vector_from_parts(game, num_envs, seat, opponents, threads, states, rngs, arrays,
+                       seeded, decisions, closed, metadata, spec, pools=None):
+    """The unpickler of ``VectorEnv.__reduce__``.  Raises ``ValueError`` when the state
+    bytes do not fit this build's structs (a pickle from another version)."""
+    cdef VectorEnv env
+    if pools is None:
+        env = VectorEnv(game, num_envs, seat=seat, opponents=opponents, threads=threads)
+    else:
+        env = VectorEnv(game, num_envs, seat=seat, opponents=opponents, threads=threads,
+                        opponent_pool=pools[0], opponent_weights=pools[1])
+        if len(pools[2]) != <size_t>env.v.n_envs * env.v.n_players * sizeof(int32_t):
+            raise ValueError("a pickled VectorEnv with a bad opponent table")
+        memcpy(env.v.env_policy, <const char *>pools[2], len(pools[2]))
+    env._restore(states, rngs, arrays, seeded, decisions, closed)
+    env.metadata = metadata
+    env.spec = spec
+    return env
 
 
 def truncated(State state) -> bool:

@@ -93,3 +93,47 @@ def test_random_seat_and_bad_options():
         KrazyEnv("krazy-kings", opponents="alphazero")
     with pytest.raises(ConfigError, match="one bot per seat"):
         KrazyEnv("krazy-kings", num_players=3, opponents=["random"])
+
+
+class _FirstLegal:
+    """A duck-typed opponent: any object with ``step(state) -> int`` (not a Bot subclass)."""
+
+    def step(self, state):
+        return state.legal_actions()[0]
+
+
+def test_a_single_duck_typed_opponent_plays_every_seat():
+    env = KrazyEnv("krazy-kings", 3, opponents=_FirstLegal())
+    obs, info = env.reset(seed=0)
+    assert env._bots[1] is env._bots[2] and isinstance(env._bots[1], _FirstLegal)
+    obs, r, te, tr, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_opponent_pool_is_drawn_per_episode_and_seeded():
+    def episodes(seed):
+        env = KrazyEnv("krazy-kings", 3, opponent_pool=["random", "heuristic", _FirstLegal()])
+        env.reset(seed=seed)
+        name = lambda o: o if isinstance(o, str) else type(o).__name__   # noqa: E731
+        seen = [tuple(map(name, env.episode_opponents[1:]))]
+        for _ in range(12):
+            env.reset()
+            seen.append(tuple(map(name, env.episode_opponents[1:])))
+        return seen
+    a = episodes(5)
+    assert a == episodes(5)                         # seeded: the same draws
+    assert len({x for pair in a for x in pair}) == 3   # every pool member played
+    env = KrazyEnv("krass-kariert", 3, opponent_pool=["random", "heuristic"], opponent_weights=[0, 1])
+    for seed in range(5):
+        env.reset(seed=seed)
+        assert env.episode_opponents[1:] == ["heuristic", "heuristic"]
+    check_env(KrazyEnv("kings-rummy", 2, opponent_pool=["random", "heuristic"]))
+
+
+@pytest.mark.parametrize("kw", [dict(opponent_pool=[]), dict(opponent_pool=["nobot"]),
+                                dict(opponent_pool=[3]),
+                                dict(opponent_pool=["random"], opponent_weights=[-1]),
+                                dict(opponent_pool=["random", "heuristic"], opponent_weights=[1]),
+                                dict(opponent_weights=[1])])
+def test_bad_opponent_pool_raises(kw):
+    with pytest.raises(ConfigError):
+        KrazyEnv("krazy-kings", 2, **kw)

@@ -76,6 +76,29 @@ def test_seed_parameter_makes_deals_repeat():
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_deals_do_not_depend_on_clones(game_id):
+    """pyspiel clones a Python state through ``new_initial_state()``: the k-th deal of a
+    loaded game is the same however often states were cloned, deserialized or resampled in
+    between (issue 32: two agents "on seed 0" saw different deals)."""
+    def deals(busy):
+        game = pyspiel.load_game(f"{kos.short_name(game_id)}(seed=5)")
+        out = []
+        for _ in range(3):
+            state = game.new_initial_state()
+            out.append(str(state))
+            if busy:
+                c = state.clone()
+                c.apply_action(c.legal_actions()[0])
+                c.clone()
+                game.deserialize_state(c.serialize())
+                c.resample_from_infostate(c.current_player(), lambda: 0.25)
+                state.clone()
+        return out
+    quiet = deals(False)
+    assert deals(True) == quiet and len(set(quiet)) == 3
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_resample_from_infostate(game_id):
     game = pyspiel.load_game(kos.short_name(game_id))
     state = game.new_initial_state()
@@ -118,3 +141,136 @@ def test_openspiel_bots_play(game_id):
         state.apply_action(a)
         moves += 1
     assert moves > 0
+
+
+# ------------------------------------------------------------------ explicit chance
+# python_<game>_chance: every draw of the engine (the deal's shuffle, dice, reshuffles of the
+# discard pile) is a chance node whose outcomes are the draw's values, exactly uniform.
+CHANCE_TABLES = [(g, get_spec(g).min_players) for g in GAMES]
+
+
+def _chance_game(game_id, n=None):
+    n = n or get_spec(game_id).min_players
+    return pyspiel.load_game(f"{kos.CHANCE_NAMES[game_id]}(players={n})")
+
+
+@pytest.mark.parametrize("game_id,n", CHANCE_TABLES)
+def test_explicit_chance_random_sim_test_with_serialize(game_id, n):
+    game = _chance_game(game_id, n)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_explicit_chance_outcomes_are_exact_and_the_deal_is_the_engines(game_id):
+    game = _chance_game(game_id)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    deck = len(state.chance_outcomes())
+    assert deck == game.max_chance_outcomes() or game.max_chance_outcomes() == 6
+    rng = np.random.default_rng(0)
+    sizes = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        actions, probs = zip(*outcomes)
+        assert list(actions) == list(range(len(actions)))
+        assert all(p == 1.0 / len(actions) for p in probs)
+        assert abs(sum(probs) - 1.0) < 1e-12
+        sizes.append(len(actions))
+        state.apply_action(int(rng.integers(len(actions))))
+    # the deal begins with a Fisher-Yates shuffle of the whole deck: draws of m, m-1, ..., 2
+    assert sizes[:deck - 1] == list(range(deck, 1, -1))
+    # the same draws give the same state; a clone and a deserialized copy are the same
+    again = game.new_initial_state()
+    for a in state.history():
+        again.apply_action(a)
+    assert str(again) == str(state) and again.kstate == state.kstate
+    back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert str(back) == str(state)
+
+
+def test_explicit_chance_dice_are_36_outcomes():
+    """Krazy Kings' dice are chance nodes of 6 outcomes each (two per roll: 36 pairs)."""
+    game = _chance_game("krazy-kings")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    sixes = 0
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            sixes += len(state.chance_outcomes()) == 6
+            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sixes >= 2
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_outcome_sampling_mccfr_runs(game_id):
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+    game = _chance_game(game_id)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    # OpenSpiel's MCCFR recurses once per node: a rummy game is thousands of nodes deep, more
+    # than Python's default limit and stack allow; run it in a thread with room for that
+    import sys
+    import threading
+    errors = []
+
+    def run():
+        try:
+            for _ in range(2):
+                solver.iteration()
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+    old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
+    sys.setrecursionlimit(200_000)
+    threading.stack_size(1 << 29)
+    try:
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old_stack)
+        sys.setrecursionlimit(old_limit)
+    assert not errors, errors
+    policy = solver.average_policy()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions())
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_openspiel_ismcts_plays_the_explicit_chance_game(game_id):
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = _chance_game(game_id)
+    ev = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    # each simulation rolls a whole game out through Python: a rummy game is thousands of nodes
+    long_game = game_id in ("kings-rummy", "contract-rummy")
+    bot = ismcts.ISMCTSBot(game, ev, 0.7, 3 if long_game else 8, random_state=np.random.RandomState(1))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    moves = 0
+    while not state.is_terminal() and moves < (2 if long_game else 6):
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+            continue
+        a = bot.step(state)
+        assert a in state.legal_actions()
+        state.apply_action(a)
+        moves += 1
+    assert moves > 0
+
+
+@pytest.mark.parametrize("name", ["python_kings_rummy(players=2)", "python_krass_kariert_chance(players=3)"])
+def test_our_bots_as_pyspiel_bots(name):
+    """``KrazyBot``: our bots as ``pyspiel.Bot``s, driven by pyspiel's own ``evaluate_bots``."""
+    game = pyspiel.load_game(name)
+    bots = [kos.KrazyBot(game, p, "heuristic" if p == 0 else "random", seed=p)
+            for p in range(game.num_players())]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 11)
+    assert len(returns) == game.num_players() and sum(returns) == game.utility_sum()
+    with pytest.raises(ValueError):
+        bots[0].step(pyspiel.load_game("python_krazy_kings_chance").new_initial_state())

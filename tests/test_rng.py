@@ -69,3 +69,52 @@ def test_bad_bounds_raise():
         Rng(1).bounded(2 ** 32)
     with pytest.raises(ValueError):
         Rng(1).choice([])
+
+
+def test_pickle_and_copy_by_value():
+    import copy
+    import pickle
+    r = Rng(77)
+    for _ in range(13):
+        r.next_u64()
+    copies = [pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)]
+    want = [r.next_u64() for _ in range(8)]
+    for c in copies:
+        assert type(c) is Rng
+        assert [c.next_u64() for _ in range(8)] == want
+
+
+def test_unpickling_a_bad_state_raises():
+    from krazy_core.rng import _rng_from_words
+    with pytest.raises(ValueError):
+        _rng_from_words(0, 0, 0, 0)            # xoshiro's forbidden state
+    with pytest.raises(ValueError):
+        _rng_from_words(-1, 1, 1, 1)
+    with pytest.raises(ValueError):
+        _rng_from_words(2 ** 64, 1, 1, 1)
+
+
+@pytest.mark.parametrize("game_id", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_a_tape_of_the_generators_own_draws_deals_the_engines_deal(game_id):
+    """Explicit chance (krazy_core.envs.openspiel, ``_chance`` games) replays a step with the
+    state's generator taped (src/krazy/rng.h).  Fed the very draws ``Rng(seed)`` makes, one
+    at a time as the tape runs out, the taped deal is ``new_initial_state(seed)``'s: the
+    tape's outcomes are the engine's bounded draws, so explicit chance has the engine's
+    distribution exactly."""
+    import json
+    import krazy_core
+    from krazy_core._state import Tape, new_state_taped, rng_words
+    game = krazy_core.make(game_id)
+    for seed in (1, 2, 3):
+        r, vals = Rng(seed), []
+        while True:
+            tape = Tape(vals)
+            s = new_state_taped(game, tape, [1, 2, 3, 4])
+            if not tape.need:
+                break
+            vals.append(r.bounded(tape.need))
+        assert tape.pos == len(vals) and rng_words(s) == [1, 2, 3, 4]
+        want = json.loads(game.new_initial_state(seed).to_json())
+        got = json.loads(s.to_json())
+        del want["state"]["rng"], got["state"]["rng"]
+        assert got == want

@@ -204,3 +204,131 @@ def test_gymnasium_vector_api():
         ret += r
     assert venv.observation_space.contains(obs)
     venv.close()
+
+
+@pytest.mark.parametrize("game_id", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_seeded_results_identical_for_any_thread_count(game_id):
+    """Issue 32: persistent worker threads split the envs once; every env keeps its own
+    generators (deals, opponents, sample_legal), so the arrays do not depend on threads."""
+    runs = []
+    for threads in (1, 2, 3, 5):
+        env = VectorEnv(game_id, 13, seat="random", opponents="heuristic", threads=threads)
+        obs, info = env.reset(seed=7)
+        trace = [obs["observation"].copy()]
+        for _ in range(40):
+            a = env.sample_legal()              # drawn in C, continuing from reset(seed)
+            trace.append(a)
+            obs, r, te, tr, info = env.step(a)
+            trace += [obs["observation"].copy(), obs["action_mask"].copy(), r.copy(),
+                      te.copy(), tr.copy(), info["seat_rewards"].copy()]
+        trace.append(env.decisions)
+        env.close()
+        runs.append(trace)
+    for other in runs[1:]:
+        assert len(other) == len(runs[0])
+        for x, y in zip(runs[0], other):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_sample_legal_draws_legal_actions_reproducibly_from_reset_seed():
+    env = VectorEnv("kings-rummy", 64, seat="all", threads=2)
+    with pytest.raises(IllegalActionError):
+        env.sample_legal()                      # no generator before reset()
+    env.reset(seed=3)
+    first = [env.sample_legal() for _ in range(3)]
+    assert not all(np.array_equal(first[0], f) for f in first[1:])    # a stream, not a fixed draw
+    for a in first:
+        assert a.dtype == np.int64 and a.shape == (64,)
+    env.reset(seed=3)
+    again = [env.sample_legal() for _ in range(3)]
+    assert all(np.array_equal(x, y) for x, y in zip(first, again))
+    mask = env.reset(seed=3)[0]["action_mask"]
+    a = env.sample_legal(11)
+    assert np.all(mask[np.arange(64), a] == 1)
+    assert np.array_equal(a, env.sample_legal(11))   # an explicit seed reseeds first
+    env.close()
+
+
+def test_a_forked_child_steps_with_its_own_workers():
+    """A fork (e.g. a subprocess vector env) inherits a started pool without its threads:
+    the child starts its own instead of waiting for workers that do not exist."""
+    import multiprocessing as mp
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    env = VectorEnv("krazy-kings", 8, seat="all", threads=2)
+    env.reset(seed=1)
+    env.step(env.sample_legal())                # the parent's workers are running
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+
+    def child():
+        o, *_ = env.step(env.sample_legal())
+        q.put(o["observation"].sum())
+    p = ctx.Process(target=child)
+    p.start()
+    p.join(60)
+    assert p.exitcode == 0
+    want, *_ = env.step(env.sample_legal())
+    assert q.get(timeout=5) == want["observation"].sum()
+    env.close()
+
+
+def test_learned_policy_opponents_play_as_policy_bot():
+    """``opponents="policy"`` (or ``policy:FILE.npz``) runs PolicyBot's choice in C."""
+    from krazy_core.learn.model import PolicyBot
+    env = VectorEnv("krazy-kings", 4, seat=0, opponents="policy", seed=0)
+    obs, info = env.reset(seed=0)
+    bot = PolicyBot()
+    checked = 0
+    for k in range(60):
+        a = env.sample_legal()
+        want = []
+        for i in range(4):
+            s = env.get_state(i)
+            s.apply_action(int(a[i]))
+            while not s.is_terminal() and s.current_player() != 0:
+                s.apply_action(bot.step(s))
+            want.append(None if s.is_terminal() else s.observation_tensor(0))
+        obs, r, te, tr, info = env.step(a)
+        for i in range(4):
+            if want[i] is not None and not info["_final_obs"][i]:
+                np.testing.assert_array_equal(obs["observation"][i], want[i])
+                checked += 1
+    assert checked > 100
+
+
+def test_opponent_pool_draws_per_episode_whatever_threads():
+    runs = []
+    for threads in (1, 2):
+        env = VectorEnv("krazy-kings", 16, seat="random", threads=threads,
+                        opponent_pool=["random", "heuristic", "policy"], opponent_weights=[1, 2, 1])
+        env.reset(seed=4)
+        trace = []
+        for _ in range(80):
+            obs, r, te, tr, info = env.step(env.sample_legal())
+            trace.append(obs["observation"].copy())
+            trace.append(r.copy())
+        runs.append(trace)
+        import copy
+        c = copy.deepcopy(env)
+        a = env.sample_legal(1)
+        np.testing.assert_array_equal(c.step(a)[0]["observation"], env.step(a)[0]["observation"])
+        assert c.opponent_pool == ("random", "heuristic", "policy")
+    for x, y in zip(*runs):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("kw", [dict(opponents="ismcts"), dict(opponents="policy:x.txt"),
+                                dict(opponent_pool=[]), dict(opponent_pool=["random"] * 17),
+                                dict(opponent_pool=["random", "heuristic"], opponent_weights=[1]),
+                                dict(opponent_pool=["random"], opponent_weights=[0]),
+                                dict(opponent_weights=[1]),
+                                dict(opponent_pool=["policy", "policy:/nonexistent.npz"])])
+def test_bad_opponents_raise(kw):
+    with pytest.raises(ConfigError):
+        VectorEnv("krazy-kings", 2, **kw)
+
+
+def test_a_game_without_a_policy_refuses_policy_opponents():
+    with pytest.raises(ConfigError):
+        VectorEnv("kings-rummy", 2, opponents="policy")

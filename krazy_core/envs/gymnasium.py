@@ -20,8 +20,12 @@ Ids: ``krazy_core/KrazyKings-v0``, ``krazy_core/KingsRummy-v0``,
 render_mode=None, illegal_action="terminate", **options)``: the learner holds ``seat``
 (``"random"``: drawn at each reset); every other seat is a bot: ``"random"``,
 ``"heuristic"``, ``"ismcts:200"`` (iterations) or ``"ismcts:0.1s"`` (seconds per move), any
-``krazy_core.bots.make_bot`` word, one for all or a list with one per seat, or ``Bot``
-objects (the bots made from words are seeded from ``reset(seed=...)``).  Observation:
+``krazy_core.bots.make_bot`` word (``"policy:FILE.npz"`` among them), one for all or a list
+with one per seat, or bot objects (a ``Bot``, or any object with ``step(state) -> int``; one
+for all seats or a list; the bots made from words are seeded from ``reset(seed=...)``).
+``opponent_pool`` (a list of such words and bots) with optional ``opponent_weights`` (one
+non-negative weight each): every episode each opponent seat draws its bot from the pool
+(``env.unwrapped.episode_opponents`` says which), replacing ``opponents``.  Observation:
 ``{"observation": float32 (D,), "action_mask": int8 (A,)}``; the mask is also
 ``info["action_mask"]``; action: ``Discrete(A)``.  Reward: the learner's ``returns()`` when
 the game ends, else 0.  ``terminated`` when the game ends by play; ``truncated`` when Krazy
@@ -64,7 +68,8 @@ class KrazyEnv(gymnasium.Env):
 
     def __init__(self, game_id: str = "krazy-kings", num_players: Optional[int] = None, *,
                  seat: Any = 0, opponents: Any = "heuristic", render_mode: Optional[str] = None,
-                 illegal_action: str = "terminate", **options: Any):
+                 illegal_action: str = "terminate", opponent_pool: Any = None,
+                 opponent_weights: Any = None, **options: Any):
         self.game = game_id if isinstance(game_id, krazy_core.Game) else krazy_core.make(
             game_id, num_players=num_players, **options)
         n = self.game.num_players
@@ -72,8 +77,8 @@ class KrazyEnv(gymnasium.Env):
                                      and 0 <= seat < n)):
             raise ConfigError(f"seat must be a seat 0..{n - 1} or 'random', got {seat!r}")
         self.seat_option = seat
-        if isinstance(opponents, (str, Bot)):
-            opponents = [opponents] * n
+        if isinstance(opponents, (str, Bot)) or hasattr(opponents, "step"):
+            opponents = [opponents] * n         # one word or one bot (any object with step)
         opponents = list(opponents)
         if len(opponents) != n:
             raise ConfigError(f"opponents: one bot per seat ({n}), got {len(opponents)}")
@@ -83,6 +88,29 @@ class KrazyEnv(gymnasium.Env):
             elif not hasattr(o, "step"):
                 raise ConfigError(f"opponents: {o!r} is neither a bot word nor a bot")
         self.opponent_specs = opponents
+        self.episode_opponents = list(opponents)     # each seat's bot word or bot this episode
+        self.opponent_pool = None
+        self.opponent_weights = None
+        if opponent_pool is not None:
+            pool = [opponent_pool] if isinstance(opponent_pool, str) or hasattr(opponent_pool, "step") \
+                else list(opponent_pool)
+            if not pool:
+                raise ConfigError("opponent_pool must hold at least one bot word or bot")
+            for o in pool:
+                if isinstance(o, str):
+                    make_bot(o, seed=0)
+                elif not hasattr(o, "step"):
+                    raise ConfigError(f"opponent_pool: {o!r} is neither a bot word nor a bot")
+            if opponent_weights is not None:
+                w = np.asarray(opponent_weights, dtype=np.float64)
+                if w.shape != (len(pool),) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+                    raise ConfigError(f"opponent_weights: {len(pool)} non-negative weights, not all "
+                                      f"zero, got {opponent_weights!r}")
+                self.opponent_weights = w / w.sum()
+            self.opponent_pool = pool
+        elif opponent_weights is not None:
+            raise ConfigError("opponent_weights needs opponent_pool")
+        self._pool_bots: list = []
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = check_illegal(illegal_action)
         D = self.game.observation_tensor_shape[0]
@@ -96,6 +124,17 @@ class KrazyEnv(gymnasium.Env):
         seeds = self.np_random.integers(0, 2**63 - 1, size=len(self.opponent_specs))
         self._bots = [make_bot(o, seed=int(s)) if isinstance(o, str) else o
                       for o, s in zip(self.opponent_specs, seeds)]
+        if self.opponent_pool is not None:
+            seeds = self.np_random.integers(0, 2**63 - 1, size=len(self.opponent_pool))
+            self._pool_bots = [make_bot(o, seed=int(s)) if isinstance(o, str) else o
+                               for o, s in zip(self.opponent_pool, seeds)]
+
+    def _draw_pool(self):
+        """Each seat's opponent for this episode, drawn from the pool (``opponent_weights``)."""
+        n = self.game.num_players
+        picks = self.np_random.choice(len(self._pool_bots), size=n, p=self.opponent_weights)
+        self._bots = [self._pool_bots[int(k)] for k in picks]
+        self.episode_opponents = [self.opponent_pool[int(k)] for k in picks]
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
@@ -103,6 +142,8 @@ class KrazyEnv(gymnasium.Env):
             self._make_bots()
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(0, self.game.num_players))
+        if self.opponent_pool is not None:
+            self._draw_pool()
         self.state = self.game.new_initial_state(int(self.np_random.integers(0, 2**63 - 1)))
         self._over = False
         self._play_opponents()

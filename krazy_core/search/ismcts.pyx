@@ -606,6 +606,19 @@ cdef class _Worker:
         finally:
             self.w.deadline = real
 
+    def __reduce__(self):
+        """Pickle and copy what a later search reads of a finished tree (``previous=``):
+        its root state, the node pool (nodes, links, priors) and the searcher.  The copy
+        holds no scratch buffers: it can be continued by ``search(previous=...)``, which
+        copies the subtree it needs into fresh workers, but not run itself."""
+        _check_worker(self)
+        cdef kz_tree *t = &self.w.tree
+        nodes = (<char *>t.nodes)[:<size_t>t.n * sizeof(kz_node)]
+        links = (<char *>t.links)[:<size_t>t.n * sizeof(kz_link)]
+        prior = None if t.prior == NULL else (<char *>t.prior)[:<size_t>t.n * sizeof(float)]
+        return (_worker_from_tree, (self.root_state, nodes, links, prior, t.n, t.max_nodes,
+                                    self.w.searcher, self.w.opp_heuristic))
+
     cdef int adopt(self, _Worker old, int32_t node) except -1:
         """Start from a copy of ``old``'s subtree under ``node`` instead of an empty tree."""
         if _copy_subtree(&old.w.tree, node, &self.w.tree) != 0:
@@ -623,6 +636,59 @@ cdef class _Worker:
                                     self.w.best_share[nodes[c].action] if self.w.paired else 0.0)
             c = self.w.tree.links[c].next_sibling
         return out
+
+
+def _worker_from_tree(State root, bytes nodes, bytes links, prior, int32_t n,
+                      int32_t max_nodes, int32_t searcher, int32_t opp_heuristic):
+    """The unpickler of ``_Worker.__reduce__``: a finished tree to continue from.  Checks
+    the node pool (sizes, parent/child/sibling indices in range) so a hostile pickle cannot
+    reach C with bad indices; raises ``TypeError``/``ValueError``."""
+    if root is None or root.data == NULL:
+        raise TypeError("a search tree needs its root State")
+    if n < 1 or n > max_nodes or len(nodes) != <size_t>n * sizeof(kz_node) \
+            or len(links) != <size_t>n * sizeof(kz_link) \
+            or (prior is not None and (type(prior) is not bytes or len(prior) != <size_t>n * sizeof(float))):
+        raise ValueError("a pickled search tree with inconsistent sizes")
+    cdef _Worker wk = _Worker.__new__(_Worker)
+    memset(&wk.w, 0, sizeof(kz_worker))
+    wk.root_state = root
+    wk.w.ops = root.ops
+    wk.w.root = root.data
+    wk.w.searcher = searcher
+    wk.w.opp_heuristic = opp_heuristic
+    wk.w.tree.n = n
+    wk.w.tree.cap = n
+    wk.w.tree.max_nodes = max_nodes
+    wk.w.tree.nodes = <kz_node *>malloc(<size_t>n * sizeof(kz_node))
+    wk.w.tree.links = <kz_link *>malloc(<size_t>n * sizeof(kz_link))
+    if wk.w.tree.nodes == NULL or wk.w.tree.links == NULL:
+        raise MemoryError()
+    memcpy(wk.w.tree.nodes, <const char *>nodes, <size_t>n * sizeof(kz_node))
+    memcpy(wk.w.tree.links, <const char *>links, <size_t>n * sizeof(kz_link))
+    if prior is not None:
+        wk.w.tree.prior = <float *>malloc(<size_t>n * sizeof(float))
+        if wk.w.tree.prior == NULL:
+            raise MemoryError()
+        memcpy(wk.w.tree.prior, <const char *>prior, <size_t>n * sizeof(float))
+    # a tree, not any graph: every index in range, each node in at most one child list, the
+    # list of its own parent, and parents before children (so no walk can loop or overrun)
+    cdef int32_t i, c
+    cdef kz_node *nd = wk.w.tree.nodes
+    cdef kz_link *ln = wk.w.tree.links
+    seen = bytearray(n)
+    for i in range(n):
+        if (nd[i].first_child < -1 or nd[i].first_child >= n or ln[i].next_sibling < -1
+                or ln[i].next_sibling >= n or nd[i].parent >= i or (i > 0 and nd[i].parent < 0)
+                or (i == 0 and nd[i].parent != -1)):
+            raise ValueError(f"a pickled search tree with a bad index at node {i}")
+    for i in range(n):
+        c = nd[i].first_child
+        while c >= 0:
+            if seen[c] or nd[c].parent != i:
+                raise ValueError(f"a pickled search tree that is not a tree (node {c})")
+            seen[c] = 1
+            c = ln[c].next_sibling
+    return wk
 
 
 cdef int _check_worker(w) except -1:

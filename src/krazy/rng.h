@@ -13,6 +13,43 @@ typedef struct kz_rng {
     uint64_t s[4];          /* xoshiro256** state; never all zero */
 } kz_rng;
 
+/* A tape of draws (explicit chance for OpenSpiel, krazy_core/envs/openspiel.py): a
+ * generator whose s[0..2] are zero and s[3] is the address of a kz_tape is "taped": each
+ * bounded draw kz_bounded(r, n) with n >= 2 returns the tape's next value (clamped to
+ * n - 1) instead of drawing, and past the tape's end records the first n asked for and
+ * returns 0.  The all-zero-but-s[3] state never arises from seeding (splitmix64 words; the
+ * chance of three zero words is 2**-192), so the normal path costs one predicted branch per
+ * draw; kz_rng_seed_state (a game's new_game) leaves a taped generator taped, so a new
+ * game can be dealt from a tape. */
+typedef struct kz_tape {
+    const uint32_t *vals;   /* the outcomes chosen so far, each in [0, n) of its draw */
+    int32_t len;            /* values in vals */
+    int32_t pos;            /* draws made (may pass len) */
+    uint32_t need;          /* n of the first draw past the end (0: none) */
+    int32_t _pad;
+    kz_rng rest;            /* draws past the end come from here: a real stream, so the step
+                             * runs on as the engine would (a loop of re-rolls ends) */
+} kz_tape;
+
+static inline uint32_t kz_bounded(kz_rng *r, uint32_t n);
+
+#define KZ_TAPED(r) ((((r)->s[0] | (r)->s[1] | (r)->s[2]) == 0) && (r)->s[3] != 0)
+
+static inline uint32_t kz_tape_draw(kz_rng *r, uint32_t n) {
+    kz_tape *t = (kz_tape *)(uintptr_t)r->s[3];
+    uint32_t v = 0;
+    if (t == 0) return 0;               /* the invalid all-zero state: as before, 0 */
+    if (t->pos < t->len) {
+        v = t->vals[t->pos];
+        if (v >= n) v = n - 1;
+    } else {
+        if (t->need == 0) t->need = n;
+        v = kz_bounded(&t->rest, n);
+    }
+    t->pos++;
+    return v;
+}
+
 static inline uint64_t kz_splitmix64(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -27,6 +64,14 @@ static inline void kz_rng_seed(kz_rng *r, uint64_t seed) {
     r->s[2] = kz_splitmix64(&x);
     r->s[3] = kz_splitmix64(&x);
     if ((r->s[0] | r->s[1] | r->s[2] | r->s[3]) == 0) r->s[0] = 1;
+}
+
+/* A new game's seeding of a state's own generator (each game's new_game): as kz_rng_seed,
+ * but a taped generator stays taped, so a new game can be dealt from a tape.  Only for a
+ * generator inside a state struct (always initialized: zeroed at allocation, or seeded). */
+static inline void kz_rng_seed_state(kz_rng *r, uint64_t seed) {
+    if (KZ_TAPED(r)) return;
+    kz_rng_seed(r, seed);
 }
 
 static inline uint64_t kz_rotl(const uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
@@ -48,6 +93,7 @@ static inline uint64_t kz_next(kz_rng *r) {
  * generation in an interval").  n == 0 returns 0. */
 static inline uint32_t kz_bounded(kz_rng *r, uint32_t n) {
     if (n <= 1) return 0;
+    if (__builtin_expect((r->s[0] | r->s[1] | r->s[2]) == 0, 0)) return kz_tape_draw(r, n);
     uint64_t m = (uint64_t)(uint32_t)(kz_next(r) >> 32) * (uint64_t)n;
     uint32_t l = (uint32_t)m;
     if (l < n) {
@@ -64,6 +110,7 @@ static inline uint32_t kz_bounded(kz_rng *r, uint32_t n) {
  * (no draw when n <= 1), for a call site where n is often 1 at random, so that a branch on it
  * would often be mispredicted: the step is computed anyway, then kept or dropped by a mask. */
 static inline uint32_t kz_bounded_nb(kz_rng *r, uint32_t n) {
+    if (__builtin_expect((r->s[0] | r->s[1] | r->s[2]) == 0, 0)) return n > 1 ? kz_tape_draw(r, n) : 0;
     const uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
     const uint64_t x = kz_rotl(s1 * 5, 7) * 9;
     const uint64_t go = (uint64_t)0 - (uint64_t)(n > 1);    /* all ones: the step is taken */

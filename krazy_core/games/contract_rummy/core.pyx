@@ -92,7 +92,7 @@ Event kinds (``raw_events()`` tuples ``(kind, player, a, b)``) are in ``EVENT_NA
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
+from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_bounded,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
 from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_contract_query,
@@ -738,7 +738,7 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
 cdef void cr_start(CRState *st, uint64_t seed, kz_events *ev) noexcept nogil:
     """A new game from seed: the first round (CR-16) dealt (CR-6)."""
     cdef int r, p
-    kz_rng_seed(&st.rng, seed)
+    kz_rng_seed_state(&st.rng, seed)
     for r in range(7):
         st.round_result[r] = -2
         for p in range(MAXP):

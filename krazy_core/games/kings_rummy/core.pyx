@@ -67,7 +67,7 @@ from libc.string cimport memset, memcpy
 
 import time
 
-from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded,
+from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_bounded,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
 from krazy_core._state cimport State
@@ -287,7 +287,7 @@ cdef int kr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
 # ------------------------------------------------------------------ new game
 cdef void kr_start(KRState *st, uint64_t seed) noexcept nogil:
     cdef int p
-    kz_rng_seed(&st.rng, seed)
+    kz_rng_seed_state(&st.rng, seed)
     for p in range(MAXP):
         st.score[p] = 0
         st.last_points[p] = -1

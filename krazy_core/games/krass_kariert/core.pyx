@@ -79,7 +79,7 @@ from libc.string cimport memset, memcpy
 
 import time
 
-from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_next, kz_bounded,
+from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_next, kz_bounded,
                               kz_chance_lowest,
                               kz_uniform, kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
 from krazy_core._cards cimport SUIT_NUMBER, CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
@@ -744,13 +744,15 @@ cdef void ka_new_game(ka_state *s, uint64_t seed, kz_events *ev) noexcept nogil:
     cdef uint8_t n = s.num_players, ts = s.two_straight, cs = s.chips_start, ds = s.deal_size
     cdef int8_t dealer = s.dealer
     cdef int i
+    cdef kz_rng keep = s.rng            # a taped generator stays taped (kz_rng_seed_state)
     memset(s, 0, sizeof(ka_state))
+    s.rng = keep
     s.num_players = n
     s.two_straight = ts
     s.chips_start = cs
     s.deal_size = ds
     s.dealer = dealer
-    kz_rng_seed(&s.rng, seed)
+    kz_rng_seed_state(&s.rng, seed)
     for i in range(KA_MAX_PLAYERS):
         s.chips[i] = cs if i < n else 0
     s.loser = -1

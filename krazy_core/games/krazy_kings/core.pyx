@@ -85,7 +85,7 @@ their inference fields alone (a tenth of an ISMCTS iteration); every State, incl
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_bounded, kz_bounded_nb, kz_d6,
+from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_bounded, kz_bounded_nb, kz_d6,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL,
                               kz_popcount64, kz_single_bit)
 
@@ -798,7 +798,7 @@ cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
     the dealer starts in Round One, clockwise."""
     cdef KKState *st = <KKState *>vst
     cdef int n = 52 + (2 if st.opt_jokers else 0), i, p, k, d1, d2, seat
-    kz_rng_seed(&st.rng, seed)
+    kz_rng_seed_state(&st.rng, seed)
     memset(st.stock, 0, sizeof(st.stock))
     memset(st.discard, 0, sizeof(st.discard))
     for p in range(MAXP):

@@ -508,6 +508,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                 word = "hand" if events[ends[-1]]["event"] == "hand_end" else "round"
                 if not _round_pause(console, ui, before, state, viewer_for_log, word):
                     return _bye(console, state, args, replay)
+                last_seated = None          # hot-seat: everyone saw the summary; hand over again
                 if not _print_events(console, ui, events[cut:], names, roll_seats, before_roll,
                                      rolled if hot_seat else None, view_of(cut)):
                     return _bye(console, state, args, replay)

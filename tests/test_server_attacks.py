@@ -421,7 +421,9 @@ def test_3_creates_are_capped_per_address_json_only_and_same_origin(tmp_path):
 # ---------------------------------------------------------------- 4. names
 @pytest.mark.parametrize("name,why", [("\ud800", "lone surrogate U+D800"), ("a\x1bb", "control character U+001B"),
                                       ("x\u202ey", "bidi formatting character U+202E"), ("\u2066", "U+2066"),
-                                      ("x" * 41, "at most 40 characters"), ("tab\t", "U+0009")])
+                                      ("x" * 41, "at most 40 characters"), ("tab\t", "U+0009"),
+                                      ("x\u200by", "invisible formatting character U+200B"),
+                                      ("   ", "not only spaces")])
 def test_4_a_name_that_breaks_pages_is_refused_and_the_lobby_stays_up(name, why):
     """Finding 4: a seat name "\\ud800" (valid JSON) was stored, then the create answered 500
     and the lobby and the table's page failed for everyone, across restarts."""

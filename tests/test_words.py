@@ -322,3 +322,25 @@ def test_ka10_facts_give_the_last_tricks_winner():
             assert f["last_trick_text"].startswith(f"seat {ends[-1]['player'] + 1}")
             return
     raise AssertionError("no trick ended")
+
+
+def test_cr10_the_prompt_offers_going_down_only_when_the_hand_can():
+    n = {True: 0, False: 0}
+    for s in _positions("contract-rummy", 3000, seed=21):
+        p = s.current_player()
+        if s.observation(p)["phase"] == "play" and not s.observation(p)["down"][p]:
+            can = 57 in s.legal_actions()                     # GO_DOWN
+            assert s.prompt(p).startswith("Go down with" if can else "Discard a card (CR-9); to go down you need")
+            n[can] += 1
+    assert n[True] and n[False]
+
+
+def test_kr11_the_last_turn_names_who_went_out():
+    for s in _positions("kings-rummy", 20000, seed=22):
+        p = s.current_player()
+        f = s.facts(p)
+        if f["last_turn"]:
+            w = s.observation(p)["went_out"]
+            assert f["last_turn_text"] == f"seat {w + 1} went out: this is your last turn (KR-11)"
+            return
+    raise AssertionError("no last turn found")

@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import unicodedata
 import time
 from typing import Any, Dict, List, Optional
 
@@ -85,6 +86,8 @@ def check_text(value: Any, what: str, max_len: int = MAX_NAME) -> str:
             raise ConfigError(f"{what} must not contain the control character U+{o:04X}")
         if ch in BIDI:
             raise ConfigError(f"{what} must not contain the bidi formatting character U+{o:04X}")
+        if unicodedata.category(ch) == "Cf":    # zero-width and other invisible format marks
+            raise ConfigError(f"{what} must not contain the invisible formatting character U+{o:04X}")
     return value
 
 
@@ -530,6 +533,8 @@ def build_table(req: Dict[str, Any], seed: Optional[int] = None, *, owner: str =
         name = s.get("name") or (f"Player {i + 1}" if s["kind"] == "human" else f"Bot {i + 1}")
         try:
             check_text(name, "name")
+            if not name.strip():
+                raise ConfigError("name must have a letter or digit in it, not only spaces")
         except ConfigError as e:
             raise ConfigError(f"seats[{i}] (seat {i + 1}): {e}") from None
         if s["kind"] == "bot":

@@ -454,7 +454,10 @@ def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
     if ph == "play":
         if obs["down"][seat]:
             return "You are down: lay off on any meld, swap a natural for a run's wild, then discard (CR-11, CR-12, CR-9)."
-        return f"Go down with round {obs['round']}'s contract, {want} (CR-4, CR-10), or discard a card (CR-9)."
+        if GO_DOWN in state.legal_actions():
+            return f"Go down with round {obs['round']}'s contract, {want} (CR-4, CR-10), or discard a card (CR-9)."
+        return (f"Discard a card (CR-9); to go down you need round {obs['round']}'s contract, {want} "
+                "(CR-4, CR-10).")
     return "Your turn."
 
 

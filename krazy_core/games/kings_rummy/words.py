@@ -140,8 +140,12 @@ def facts(state, seat: int, names: Sequence[str], obs=None) -> Dict[str, Any]:
     ``"laid_down"`` (see :func:`laid_down`)."""
     obs = state.observation(seat) if obs is None else obs
     arr = arrangement(state, seat, obs) if obs["laid_down"][seat] is None and not obs["terminal"] else None
+    w = obs["went_out"]
+    last = bool(arr and arr["last_turn"])
     return {"arrangement": arr, "arrangement_text": arrangement_words(arr) if arr else None,
-            "last_turn": bool(arr and arr["last_turn"]), "laid_down": laid_down(obs)}
+            "last_turn": last, "laid_down": laid_down(obs),
+            "last_turn_text": (f"{names[w]} went out: this is your last turn (KR-11)"
+                               if last and isinstance(w, int) and 0 <= w < len(names) else None)}
 
 
 # ------------------------------------------------------------------ narration

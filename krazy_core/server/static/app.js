@@ -327,7 +327,7 @@ function drawFacts(f) {
   if (f.to_beat) lines.push("To beat: " + f.to_beat.text);
   if (f.last_trick_text) lines.push("Last trick: " + f.last_trick_text);
   if (f.arrangement_text) lines.push("Best now: " + f.arrangement_text);
-  if (f.last_turn) lines.push("Someone went out: this is your last turn (KR-11)");
+  if (f.last_turn_text) lines.push(f.last_turn_text);
   if (f.contract_text) lines.push("Contract: " + f.contract_text);
   for (const t of lines) box.append(el("div", "", labelText(t)));
   box.hidden = !lines.length;
@@ -341,7 +341,7 @@ function drawHand(v, o) {
   const inActs = new Set(); for (const a of v.actions) for (const c of (a.cards || [])) inActs.add(c);
   o.hand.forEach((c, i) => {
     const d = cardEl(c); d.classList.add("click");
-    if (o.wild_rank !== undefined && c < 80 && (c & 15) === o.wild_rank) { d.classList.add("wild"); d.title += " (wild this round)"; } d.dataset.pos = i; if (fixed) d.classList.add("pos");
+    if (o.wild_rank !== undefined && c < 80 && (c & 15) === o.wild_rank) { d.classList.add("wild"); d.title += " (wild this round)"; } d.dataset.pos = i + 1; if (fixed) d.classList.add("pos");   // positions from 1, as the moves' texts
     if (inActs.has(c)) d.classList.add("playable");
     if (app.sel.includes(i)) d.classList.add("sel");
     if (app.melds.some(m => m.includes(i))) { d.classList.add("inmeld"); d.title += " (in a chosen meld)"; }
@@ -362,7 +362,9 @@ function clickCard(v, o, i) {
     if (app.melds.some(m => m.includes(i))) return;            // already in a chosen meld
     app.sel = app.sel.includes(i) ? app.sel.filter(x => x !== i) : [...app.sel, i];
     const cards = app.sel.map(p => o.hand[p]);
-    const match = v.actions.filter(a => a.cards && a.cards.length === 1 && cards.length === 1 && a.cards[0] === cards[0] && !a.announce && ["play", "discard"].includes(a.kind));
+    let match = v.actions.filter(a => a.cards && a.cards.length === 1 && cards.length === 1 && a.cards[0] === cards[0] && ["play", "discard"].includes(a.kind));
+    // a play that leaves one card calls "last card" (KK-19): the card itself never plays the trap
+    if (match.some(a => a.announce)) match = match.filter(a => a.announce);
     if (match.length === 1 && !(app.game === "contract-rummy" && canGoDown(v))) { act(match[0].id); return; }
   }
   render();

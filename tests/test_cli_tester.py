@@ -854,6 +854,16 @@ def test_r_at_a_prompt_shows_the_rules_the_phase_cites():
     assert spec.rule("CR-1") != spec.rule("CR-10") and spec.rule("CR-99") is None
 
 
+def test_hot_seat_hands_over_after_a_rounds_summary_before_any_hand_shows():
+    # a fresh user: after the round's summary, which both players read, the next hand must
+    # not show before its owner has taken the seat
+    keys = ("\n" + "1\n" * 3) * 40
+    code, out = krazy("play", "kings-rummy", "--humans", "2", "--players", "3", "--seed", "4", "--delay", "0",
+                      "-o", "rounds=2", input=keys, timeout=120)
+    after = out[out.index("next round"):]
+    assert code == 0 and 0 <= after.index("Everyone else, look away.") < after.index("Your hand")
+
+
 def test_ctrl_d_ends_the_prompt_line_before_the_goodbye():
     # Ctrl-D at "press Enter to roll the dice (q to quit)" printed "Replay this deal: ..." on
     # the prompt's own line

@@ -1421,8 +1421,9 @@ def rng_words(State s not None, words=None):
     old = [w[0], w[1], w[2], w[3]]
     if words is not None:
         ws = [int(x) for x in words]
-        if len(ws) != 4 or any(not 0 <= x < 2 ** 64 for x in ws) or not any(ws):
-            raise ValueError(f"generator words must be four ints in [0, 2**64), not all zero: {words!r}")
+        if len(ws) != 4 or any(not 0 <= x < 2 ** 64 for x in ws) or not any(ws[:3]):
+            raise ValueError(f"generator words must be four ints in [0, 2**64), the first three "
+                             f"not all zero (that marks a tape): {words!r}")
         for i in range(4):
             w[i] = <uint64_t>ws[i]
     return old

@@ -90,8 +90,9 @@ def _rng_from_words(s0, s1, s2, s3):
     for w in words:
         if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < 2 ** 64:
             raise ValueError(f"Rng state words must be ints in [0, 2**64), got {words!r}")
-    if not any(words):
-        raise ValueError("the all-zero xoshiro256** state is invalid")
+    if not any(words[:3]):
+        raise ValueError("a state whose first three words are zero is invalid (all zero: "
+                         "xoshiro's fixed point; (0, 0, 0, x): a tape, src/krazy/rng.h)")
     cdef Rng g = Rng.__new__(Rng)
     g.r.s[0] = <uint64_t>s0
     g.r.s[1] = <uint64_t>s1

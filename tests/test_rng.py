@@ -118,3 +118,25 @@ def test_a_tape_of_the_generators_own_draws_deals_the_engines_deal(game_id):
         got = json.loads(s.to_json())
         del want["state"]["rng"], got["state"]["rng"]
         assert got == want
+
+
+@pytest.mark.parametrize("game_id", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_loaders_and_setters_refuse_a_tape_marker(game_id):
+    """A generator (0, 0, 0, x) is a tape (rng.h): x would be read as an address.  No JSON,
+    no ``rng_words`` and no unpickled ``Rng`` may make one."""
+    import json
+    import krazy_core
+    from krazy_core.errors import InvalidStateError
+    from krazy_core._state import rng_words
+    from krazy_core.rng import _rng_from_words
+    game = krazy_core.make(game_id)
+    state = game.new_initial_state(seed=4)
+    doc = json.loads(state.to_json())
+    doc["state"]["rng"] = [0, 0, 0, 12345]
+    with pytest.raises(InvalidStateError):
+        game.state_from_json(json.dumps(doc))
+    with pytest.raises(ValueError):
+        rng_words(state, [0, 0, 0, 12345])
+    with pytest.raises(ValueError):
+        _rng_from_words(0, 0, 0, 12345)
+    state.apply_action(state.legal_actions()[0])        # the state is unharmed

@@ -1099,8 +1099,8 @@ cdef const char *cr_validate(void *vst, const void *vref) noexcept nogil:
             or st.opt_rounds != ref.opt_rounds or st.opt_first_round != ref.opt_first_round
             or st.opt_max_turns != ref.opt_max_turns):
         return "the state's options differ from this game's"
-    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
-        return "'rng' must be four unsigned 64-bit ints, not all zero"
+    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0:   # (0, 0, 0, x): a tape (rng.h)
+        return "'rng' must be four unsigned 64-bit ints, the first three not all zero"
     first = st.opt_first_round
     last = st.opt_first_round + st.opt_rounds - 1
     if last > 7:

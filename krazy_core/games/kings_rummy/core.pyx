@@ -587,8 +587,8 @@ cdef const char *kr_validate(void *vst, const void *vref) noexcept nogil:
             or st.opt_wild_points != ref.opt_wild_points or st.opt_joker_points != ref.opt_joker_points
             or st.opt_max_turns != ref.opt_max_turns):
         return "the state's options differ from this game's"
-    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
-        return "'rng' must be four unsigned 64-bit ints, not all zero"
+    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0:   # (0, 0, 0, x): a tape (rng.h)
+        return "'rng' must be four unsigned 64-bit ints, the first three not all zero"
     if not st.opt_first_round <= st.round <= final_round(st):
         return "'round' is not a round of this game (KR-16)"
     set_rules(st)

@@ -1207,8 +1207,8 @@ cdef const char *ka_validate(void *vst, const void *vref) noexcept nogil:
     if (s.num_players != ref.num_players or s.two_straight != ref.two_straight
             or s.chips_start != ref.chips_start or s.deal_size != ref.deal_size or s.dealer != ref.dealer):
         return "the state's options differ from this game's"
-    if s.rng.s[0] == 0 and s.rng.s[1] == 0 and s.rng.s[2] == 0 and s.rng.s[3] == 0:
-        return "'rng' must be four unsigned 64-bit ints, not all zero"
+    if s.rng.s[0] == 0 and s.rng.s[1] == 0 and s.rng.s[2] == 0:   # (0, 0, 0, x): a tape (rng.h)
+        return "'rng' must be four unsigned 64-bit ints, the first three not all zero"
     for k in range(KA_KINDS):
         cnt[k] = 0
     for p in range(KA_MAX_PLAYERS):

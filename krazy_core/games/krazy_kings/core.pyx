@@ -1260,8 +1260,8 @@ cdef const char *kk_validate(void *vst, const void *vref) noexcept nogil:
             or st.opt_doubles != ref.opt_doubles or st.opt_jokers != ref.opt_jokers
             or st.opt_last_card != ref.opt_last_card or st.opt_max_turns != ref.opt_max_turns):
         return "the state's options differ from this game's"
-    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
-        return "'rng' must be four unsigned 64-bit ints, not all zero"
+    if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0:   # (0, 0, 0, x): a tape (rng.h)
+        return "'rng' must be four unsigned 64-bit ints, the first three not all zero"
     if not 0 <= st.n_stock <= NIDX or not 0 <= st.n_discard <= NIDX:
         return "stock and discard pile hold 0..54 cards"
     for i in range(NIDX):

@@ -229,7 +229,7 @@ def log_lines(events: Sequence[Dict[str, Any]], names: Sequence[str],
     out: List[str] = []
     i = 0
     prev = None
-    owed = None                         # [seat, cards still due] of a draw a line announced
+    owed: Any = None                    # [seat, cards still due] of a draw a line announced
     while i < len(events):
         e = events[i]
         k = e.get("event")
@@ -265,8 +265,7 @@ def log_lines(events: Sequence[Dict[str, Any]], names: Sequence[str],
                 m = _met_by(events, i)
                 events = events[:m] + [dict(events[m], announced=True)] + events[m + 1:]
         elif j - i > 1 and k == "pass":
-            lines = [describe(x) for x in events[i:j]]
-            lines = [x for x in lines if x]
+            lines = [t for t in (describe(x) for x in events[i:j]) if t]
             if lines:
                 out.append(" · ".join(lines))
         else:

@@ -73,11 +73,18 @@ def test_every_compiled_module_has_a_stub():
     assert (PKG / "py.typed").is_file()
 
 
+# classes deriving from a pybind11 class (pyspiel.Bot): their metaclass is pybind11_type, which
+# mypy cannot see through pyspiel's missing stubs
+PYBIND11_CLASSES = {r"krazy_core\.envs\.openspiel\.KrazyBot"}
+
+
 def test_allowlist_holds_cython_generated_names_only():
     entries = [ln.strip() for ln in ALLOWLIST.read_text(encoding="utf-8").splitlines()
                if ln.strip() and not ln.lstrip().startswith("#")]
     assert entries
     for e in entries:
+        if e in PYBIND11_CLASSES:        # a subclass of a pybind11 class (its metaclass), said
+            continue                     # in the allowlist's comment
         assert re.fullmatch(r"krazy_core\\\.\.\*\\\.(__pyx_\w+|__reduce_cython__|__setstate_cython__|__test__)", e), e
 
 

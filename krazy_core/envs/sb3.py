@@ -36,7 +36,7 @@ from krazy_core.vector import VectorEnv
 try:                                        # optional: the adapter needs only numpy
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _Base
 except ImportError:                         # pragma: no cover - depends on the install
-    _Base = object
+    _Base = object  # type: ignore[misc,assignment]
 
 __all__ = ["KrazySB3VecEnv"]
 
@@ -92,7 +92,7 @@ class KrazySB3VecEnv(_Base):  # type: ignore[misc,valid-type]
 
     def action_masks(self) -> np.ndarray:
         """bool ``(num_envs, A)``: the legal actions of each env's learner now."""
-        return self.core._obs_dict()["action_mask"].astype(bool)
+        return self.core._obs_dict()["action_mask"].astype(bool)  # type: ignore[attr-defined]
 
     def sample_legal(self) -> np.ndarray:
         """A uniformly random legal action per env (``VectorEnv.sample_legal``)."""

@@ -103,7 +103,7 @@ static inline uint64_t kz_next(kz_rng *r) {
  * generation in an interval").  n == 0 returns 0. */
 static inline uint32_t kz_bounded(kz_rng *r, uint32_t n) {
     if (n <= 1) return 0;
-    if (KZ_UNLIKELY((r->s[0] | r->s[1] | r->s[2]) == 0)) return kz_tape_draw(r, n);
+    if (KZ_UNLIKELY(r->s[0] == 0) && (r->s[1] | r->s[2]) == 0) return kz_tape_draw(r, n);
     uint64_t m = (uint64_t)(uint32_t)(kz_next(r) >> 32) * (uint64_t)n;
     uint32_t l = (uint32_t)m;
     if (l < n) {
@@ -118,9 +118,10 @@ static inline uint32_t kz_bounded(kz_rng *r, uint32_t n) {
 
 /* kz_bounded without a branch on n <= 1: the same result and the same generator state after
  * (no draw when n <= 1), for a call site where n is often 1 at random, so that a branch on it
- * would often be mispredicted: the step is computed anyway, then kept or dropped by a mask. */
+ * would often be mispredicted: the step is computed anyway, then kept or dropped by a mask.
+ * It reads no tape: it draws a playout's random move (a player's choice), never a chance
+ * event of the rules, and it is the hottest draw of the random playouts. */
 static inline uint32_t kz_bounded_nb(kz_rng *r, uint32_t n) {
-    if (KZ_UNLIKELY((r->s[0] | r->s[1] | r->s[2]) == 0)) return n > 1 ? kz_tape_draw(r, n) : 0;
     const uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
     const uint64_t x = kz_rotl(s1 * 5, 7) * 9;
     const uint64_t go = (uint64_t)0 - (uint64_t)(n > 1);    /* all ones: the step is taken */

@@ -195,7 +195,7 @@ def stands_for(m) -> list:
     """For each card of meld dict ``m``: ``None`` for a natural card; for a wild, what it
     stands for (CR-2): ``{"rank"}`` in a book, ``{"rank", "suit", "card", "card_text"}`` in a
     run (the natural card of its place)."""
-    out = []
+    out: List[Optional[Dict[str, Any]]] = []
     for i, (c, wild) in enumerate(zip(m["cards"], meld_wilds(m))):
         if not wild:
             out.append(None)

@@ -8,7 +8,7 @@ Seats and card codes in data are ints (seats from 0); every text counts seats fr
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import krazy_core.games.melds as _melds
 from krazy_core.cards import JOKER, format_card
@@ -32,6 +32,12 @@ def kind_code(k: int) -> int:
     if k == NUM_KINDS - 1:
         return JOKER
     return ((k // 11) << 4) | (k % 11 + 3)
+
+
+def _codes(arrangement) -> Tuple[List[List[int]], List[int], int]:
+    """``best_arrangement(..., as_codes=True)``'s result with its card codes typed as ints."""
+    groups, left, points = arrangement
+    return [[int(c) for c in g] for g in groups], [int(c) for c in left], int(points)
 
 
 def is_wild(code: int, wild_rank: int) -> bool:
@@ -95,7 +101,7 @@ def arrangement(state, seat: int, obs=None) -> Dict[str, Any]:
     obs = state.observation(seat) if obs is None else obs
     w = obs["wild_rank"]
     hand = obs["hand"]
-    groups, left, points = _melds.best_arrangement(hand, w, as_codes=True) if hand else ([], [], 0)
+    groups, left, points = _codes(_melds.best_arrangement(hand, w, as_codes=True)) if hand else ([], [], 0)
     outs = []
     if state.current_player() == seat and not state.is_terminal():
         outs = sorted({kind_code(a - GO_OUT) for a in state.legal_actions() if a >= GO_OUT})
@@ -122,12 +128,12 @@ def laid_down(obs) -> list:
     """Each seat's hand laid down this round (KR-11, KR-12) as melds, leftovers apart: per
     seat ``None`` (not laid down) or ``{"melds": [[codes]...], "melds_text", "deadwood",
     "deadwood_text", "points"}`` -- the arrangement its points were counted from."""
-    out = []
+    out: List[Optional[Dict[str, Any]]] = []
     for cards in obs["laid_down"]:
         if cards is None:
             out.append(None)
             continue
-        groups, left, points = _melds.best_arrangement(cards, obs["wild_rank"], as_codes=True) if cards \
+        groups, left, points = _codes(_melds.best_arrangement(cards, obs["wild_rank"], as_codes=True)) if cards \
             else ([], [], 0)
         out.append({"melds": [list(g) for g in groups], "melds_text": [[format_card(c) for c in g] for g in groups],
                     "deadwood": list(left), "deadwood_text": [format_card(c) for c in left], "points": int(points)})

@@ -103,8 +103,11 @@ def encode(state, move: Dict[str, Any]) -> Optional[int]:
             return None
         c = combo.get("index")
         if type(c) is not int:
+            kind, value = combo.get("type"), combo.get("value")
+            if not isinstance(kind, str) or type(value) is not int:
+                return None
             try:
-                c = combination_index(combo.get("type"), combo.get("value"))
+                c = combination_index(kind, value)
             except (ValueError, TypeError):
                 return None
         if not 0 <= c < NUM_COMBOS or not 0 <= pos[0] < MAX_HAND:

@@ -64,7 +64,8 @@ def encode(state, move: Dict[str, Any]) -> Optional[int]:
     if kind == "roll":
         return ROLL
     if kind == "direction":
-        return {1: CLOCKWISE, -1: COUNTER_CLOCKWISE}.get(move.get("direction"))
+        d = move.get("direction")
+        return {1: CLOCKWISE, -1: COUNTER_CLOCKWISE}.get(d) if type(d) is int else None
     if kind == "play":
         cards = move.get("cards")
         if not isinstance(cards, list) or len(cards) != 1 or type(cards[0]) is not int:

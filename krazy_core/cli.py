@@ -286,7 +286,7 @@ def _print_result(console, state, names, decisions=None, ui=None):
 
 
 # ---------------------------------------------------------------------------- play
-# bot levels for people (issue 16; one vocabulary since issue 29): krazy_core.bots.levels
+# bot levels for people, one vocabulary with the lobby and make_bot: krazy_core.bots.levels
 MAX_DELAY = 60.0                # seconds; more is a typo (1e10 overflowed time.sleep)
 MAX_THINK = 600.0
 

@@ -68,7 +68,7 @@ from krazy_core._validate import c_int as _c_int
 
 cdef extern from *:
     """
-    /* A pool of persistent worker threads for VectorEnv (issue 32): one call runs
+    /* A pool of persistent worker threads for VectorEnv: one call runs
      * fn(ctx, k, kind) for every chunk k in 0..n (chunk 0 on the calling thread, chunk k >= 1
      * on worker k), then returns; no Python object is touched, so the caller releases the
      * GIL around it.  Workers sleep on a condition variable between calls. */

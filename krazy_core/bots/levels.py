@@ -1,4 +1,4 @@
-"""Bot levels: the words people choose a bot's strength with (issue 29, item 6).
+"""Bot levels: the words people choose a bot's strength with.
 
 One vocabulary for the terminal (``krazy play --bots hard``), the game server's lobby and
 :func:`krazy_core.bots.make_bot` (``make_bot("hard")``).  Each level is a named bot word, the

@@ -1,5 +1,5 @@
-"""Stable-Baselines3 ``VecEnv`` over the in-core :class:`krazy_core.vector.VectorEnv`
-(issue 32): ``N`` games stepped in C by one call, for SB3 and sb3-contrib's MaskablePPO,
+"""Stable-Baselines3 ``VecEnv`` over the in-core :class:`krazy_core.vector.VectorEnv`:
+``N`` games stepped in C by one call, for SB3 and sb3-contrib's MaskablePPO,
 instead of ``N`` Python envs in a ``DummyVecEnv``.
 
     >>> from krazy_core.envs.sb3 import KrazySB3VecEnv

@@ -12,7 +12,7 @@ import operator
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from krazy_core.cards import parse_card
+from krazy_core.cards import format_card, parse_card
 from krazy_core.errors import IllegalActionError, UnclearActionError
 
 __all__ = ["default_names", "describe_action", "action_from", "explain", "prompt", "narrate_event",
@@ -173,7 +173,17 @@ def explain_card(state, code, seat=None) -> Optional[str]:
     p = state.current_player() if seat is None else seat       # checked by State.explain_card
     if p < 0:
         return "the game is over"
-    return _words(state).card_reason(state, p, code)
+    # what every game says alike; the game's card_reason(state, seat, code, obs) says the rest
+    # for a card of the seat to move, the game running
+    obs = state.observation(p)
+    name = format_card(code)
+    if code not in obs["hand"]:
+        return f"you do not hold {name}"
+    if state.is_terminal():
+        return f"{name}: the game is over"
+    if state.current_player() != p:
+        return f"{name}: it is not your turn"
+    return _words(state).card_reason(state, p, code, obs)
 
 
 def prompt(state, seat=None, names=None, obs=None) -> str:

@@ -395,16 +395,9 @@ def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
     return "Your turn."
 
 
-def card_reason(state, seat: int, code: int) -> Optional[str]:
+def card_reason(state, seat: int, code: int, obs) -> Optional[str]:
     """Why the card ``code`` in ``seat``'s hand has no legal move now, or ``None``."""
-    obs = state.observation(seat)
     name = format_card(code)
-    if code not in obs["hand"]:
-        return f"you do not hold {name}"
-    if state.is_terminal():
-        return f"{name}: the game is over"
-    if state.current_player() != seat:
-        return f"{name}: it is not your turn"
     k = _kind_of(code)
     legal = state.legal_actions()
     if k is None or any(describe_action(state, a, obs).get("cards") == [code] for a in legal

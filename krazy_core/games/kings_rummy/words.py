@@ -210,16 +210,9 @@ def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
     return f"Discard a card (KR-9).{last}"
 
 
-def card_reason(state, seat: int, code: int) -> Optional[str]:
+def card_reason(state, seat: int, code: int, obs) -> Optional[str]:
     """Why the card ``code`` in ``seat``'s hand has no legal move now, or ``None``."""
-    obs = state.observation(seat)
     name = format_card(code)
-    if code not in obs["hand"]:
-        return f"you do not hold {name}"
-    if state.is_terminal():
-        return f"{name}: the game is over"
-    if state.current_player() != seat:
-        return f"{name}: it is not your turn"
     try:
         k = card_kind(code)
     except ValueError:

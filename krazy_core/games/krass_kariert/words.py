@@ -282,17 +282,10 @@ def prompt(state, seat: int, names: Sequence[str], obs=None) -> str:
     return f"To beat: {tb['text']}. Play 1-3 adjacent cards that beat it{also} (KA-6, KA-7, KA-9)."
 
 
-def card_reason(state, seat: int, code: int) -> Optional[str]:
+def card_reason(state, seat: int, code: int, obs) -> Optional[str]:
     """Why no card ``code`` in ``seat``'s hand can be played now, or ``None`` when one can
     (positions count: the first such card of the hand is named)."""
-    obs = state.observation(seat)
     name = format_card(code)
-    if code not in obs["hand"]:
-        return f"you do not hold {name}"
-    if state.is_terminal():
-        return f"{name}: the game is over"
-    if state.current_player() != seat:
-        return f"{name}: it is not your turn"
     at = [i for i, c in enumerate(obs["hand"]) if c == code]
     for a in state.legal_actions():
         d = describe_action(state, a, obs)

@@ -206,20 +206,12 @@ def facts(state, seat: int, names: Sequence[str], obs=None) -> Dict[str, Any]:
     return {"to_match": match, "round_two": bool(obs["round_two"][seat])}
 
 
-def card_reason(state, seat: int, code: int) -> Optional[str]:
+def card_reason(state, seat: int, code: int, obs) -> Optional[str]:
     """Why the card ``code`` in ``seat``'s hand has no legal move now (``None`` when one of its
     plays is legal, or the card is not held): the phase's rule and what may be played."""
-    obs = state.observation(seat)
-    if code not in obs["hand"]:
-        return f"you do not hold {format_card(code)}"
-    legal = state.legal_actions() if state.current_player() == seat else []
-    if any(a < ROLL and action_card(a) == code for a in legal):
+    if any(a < ROLL and action_card(a) == code for a in state.legal_actions()):
         return None
     name = format_card(code)
-    if state.is_terminal():
-        return f"{name}: the game is over"
-    if state.current_player() != seat:
-        return f"{name}: it is not your turn"
     ph = obs["phase"]
     d = obs.get("roll") or obs.get("open_roll")
     if (code & 15) == 13 and len(obs["hand"]) == 1:

@@ -194,6 +194,15 @@ def prompt(state, seat=None, names=None, obs=None) -> str:
     return _words(state).prompt(state, p, _names(state, names, p), obs)
 
 
+def public_prompt(state, names=None) -> str:
+    """The prompt anyone may read (a spectator's): the words of a seat that is not to move,
+    so whose turn it is or the result, never what the mover's hidden hand allows."""
+    n = state.game.num_players
+    cur = state.current_player()
+    p = (cur + 1) % n if 0 <= cur < n else 0
+    return _words(state).prompt(state, p, _names(state, names, None), None)
+
+
 def narrate_event(state, event: Dict[str, Any], names=None, viewer=None) -> Optional[str]:
     return _words(state).narrate(event, _names(state, names, viewer), state)
 

@@ -65,7 +65,8 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
     "prompt", "facts"}``.
 
     ``seat=None`` is a spectator: the observation of no seat (``observation`` is ``None``),
-    the public events, no actions, no facts, the prompt of the seat to move.  ``events`` are
+    the public events, no actions, no facts, the public prompt (whose turn it is, or the
+    result: ``state.prompt`` of a seat not to move, never the mover's own words).  ``events`` are
     ``events_for(seat)`` from index ``first_event`` on (``events_for(None)``, the public log,
     for a spectator), each with ``text``: the sentence the terminal prints for it to this
     seat (``state.narrate_event``; ``None`` for a bookkeeping event another event's line
@@ -86,8 +87,7 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
             e["text"] = state.narrate_event(e, names, seat)
         except (KeyError, TypeError, ValueError, IndexError):   # an unreadable event (hostile JSON)
             e["text"] = None
-    cur = state.current_player()
-    prompt = _words.prompt(state, seat if seat is not None else (cur if cur >= 0 else 0), names, obs)
+    prompt = _words.prompt(state, seat, names, obs) if seat is not None else _words.public_prompt(state, names)
     return {"observation": obs, "events": evs, "first_event": first_event, "actions": acts,
             "prompt": prompt, "facts": facts}
 

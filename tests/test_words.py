@@ -268,6 +268,10 @@ def test_every_event_of_a_seat_view_carries_its_sentence(gid):
     assert v["prompt"] == s.prompt(p)
     spectator = protocol.seat_view(s, None)
     assert spectator["facts"] == {} and spectator["actions"] == []
+    # a spectator reads whose turn it is, never the mover's own words (its hand's options)
+    other = (p + 1) % s.game.num_players
+    assert spectator["prompt"] == s.prompt(other) and spectator["prompt"] != s.prompt(p)
+    assert "is to play" in spectator["prompt"]
     validate = protocol.validator("event.json", gid)
     for e in v["events"]:
         validate.validate(e)

@@ -375,7 +375,8 @@ class Server:
                 # untouched and not served; the other tables are
                 self.broken[rec["id"]] = (str(e) if isinstance(e, KrazyError) else f"{type(e).__name__}: {e}")[:300]
                 continue
-            t.updated = rec["updated"] or time.time()
+            # a time ahead of this clock (the clock was set back since) counts as now
+            t.updated = min(rec["updated"] or time.time(), time.time())
             self.tables[t.id] = t
             self.loaded += 1
         self.expire()
@@ -448,7 +449,7 @@ class Server:
         now = time.time() if now is None else now
         lim = self.limits
         gone = [t for t in self.tables.values()
-                if now - t.updated > (lim.finished_ttl if t.state.is_terminal() else lim.idle_ttl)]
+                if now - t.updated >= (lim.finished_ttl if t.state.is_terminal() else lim.idle_ttl)]
         if not gone:
             return []
         try:

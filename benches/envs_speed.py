@@ -7,6 +7,8 @@ in a Python loop.
     python benches/envs_speed.py --repeats 5 --seconds 1.0 --json benches/envs_speed.json
     python benches/envs_speed.py --curve krazy-kings --threads 1,2,4 --repeats 5   # scaling
 
+``--curve`` draws the actions with ``env.sample_legal()`` (in C); the other rows with numpy.
+
 Every row times the env's step call only, and every step returns the next observation and
 legal-action mask (RLCard: ``state["obs"]`` and ``legal_actions``; Pgx: ``observation`` and
 ``legal_action_mask``); the random legal actions are chosen outside the clock in every
@@ -32,16 +34,25 @@ import numpy as np
 N_ENVS = 1024
 
 
-def _legal_sample(mask, rng):
-    u = rng.random(mask.shape, dtype=np.float32) * mask
+def _legal_sample_np(mask, rng):
+    # (1 + U[0, 1)) * mask: a legal action's key is never 0 (float32 U draws 0.0 once in 2**24)
+    u = (rng.random(mask.shape, dtype=np.float32) + np.float32(1.0)) * mask
     return np.argmax(u, axis=1)
 
 
-def bench_vector(game_id, threads, seconds, seat="all"):
+def bench_vector(game_id, threads, seconds, seat="all", c_sample=False):
+    """Steps/s and decisions/s of ``env.step`` alone; the actions are drawn between steps by
+    numpy over the mask, or (``c_sample``) by ``env.sample_legal()`` in C, which does not
+    stream a 1024 x A random array through the cache between steps (the thread curve)."""
     from krazy_core.vector import VectorEnv
     env = VectorEnv(game_id, N_ENVS, seat=seat, opponents="random", threads=threads, seed=1)
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(0)
+    if c_sample:
+        def _legal_sample(mask, rng):
+            return env.sample_legal()
+    else:
+        _legal_sample = _legal_sample_np
     acts = _legal_sample(obs["action_mask"], rng)
     steps = 0
     clock = 0.0
@@ -174,7 +185,7 @@ def main(argv=None):
     table = rows()
     if args.curve:
         table = [(f"VectorEnv {args.curve} all seats, 1024 envs, {th} thread{'s' if th > 1 else ''}",
-                  lambda s, th=th: bench_vector(args.curve, th, s))
+                  lambda s, th=th: bench_vector(args.curve, th, s, c_sample=True))
                  for th in map(int, args.threads.split(","))]
     results = {name: [] for name, _ in table}
     skipped = {}

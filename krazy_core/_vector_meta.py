@@ -25,23 +25,26 @@ def metadata() -> dict:
         return {"autoreset_mode": "same_step"}
 
 
-def single_spaces(D: int, A: int):
-    """``(observation_space, action_space)`` of one env: ``Dict(observation=Box(float32,
-    (D,)), action_mask=Box(0, 1, (A,), int8))`` and ``Discrete(A)``.  The tensor's entries
-    are fractions, counts, flags and (Krazy Kings' direction) -1/+1, so the Box is bounded
-    by -1 and the largest score fraction a game can reach (``high`` 1e4, never reached)."""
+def single_spaces(game, A: int = 0):
+    """``(observation_space, action_space)`` of one env of ``game``: ``Dict(observation=
+    Box(low, high, (D,), float32), action_mask=Box(0, 1, (A,), int8))`` and ``Discrete(A)``;
+    ``low``/``high`` per entry are ``game.observation_tensor_bounds()`` (flags, one-hots and
+    fractions in [0, 1], Krazy Kings' direction -1, a few counts and score fractions above
+    1)."""
     gym = _gym()
     spaces = gym.spaces
+    lo, hi = game.observation_tensor_bounds()
+    A = A or game.num_distinct_actions
     obs = spaces.Dict({
-        "observation": spaces.Box(low=-1.0, high=1e4, shape=(D,), dtype=np.float32),
+        "observation": spaces.Box(low=lo, high=hi, dtype=np.float32),
         "action_mask": spaces.Box(low=0, high=1, shape=(A,), dtype=np.int8),
     })
     return obs, spaces.Discrete(A)
 
 
-def spaces(D: int, A: int, N: int):
-    """``(single_obs, single_action, batched_obs, batched_action)`` for ``N`` envs
+def spaces(game, N: int):
+    """``(single_obs, single_action, batched_obs, batched_action)`` for ``N`` envs of ``game``
     (Gymnasium's ``batch_space``: the action space is ``MultiDiscrete([A] * N)``)."""
     from gymnasium.vector.utils import batch_space
-    obs, act = single_spaces(D, A)
+    obs, act = single_spaces(game)
     return obs, act, batch_space(obs, N), batch_space(act, N)

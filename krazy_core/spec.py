@@ -21,7 +21,7 @@ if TYPE_CHECKING:                       # for the annotations only (the state si
 # krazy_core.make("krazy-kings") is typed Game[KrazyKingsState] by its overloads
 S = TypeVar("S", bound="State", covariant=True)
 
-__all__ = ["Option", "GameSpec", "TensorSegment", "tensor_layout", "Game", "options_class"]
+__all__ = ["Option", "GameSpec", "TensorSegment", "tensor_layout", "tensor_bounds", "Game", "options_class"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,24 @@ class TensorSegment(NamedTuple):
     size: int
 
 
+def tensor_bounds(layout: Tuple[TensorSegment, ...], default_high: float = 1.0, **segments: Any):
+    """``(low, high)`` float32 arrays over ``layout``: low 0, high ``default_high``; a keyword
+    names a segment and gives its ``(low, high)``: two floats, or a low and an array of
+    highs the segment's size, or ``None`` to leave one side as it is."""
+    import numpy as np
+    size = sum(seg.size for seg in layout)
+    lo = np.zeros(size, np.float32)
+    hi = np.full(size, default_high, np.float32)
+    by_name = {seg.name: seg for seg in layout}
+    for name, (a, b) in segments.items():
+        seg = by_name[name]
+        if a is not None:
+            lo[seg.offset:seg.offset + seg.size] = a
+        if b is not None:
+            hi[seg.offset:seg.offset + seg.size] = b
+    return lo, hi
+
+
 def tensor_layout(*parts: Tuple[str, int]) -> Tuple[TensorSegment, ...]:
     """Segments from ``(name, size)`` pairs laid end to end from offset 0."""
     out, o = [], 0
@@ -127,6 +145,9 @@ class GameSpec:
     # the game's words for frontends (games/<game>/words.py): describe_action, encode,
     # action_text, narrate, prompt, card_reason, facts and KINDS (State.describe_action ...)
     words: Any = None
+    # tensor_bounds(game) -> (low, high): float32 arrays of tensor_shape, bounds no entry of
+    # observation_tensor ever leaves for that game's options (the envs' observation Box)
+    tensor_bounds: Optional[Callable[[Any], Tuple[Any, Any]]] = None
     # what frontends and adapters switch on, said by the game (nothing outside games/ names
     # a game): the Gymnasium id; the events that end a round (a table pauses after them);
     # returns() summed over the seats (OpenSpiel's utility_sum) for a table of n; a bound on
@@ -217,6 +238,19 @@ class Game(Generic[S]):
     @property
     def observation_tensor_shape(self) -> Tuple[int, ...]:
         return tuple(self.spec.tensor_shape(self.num_players))
+
+    def observation_tensor_bounds(self) -> Tuple[Any, Any]:
+        """``(low, high)``: two float32 arrays of ``observation_tensor_shape``, the least and
+        the greatest value each entry of ``observation_tensor`` can take with this game's
+        options and players (the Gymnasium and PettingZoo observation ``Box``).  Bounds, not
+        observed extremes: a score fraction's bound assumes every card left in hand in
+        every round at the highest card value."""
+        import numpy as np
+        if self.spec.tensor_bounds is not None:
+            lo, hi = self.spec.tensor_bounds(self)
+            return np.asarray(lo, dtype=np.float32), np.asarray(hi, dtype=np.float32)
+        shape = self.observation_tensor_shape
+        return np.full(shape, -1.0, np.float32), np.full(shape, 1e4, np.float32)
 
     @property
     def observation_tensor_layout(self) -> Tuple[TensorSegment, ...]:

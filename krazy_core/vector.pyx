@@ -967,7 +967,7 @@ cdef class VectorEnv:
     def _make_spaces(self):
         if self._spaces is None:
             from krazy_core._vector_meta import spaces
-            self._spaces = spaces(self.v.D, self.v.A, self.v.n_envs)
+            self._spaces = spaces(self.game, self.v.n_envs)
         return self._spaces
 
     @property

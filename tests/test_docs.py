@@ -29,7 +29,8 @@ import krazy_docs  # noqa: E402  (docs/_ext: pure Python, no Sphinx needed)
 
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and "_generated" not in p.parts)
 FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```", re.M | re.S)
-OPTIONAL = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "httpx", "jsonschema")
+OPTIONAL = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "httpx", "jsonschema",
+            "sb3_contrib", "stable_baselines3", "torch")
 
 
 def _blocks(lang):

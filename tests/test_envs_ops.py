@@ -80,3 +80,68 @@ def test_truncated_never_in_games_whose_cap_ends_a_round(game_id):
     while not st.is_terminal():
         st.apply_action(rng.choice(st.legal_actions()))
     assert not truncated(st)
+
+
+# the observation Box: bounds no observation leaves (extreme options included)
+BOUND_TABLES = [("krazy-kings", 2, {}), ("krazy-kings", 5, {}),
+                ("kings-rummy", 2, {"first_round": 9, "rounds": 3, "joker_points": 1000, "wild_points": 0}),
+                ("kings-rummy", 7, {"first_round": 10, "rounds": 2}),
+                ("contract-rummy", 2, {"first_round": 6, "rounds": 2, "buy_limit": 1}),
+                ("contract-rummy", 6, {"first_round": 7, "rounds": 1}),
+                ("krass-kariert", 3, {}), ("krass-kariert", 5, {"chips": 1})]
+
+
+@pytest.mark.parametrize("game_id,n,opts", BOUND_TABLES)
+def test_observation_tensor_stays_within_its_bounds(game_id, n, opts):
+    """``game.observation_tensor_bounds()`` holds at every decision of 300 random games, for
+    every seat; the bounds are those of the envs' Box; the high side is within reach where
+    it is 1 (some entry of each segment of high 1 reaches it in these games)."""
+    import numpy as np
+    from krazy_core.bots import RandomBot
+    game = krazy_core.make(game_id, num_players=n, **opts)
+    lo, hi = game.observation_tensor_bounds()
+    D = game.observation_tensor_shape[0]
+    assert lo.shape == hi.shape == (D,) and lo.dtype == hi.dtype == np.float32 and (lo < hi).all()
+    seen_lo = np.full(D, np.inf, np.float32)
+    seen_hi = np.full(D, -np.inf, np.float32)
+    bot = RandomBot(seed=3)
+    for g in range(300):
+        s = game.new_initial_state(seed=g)
+        k = 0
+        while True:
+            for p in range(n):
+                t = s.observation_tensor(p)
+                seen_lo = np.minimum(seen_lo, t)
+                seen_hi = np.maximum(seen_hi, t)
+            if s.is_terminal() or k == 400:
+                break
+            s.apply_action(bot.step(s))
+            k += 1
+    bad = np.flatnonzero((seen_lo < lo) | (seen_hi > hi))
+    names = {i: seg.name for seg in game.observation_tensor_layout for i in range(seg.offset, seg.offset + seg.size)}
+    assert bad.size == 0, [(names[i], int(i), float(seen_lo[i]), float(seen_hi[i]), float(lo[i]), float(hi[i])) for i in bad[:5]]
+    # every segment's largest high of 1 is reached: the bounds are not loose where they are 1
+    for seg in game.observation_tensor_layout:
+        part = slice(seg.offset, seg.offset + seg.size)
+        if hi[part].max() == 1.0 and seg.name not in ("unused", "turn", "stock_size", "known_cards", "discard_pile"):
+            assert seen_hi[part].max() > 0, seg.name
+
+
+def test_envs_observation_box_is_the_games_bounds():
+    pytest.importorskip("gymnasium")
+    import numpy as np
+    from krazy_core.envs.gymnasium import KrazyEnv
+    from krazy_core.envs.pettingzoo import env as pz_env
+    from krazy_core.vector import VectorEnv
+    game = krazy_core.make("kings-rummy", num_players=3, joker_points=1000)
+    lo, hi = game.observation_tensor_bounds()
+    assert float(hi.max()) == pytest.approx(11 * 13 * 1000 / 500) and float(lo.min()) == 0.0
+    box = KrazyEnv("kings-rummy", num_players=3, joker_points=1000).observation_space["observation"]
+    assert np.array_equal(box.low, lo) and np.array_equal(box.high, hi)
+    e = pz_env("krazy-kings")
+    box = e.observation_space(e.possible_agents[0])["observation"]
+    assert box.low.min() == -1.0 and box.high.max() == 1.0
+    v = VectorEnv("contract-rummy", 4, threads=1)
+    box = v.single_observation_space["observation"]
+    assert box.high.max() == pytest.approx(25.5) and box.low.min() == 0.0     # buys: unlimited
+    v.close()

@@ -113,8 +113,7 @@ class KrazyEnv(gymnasium.Env):
         self._pool_bots: list = []
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = check_illegal(illegal_action)
-        D = self.game.observation_tensor_shape[0]
-        self.observation_space, self.action_space = single_spaces(D, self.game.num_distinct_actions)
+        self.observation_space, self.action_space = single_spaces(self.game)
         self.state: Any = None
         self.seat = seat if isinstance(seat, int) else 0
         self._bots = [None] * n

@@ -80,12 +80,10 @@ class KrazyAECEnv(AECEnv):
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        D = self.game.observation_tensor_shape[0]
-        A = self.game.num_distinct_actions
         self.observation_spaces = {}
         self.action_spaces = {}
         for a in self.possible_agents:
-            self.observation_spaces[a], self.action_spaces[a] = single_spaces(D, A)
+            self.observation_spaces[a], self.action_spaces[a] = single_spaces(self.game)
         self.state_obj: Any = None
         self._deal_rng: Any = None
 

@@ -49,9 +49,9 @@ class KrazySB3VecEnv(_Base):  # type: ignore[misc,valid-type]
             raise ConfigError("KrazySB3VecEnv trains one learner seat: seat='all' is not supported")
         self.core = VectorEnv(game_id, num_envs, **kwargs)
         from gymnasium import spaces
-        D = self.core.game.observation_tensor_shape[0]
         A = self.core.game.num_distinct_actions
-        obs_space = spaces.Box(low=-1.0, high=1e4, shape=(D,), dtype=np.float32)
+        lo, hi = self.core.game.observation_tensor_bounds()
+        obs_space = spaces.Box(low=lo, high=hi, dtype=np.float32)
         act_space = spaces.Discrete(A)
         if _Base is object:
             self.num_envs = num_envs

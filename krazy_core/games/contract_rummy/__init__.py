@@ -33,7 +33,7 @@ from krazy_core.games.contract_rummy.notation import _action_text  # noqa: F401
 from krazy_core.games.melds import _set_contract_oracle
 from krazy_core.games.contract_rummy.state import _contract_points
 from krazy_core.games.contract_rummy import words as _words
-from krazy_core.spec import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "ContractRummyState", "new_state", "state_from_dict", "is_book", "is_run",
            "contract_options", "best_arrangement", "CONTRACTS", "EVENT_NAMES", "PHASE_NAMES",
@@ -43,6 +43,19 @@ __all__ = ["SPEC", "ContractRummyState", "new_state", "state_from_dict", "is_boo
 
 
 _TENSOR = sum(seg.size for seg in TENSOR_LAYOUT)     # 1154 = TENSOR (core.pxd)
+
+
+def _tensor_bounds(game):
+    """Cards are quarters of at most four copies of a kind (CR-1); a seat's hand over 30 is at
+    most all 108 cards, its buys over 10 at most ``buy_limit`` (255 when unlimited: the
+    count saturates), its total over 1000 at most 108 cards of 20 points (CR-15) a round over
+    ``rounds`` rounds."""
+    import numpy as np
+    o = game.options
+    seats = np.tile(np.array([108 / 30.0, 1.0, (o.buy_limit or 255) / 10.0, o.rounds * 108 * 20 / 1000.0],
+                             np.float32), 6)
+    return tensor_bounds(TENSOR_LAYOUT, seats=(None, seats))
+
 
 SPEC = GameSpec(
     game_id="contract-rummy",
@@ -79,6 +92,7 @@ SPEC = GameSpec(
     max_game_length=lambda game: game.options.rounds * game.options.max_turns * 40,
     tensor_shape=lambda n: (_TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
+    tensor_bounds=_tensor_bounds,
     check_options=_check_options,
     # flat Monte Carlo at the root: with 4 players a deeper tree spends its 1000 iterations
     # on nodes whose first visits play uniformly random moves (random buys, discards and

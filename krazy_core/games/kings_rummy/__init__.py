@@ -26,11 +26,26 @@ from krazy_core.games.kings_rummy.state import (
     EVENT_NAMES, FULL_DECK, PHASE_NAMES, TENSOR, TENSOR_LAYOUT, KingsRummyState, _check_options,
     new_state, state_from_dict)
 from krazy_core.games.kings_rummy import words as _words
-from krazy_core.spec import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "KingsRummyState", "new_state", "state_from_dict", "simulate_random", "EVENT_NAMES",
            "PHASE_NAMES", "FULL_DECK", "TENSOR", "TENSOR_LAYOUT", "DRAW", "TAKE", "DISCARD", "GO_OUT",
            "NUM_KINDS", "NUM_ACTIONS", "card_kind"]
+
+
+
+def _tensor_bounds(game):
+    """Half a card per copy of a kind: 1 for a suited kind (two copies), 3 for the Joker (six,
+    KR-1); a seat's score over 500 is at most 13 cards a round at the highest card value
+    (KR-14: K 13, ``wild_points``, ``joker_points``) over ``rounds`` rounds."""
+    import numpy as np
+    o = game.options
+    kinds = np.ones(56, np.float32)
+    kinds[55] = 3.0
+    seats = np.tile(np.array([1.0, o.rounds * 13 * max(13, o.wild_points, o.joker_points) / 500.0, 1.0, 1.0],
+                             np.float32), 7)
+    return tensor_bounds(TENSOR_LAYOUT, hand=(None, kinds), discard_pile=(None, kinds),
+                         known_cards=(None, np.tile(kinds, 7)), seats=(None, seats))
 
 
 SPEC = GameSpec(
@@ -57,6 +72,7 @@ SPEC = GameSpec(
     max_game_length=lambda game: game.options.rounds * game.options.max_turns * 4,
     tensor_shape=lambda n: (TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
+    tensor_bounds=_tensor_bounds,
     check_options=_check_options,
     rules_file="games/kings_rummy/rules.md",
     summary="Five-suit rummy with rotating wilds: 11 rounds of 3..13 cards, lowest total wins.",

@@ -32,13 +32,20 @@ from krazy_core.games.krass_kariert.state import (  # noqa: F401
     PHASE_NAMES, TENSOR_LAYOUT, TENSOR_SIZE, TRICK_KINDS, KrassKariertState, check_options, new_state,
     state_from_dict, _action_text)
 from krazy_core.games.krass_kariert import words as _words
-from krazy_core.spec import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "KrassKariertState", "new_state", "state_from_dict", "check_options", "simulate_random",
            "chips_for", "combination", "combination_index", "combination_of_index", "window_combinations",
            "beats", "COMBINATION_TYPES", "EVENT_NAMES", "PHASE_NAMES", "TRICK_KINDS", "TENSOR_LAYOUT",
            "TENSOR_SIZE", "NUM_ACTIONS", "NUM_COMBINATIONS", "MAX_HAND", "A_PLAY", "A_STOP", "A_DRAW",
            "A_RESERVE", "A_INSERT"]
+
+
+
+def _tensor_bounds(game):
+    """Every entry is a flag, a one-hot or a fraction of at most 1 (chips only go down, KA-14;
+    at most four copies of a kind, KA-1; at most 6 cards to insert, KA-12)."""
+    return tensor_bounds(TENSOR_LAYOUT)
 
 
 SPEC = GameSpec(
@@ -64,6 +71,7 @@ SPEC = GameSpec(
     max_game_length=lambda game: 20000,
     tensor_shape=lambda n: (TENSOR_SIZE,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
+    tensor_bounds=_tensor_bounds,
     rules_file="games/krass_kariert/rules.md",
     check_options=check_options,
     summary="Climbing game with fixed-order hands: beat with 1-3 adjacent cards, keep your chips.",

@@ -27,7 +27,7 @@ from krazy_core.games.krazy_kings.state import (  # noqa: F401  (_cards_of ..: t
     DOUBLES, DRAW_REASONS, EVENT_NAMES, PHASE_NAMES, TENSOR, TENSOR_LAYOUT, KrazyKingsState,
     _action_card, _cards_of, _mask_cards, new_state, state_from_dict)
 from krazy_core.games.krazy_kings import words as _words
-from krazy_core.spec import GameSpec, Option
+from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "KrazyKingsState", "new_state", "state_from_dict", "EVENT_NAMES", "PHASE_NAMES",
            "DRAW_REASONS", "DOUBLES", "TENSOR", "TENSOR_LAYOUT", "DISCARD", "DISCARD_JOKER", "ANNOUNCE",
@@ -39,6 +39,12 @@ def _check_options(num_players, options):
     if options.dealer >= num_players:
         raise ConfigError(f"option 'dealer' must be a seat 0..{num_players - 1} at a table of "
                           f"{num_players}, got {options.dealer} (KK-3)")
+
+
+
+def _tensor_bounds(game):
+    """Every entry is a flag, a one-hot or a fraction of at most 1; the direction is -1/+1."""
+    return tensor_bounds(TENSOR_LAYOUT, direction=(-1.0, None))
 
 
 SPEC = GameSpec(
@@ -66,6 +72,7 @@ SPEC = GameSpec(
     max_game_length=lambda game: game.options.max_turns * 16,
     tensor_shape=lambda n: (TENSOR,),
     tensor_layout=lambda n: TENSOR_LAYOUT,
+    tensor_bounds=_tensor_bounds,
     rules_file="games/krazy_kings/rules.md",
     summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
     check_options=_check_options,

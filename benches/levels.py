@@ -4,13 +4,13 @@ head-to-head record of each level against the one below it (issue 29, item 6).
     python benches/levels.py [--games 200] [--seed 20261203] [--only krazy-kings,kings-rummy]
         [--pairs all|adjacent] [--workers 1] [--markdown] [--json out.json]
 
-Per game, the levels of :mod:`krazy_core.bots.levels` (easy, normal, hard, expert) meet in a
+Per game, the levels of :mod:`krazy_core.bots.levels` (easy, normal, hard) meet in a
 tournament of :func:`krazy_core.tournament.run_tournament`: duplicate deals (deal d is played
 at every table in each rotation of its seats, so each level holds the same cards in every
 seat), 2-player tables (KrassKariert, 3-5 players: 3), ratings from openskill fed game by
 game.  ``--pairs all`` is the full round robin (every 2 of the levels; at 3 seats every 3);
 ``--pairs adjacent`` only the tables of two levels next to each other (easy-normal,
-normal-hard, hard-expert; at 3 seats each of the two in one seat and two seats: ``[a, a, b]``
+normal-hard; at 3 seats each of the two in one seat and two seats: ``[a, a, b]``
 and ``[a, b, b]``), which spends the budget on the comparisons the levels promise and, at
 KrassKariert, makes every game decide between the two (one of them is the loser).  ``--games`` is per pair of adjacent levels (the games
 they share), rounded up to whole deals.

@@ -1302,7 +1302,7 @@ def cmd_simulate(args, console: Console) -> int:
     from krazy_core.arena import run_arena
     game = _make_game(args)
     n = game.num_players
-    # the levels --bots offers (easy, normal, hard, expert) as the bots they stand for
+    # the levels --bots offers (easy, normal, hard) as the bots they stand for
     entries = [level_word(w) for w in _bot_list(args.bots, n, game)]
     base = args.seed or 0
     from krazy_core.arena import make_job

@@ -71,7 +71,7 @@ def open_store_arg(args):
 
 
 def _levels(words):
-    """Bot words with the levels people type (easy, normal, hard, expert) as the bots they
+    """Bot words with the levels people type (easy, normal, hard) as the bots they
     stand for (``krazy_core.bots.levels.LEVELS``): ``--bots`` says they are accepted."""
     from krazy_core.bots.levels import level_word
     return [level_word(w.strip()) for w in words]
@@ -298,7 +298,7 @@ def add_run_commands(sub, common):
                                    "with the bots' seats swapped, and stops as soon as the answer is sure "
                                    "enough (a sequential probability ratio test): yes, B is at least "
                                    "--elo1 Elo stronger, or no, at most --elo0. 20 Elo is about a 53% "
-                                   "score. Bots as in --bots: easy, normal, hard, expert, random, heuristic, "
+                                   "score. Bots as in --bots: easy, normal, hard, random, heuristic, "
                                    "ismcts:N, value, policy. Example: krazy sprt krazy-kings heuristic ismcts:200")
     p.add_argument("game", help="game id (krazy games lists them)")
     p.add_argument("a", help="bot A, the baseline (e.g. heuristic)")

@@ -20,7 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def test_levels_weakest_first_and_described():
-    assert LEVEL_NAMES == ("easy", "normal", "hard", "expert")
+    assert LEVEL_NAMES == ("easy", "normal", "hard")
     assert tuple(LEVELS) == LEVEL_NAMES == tuple(DESCRIPTIONS)
     assert [c["level"] for c in level_choices()] == list(LEVEL_NAMES)
     assert all(c["bot"] == LEVELS[c["level"]] and c["description"] for c in level_choices())
@@ -39,9 +39,11 @@ def test_make_bot_accepts_every_level(level):
 def test_levels_are_the_configured_bots():
     assert isinstance(make_bot("easy"), RandomBot)
     assert isinstance(make_bot("normal"), HeuristicBot)
-    hard, expert = make_bot("hard"), make_bot("expert")
-    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
-    assert hard._options["iterations"] < expert._options["iterations"]
+    hard = make_bot("hard")
+    assert isinstance(hard, ISMCTSBot) and hard._options["iterations"] == 500
+    assert not is_level("expert")           # not shown stronger than hard in every game
+    with pytest.raises(ConfigError, match="unknown bot 'expert'"):
+        make_bot("expert")
 
 
 def test_is_level_and_level_word():
@@ -54,15 +56,15 @@ def test_is_level_and_level_word():
 
 
 def test_unknown_level_names_the_levels():
-    with pytest.raises(ConfigError, match="easy, normal, hard, expert"):
+    with pytest.raises(ConfigError, match="easy, normal, hard"):
         level_bot("grandmaster")
-    with pytest.raises(ConfigError, match="easy, normal, hard, expert"):
+    with pytest.raises(ConfigError, match="easy, normal, hard"):
         make_bot("grandmaster")
 
 
 def test_cli_uses_the_one_vocabulary():
     assert cli.LEVELS is LEVELS
-    assert cli._bot_list("easy,expert", 3) == ["easy", "expert", "easy"]
+    assert cli._bot_list("easy,hard", 3) == ["easy", "hard", "easy"]
 
 
 @pytest.mark.parametrize("level", LEVEL_NAMES)
@@ -102,7 +104,7 @@ def test_docs_name_the_levels(path, heading):
     # a rating for every game, the levels weakest first
     for game in krazy_core.available_games():
         assert game in section
-    rows = re.findall(r"^\| (easy|normal|hard|expert) \|", section, re.M)
+    rows = re.findall(r"^\| (easy|normal|hard) \|", section, re.M)
     assert tuple(rows[:len(LEVEL_NAMES)]) == LEVEL_NAMES and set(rows) == set(LEVEL_NAMES)
 
 

@@ -17,7 +17,7 @@ written against the same view.
 ``make_bot("heuristic")``, ``make_bot("random")``, ``make_bot("ismcts:2000")``
 (iterations) or ``make_bot("ismcts:0.5s")`` (seconds per move) build one from a CLI word.
 
-**Levels** (:mod:`krazy_core.bots.levels`): ``easy``, ``normal``, ``hard``, ``expert`` name bot
+**Levels** (:mod:`krazy_core.bots.levels`): ``easy``, ``normal``, ``hard`` name bot
 words (``make_bot("hard")`` is ``make_bot("ismcts:500")``), the one vocabulary of strength
 for the terminal, the server's lobby and the API; ``LEVEL_NAMES`` lists them weakest first,
 ``is_level(word)`` says whether a word is one.
@@ -68,7 +68,7 @@ def _option_value(text: str):
 
 
 def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
-    """A bot from a word: a level (``easy``, ``normal``, ``hard``, ``expert``: the bot word it
+    """A bot from a word: a level (``easy``, ``normal``, ``hard``: the bot word it
     stands for, :data:`LEVELS`), ``random``, ``heuristic``, ``ismcts``, ``ismcts:ITERATIONS`` or
     ``ismcts:SECONDSs`` (e.g. ``ismcts:0.5s``), optionally followed by search options as
     ``:NAME=VALUE`` (e.g. ``ismcts:2000:rollout=random:exploration=1.0``; the options of

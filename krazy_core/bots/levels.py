@@ -7,7 +7,7 @@ searching levels.  Ordered weakest first:
 
     >>> from krazy_core.bots.levels import LEVEL_NAMES, LEVELS, level_bot, is_level
     >>> LEVEL_NAMES
-    ('easy', 'normal', 'hard', 'expert')
+    ('easy', 'normal', 'hard')
     >>> LEVELS["hard"]
     'ismcts:500'
     >>> is_level("Hard"), is_level("ismcts:500")
@@ -18,12 +18,11 @@ searching levels.  Ordered weakest first:
 The levels are meant to be **monotone** (each beats the one below it with 95% confidence);
 ``benches/levels.py`` measures it per game with a seeded tournament of duplicate deals rated
 with openskill (the ratings and each level's wins over the one below are in
-``benches/README.md``, "Bot levels", and ``docs/guide/players.md``).  ``hard`` and ``expert``
-run the same search with the game's defaults; ``expert`` has four times the iterations
-(0.01-0.2 s a move on one core, depending on the game).  Measured 2026-12-03: ``easy <
-normal < hard`` holds with 95% confidence in every game; ``expert`` over ``hard`` is not
-shown in Krazy Kings (52.0% [48.9, 55.1] over 1000 games: iterations buy little there) nor,
-on the 60 games afforded, in Kings Rummy.
+``benches/README.md``, "Bot levels", and ``docs/guide/players.md``): ``easy < normal < hard``
+holds with 95% confidence in every game.  No level above ``hard`` is offered: the same search
+with four times the iterations (``ismcts:2000``) was not shown stronger than ``hard`` in Krazy
+Kings nor in Kings Rummy, so a fourth level would not be monotone; the bot word stays
+available to anyone who wants it.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ LEVELS: Dict[str, str] = {
     "easy": "random",
     "normal": "heuristic",
     "hard": "ismcts:500",
-    "expert": "ismcts:2000",
 }
 
 #: the levels, weakest first
@@ -51,7 +49,6 @@ DESCRIPTIONS: Dict[str, str] = {
     "easy": "plays a random legal move",
     "normal": "plays the game's hand-written strategy",
     "hard": "searches 500 deals it imagines from what it can see (ISMCTS) before each move",
-    "expert": "searches 2,000 imagined deals before each move (ISMCTS, the game's defaults)",
 }
 
 

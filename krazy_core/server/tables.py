@@ -92,7 +92,7 @@ def check_text(value: Any, what: str, max_len: int = MAX_NAME) -> str:
 
 
 def check_bot(word: str) -> str:
-    """A level (``easy`` | ``normal`` | ``hard`` | ``expert``: ``krazy_core.bots.levels``, the
+    """A level (``easy`` | ``normal`` | ``hard``: ``krazy_core.bots.levels``, the
     terminal's and ``make_bot``'s words) | ``random`` | ``heuristic`` | ``ismcts`` |
     ``ismcts:N`` (N iterations, 1..20000).  Raises ``ConfigError``."""
     if not isinstance(word, str) or len(word) > 20:

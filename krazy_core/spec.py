@@ -145,6 +145,9 @@ class GameSpec:
     # the game's words for frontends (games/<game>/words.py): describe_action, encode,
     # action_text, narrate, prompt, card_reason, facts and KINDS (State.describe_action ...)
     words: Any = None
+    # the game's parts of the JSON Schemas (games/<game>/schema.py: observation(), events(),
+    # state()); krazy_core.schemas builds the shipped files from every game's
+    schema: Any = None
     # tensor_bounds(game) -> (low, high): float32 arrays of tensor_shape, bounds no entry of
     # observation_tensor ever leaves for that game's options (the envs' observation Box)
     tensor_bounds: Optional[Callable[[Any], Tuple[Any, Any]]] = None

@@ -359,91 +359,27 @@ class Table:
             if self.log[-1][2] != fp:
                 raise KrazyError(f"table {self.id}: state after action {n} differs from the stored one")
 
+    def _laydown_words(self, s, name):
+        f = getattr(s.game.spec.words, name, None)
+        if f is None:
+            raise IllegalActionError(f"whole-meld lay-downs are not a move of {s.game.name}")
+        return f
+
     def laydown_check(self, seat: int, melds: Any, state=None) -> List[List[int]]:
-        """The cheap checks of a whole-meld lay-down (CR-10), run on the event loop before
-        any search: the game, the turn, the shape (1 to 3 lists of card codes), that going
-        down is legal now, that the seat holds every card (a card in one meld only), that
-        each group is a meld (CR-5) and that there are as many melds as the round's contract
-        has (CR-4), on ``state`` (default: the table's). Returns the melds; raises
-        ``IllegalActionError`` saying why."""
+        """The cheap checks of a whole-meld lay-down, run on the event loop before any search
+        (the game's ``words.laydown_check``, on ``state``, default the table's). Returns the
+        melds; raises ``IllegalActionError`` saying why (also in a game without the move)."""
         s = self.state if state is None else state
-        if s.game.game_id != "contract-rummy":
-            raise IllegalActionError("whole-meld lay-downs are a Crazy Rummy move")
-        if s.is_terminal() or s.current_player() != seat:
-            raise IllegalActionError("it is not your turn")
-        if not (isinstance(melds, list) and 1 <= len(melds) <= 3 and
-                all(isinstance(m, list) and 1 <= len(m) <= 20 and
-                    all(type(c) is int and 0 <= c < 256 for c in m) for m in melds)):
-            n = len(melds) if isinstance(melds, list) else 0
-            raise IllegalActionError("a lay-down is 1 to 3 melds, the round's contract (CR-4)" if n > 3 else
-                                     "melds must be 1 to 3 lists of card codes")
-        if not any(s.action_to_string(a) == "go down" for a in s.legal_actions()):
-            raise IllegalActionError("you cannot go down now (CR-10: draw first; one contract per round)")
-        why = _laydown_precheck(s, seat, melds)
-        if why is not None:
-            raise IllegalActionError(why)
-        return melds
+        return self._laydown_words(s, "laydown_check")(s, seat, melds)
 
     def laydown_plan(self, seat: int, melds: List[List[int]], state=None, budget: float = LAYDOWN_BUDGET) -> List[int]:
-        """Crazy Rummy (CR-10): the actions that go down with exactly these whole melds
-        (each a list of card codes), found by a search over clones of ``state`` (default:
-        the table's; the server passes a copy and runs this off the event loop) of at most
-        ``LAYDOWN_NODES`` states and ``budget`` seconds. Raises ``IllegalActionError`` when
-        no order of moves lays them, or the search ran out of its budget."""
+        """The actions that go down with exactly these whole melds (the game's
+        ``words.laydown_plan``: a search of at most ``LAYDOWN_NODES`` states and ``budget``
+        seconds over clones of ``state``, default the table's; the server passes a copy and
+        runs this off the event loop). Raises ``IllegalActionError`` when no order of moves
+        lays them or the search ran out of its budget."""
         s = self.state if state is None else state
-        self.laydown_check(seat, melds, s)
-        targets = [sorted(m) for m in melds]
-        start = s.clone()
-        go = [a for a in start.legal_actions() if start.action_to_string(a) == "go down"]
-        start.apply_action(go[0])
-        nodes = [LAYDOWN_NODES]
-        deadline = time.monotonic() + budget
-        out_of_time = [False]
-
-        def mine(st):
-            return sorted(sorted(m["cards"]) for m in st.observation(seat)["melds"] if m["owner"] == seat)
-
-        def ok_partial(st):
-            # each meld laid so far is part of a different target: a matching, not the first
-            # fit (a run started empty fitted the first target, the book, so a book then a
-            # run was refused while a run then a book went down -- a fresh user's find)
-            have = [m for m in mine(st) if m]
-            if len(have) > len(targets):
-                return False
-
-            def match(i, used):
-                if i == len(have):
-                    return True
-                return any(j not in used and _submultiset(have[i], targets[j]) and match(i + 1, used | {j})
-                           for j in range(len(targets)))
-            return match(0, frozenset())
-
-        def dfs(st, path):
-            nodes[0] -= 1
-            if nodes[0] < 0:
-                return None
-            if time.monotonic() > deadline:
-                out_of_time[0] = True
-                return None
-            obs = st.observation(seat)
-            if obs["phase"] != "going_down" or st.current_player() != seat:
-                return path if mine(st) == sorted(targets) else None
-            for a in st.legal_actions():
-                c = st.clone()
-                c.apply_action(a)
-                if ok_partial(c):
-                    r = dfs(c, path + [a])
-                    if r is not None:
-                        return r
-            return None
-
-        plan = dfs(start, [go[0]])
-        if plan is None:
-            if out_of_time[0]:
-                raise IllegalActionError(f"the server could not place these melds within {budget:g} s; "
-                                         f"lay them one card at a time")
-            raise IllegalActionError(_laydown_refusal(s, seat, melds))
-        return plan
+        return self._laydown_words(s, "laydown_plan")(s, seat, melds, budget, LAYDOWN_NODES)
 
     def bot_seat(self) -> Optional[int]:
         p = self.state.current_player()
@@ -466,14 +402,7 @@ class Table:
         return sum(1 for s in self.seats if s["kind"] == "bot" and is_search_bot(s.get("bot")))
 
 
-def _submultiset(a, b):
-    b = list(b)
-    for x in a:
-        if x in b:
-            b.remove(x)
-        else:
-            return False
-    return True
+
 
 
 def new_token() -> str:
@@ -564,51 +493,3 @@ def build_table(req: Dict[str, Any], seed: Optional[int] = None, *, owner: str =
               {**flags, "owner": owner})
     t.fresh_secrets = {"tokens": tokens, "invites": invites}
     return t
-
-
-def _laydown_precheck(state, seat: int, melds: List[List[int]]) -> Optional[str]:
-    """The refusals that need no search: a card not held, a group that is no meld (CR-5),
-    a number of melds that is not the contract's (CR-4); ``None`` when none applies."""
-    from collections import Counter
-    from krazy_core.cards import format_card
-    from krazy_core.games.contract_rummy.view import meld_problem
-    obs = state.observation(seat)
-    short = Counter(c for m in melds for c in m) - Counter(obs["hand"])
-    if short:
-        def text(c):
-            try:
-                return format_card(c)
-            except ValueError:
-                return f"{c} (no card's code)"
-        return ("you do not hold " + " ".join(text(c) for c in sorted(short.elements()))
-                + " (a card can be in one meld only)")
-    for m in melds:
-        why = meld_problem(m, bool(state.game.options.ace_wrap))
-        if why is not None:
-            return why
-    c = obs["contract"]
-    if len(melds) != c["books"] + c["runs"]:
-        return _laydown_refusal(state, seat, melds)
-    return None
-
-
-def _laydown_refusal(state, seat: int, melds: List[List[int]]) -> str:
-    """Why these whole melds cannot go down, as the terminal says it: a card not in the hand,
-    a group that is no meld (CR-5), or melds that are not the round's contract (CR-4) -- the
-    browser showed one sentence for all of them."""
-    from collections import Counter
-    from krazy_core.cards import format_card
-    from krazy_core.games.contract_rummy.view import contract_words, meld_problem
-    obs = state.observation(seat)
-    short = Counter(c for m in melds for c in m) - Counter(obs["hand"])
-    if short:
-        return ("you do not hold " + " ".join(format_card(c) for c in sorted(short.elements()))
-                + " (a card can be in one meld only)")
-    for m in melds:
-        why = meld_problem(m, bool(state.game.options.ace_wrap))
-        if why is not None:
-            return why
-    want = contract_words(obs["contract"])
-    return (f"those melds are not round {obs['round']}'s contract, {want}, each a separate meld "
-            f"(CR-4; you chose {len(melds)} meld{'s' if len(melds) != 1 else ''})")
-

@@ -33,6 +33,7 @@ from krazy_core.games.contract_rummy.notation import _action_text  # noqa: F401
 from krazy_core.games.melds import _set_contract_oracle
 from krazy_core.games.contract_rummy.state import _contract_points
 from krazy_core.games.contract_rummy import words as _words
+from krazy_core.games.contract_rummy import schema as _schema
 from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "ContractRummyState", "new_state", "state_from_dict", "is_book", "is_run",
@@ -87,6 +88,7 @@ SPEC = GameSpec(
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
     words=_words,
+    schema=_schema,
     env_id="krazy_core/ContractRummy-v0",
     round_end_events=('round_end',),
     max_game_length=lambda game: game.options.rounds * game.options.max_turns * 40,

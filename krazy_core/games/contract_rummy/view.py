@@ -18,6 +18,8 @@ from krazy_core.games.contract_rummy.words import (  # noqa: F401  (re-exported:
 from krazy_core.games.contract_rummy.words import action_text as action_label  # noqa: F401  (the table's choice words)
 from krazy_core.games.contract_rummy.words import narrate as describe_event  # noqa: F401  (the play by play)
 from krazy_core.ui import plural
+from krazy_core.games.contract_rummy.words import (  # noqa: F401  (the shapes of melds, CR-5)
+    _book_reason, _gaps, _is_wild, _run_places, _sequence_reason, meld_problem)
 
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 5: "bold magenta"}
 PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decline": "take the up-card or draw",
@@ -231,149 +233,6 @@ def _cards_in(text):
             return None
         out.append(c)
     return out
-
-
-def _is_wild(c, rank=None):
-    """CR-2: every Joker and every 2 is wild (a 2 in a book of 2s is natural there)."""
-    return c == 0x50 or ((c & 15) == 2 and rank != 2)
-
-
-def _book_reason(cards):
-    """Why ``cards`` is not a book (CR-5: 3 or more cards of one rank, at most 1 wild; CR-2: a
-    2 in a book of 2s is natural), or ``None`` when it is one."""
-    ranks = {c & 15 for c in cards if not _is_wild(c)}
-    if len(ranks) > 1:
-        return "the ranks differ"
-    if ranks:
-        rank = ranks.pop()
-    elif any(c != 0x50 for c in cards):
-        rank = 2                            # 2s (and Jokers) only: a book of 2s
-    else:
-        return "it has no natural card"
-    why = []
-    if len(cards) < 3:
-        why.append(f"it has {plural(len(cards), 'card')}")
-    wilds = sum(_is_wild(c, rank) for c in cards)
-    if wilds > 1:
-        why.append(f"it holds {wilds} wilds")
-    return ", and ".join(why) or None
-
-
-def _gaps(ranks, ace_wrap=False):
-    """The fewest places missing between the ranks ``ranks`` (distinct) in one sequence: an Ace
-    low or high (CR-3), round the corner with ``ace_wrap``."""
-    best = None
-    for k in range(13 if ace_wrap else 2):
-        if ace_wrap:
-            pos = [(r - 1 - k) % 13 for r in ranks]
-        else:
-            pos = [14 if (r == 1 and k) else r for r in ranks]
-        g = max(pos) - min(pos) + 1 - len(pos)
-        best = g if best is None else min(best, g)
-    return best or 0
-
-
-def _run_places(cards, ace_wrap=False):
-    """The ways ``cards`` forms a run (CR-5: 4 or more cards of one suit in sequence, at most
-    2 wilds; CR-2: a 2 of the suit in its own place is natural there; CR-3: an Ace low or
-    high, never both, no wrap unless ``ace_wrap``): ``([(wilds used, lo, cards low to
-    high)], reason)``, ``lo`` the first position (1 an Ace low, 11 J-Q-K-A), fewest wilds
-    first, then lowest ``lo``; ``reason`` says why there is no way (``""`` when there are)."""
-    n = len(cards)
-    suits = {c >> 4 for c in cards if not _is_wild(c)}
-    if not suits:                           # 2s (and Jokers) only: a 2 may stand in its place
-        suits = {c >> 4 for c in cards if c != 0x50}
-    if len(suits) > 1:
-        return [], "the suits differ"
-    if not suits:
-        return [], "it has no natural card"
-    suit = suits.pop()
-    if n < 4:
-        more = _sequence_reason(cards, suit, ace_wrap)
-        return [], f"it has {plural(n, 'card')}" + (f", and {more}" if more else "")
-    out = []
-    for lo in range(1, (13 if ace_wrap else 15 - n) + 1):
-        if n > 13:
-            break
-        place = {(p - 1) % 13 + 1: p - lo for p in range(lo, lo + n)}     # rank -> index
-        slot = [None] * n
-        wild = []
-        ok = True
-        for c in sorted(cards, key=lambda c: _is_wild(c)):      # the naturals first
-            r = c & 15
-            if c != 0x50 and c >> 4 == suit and r in place and slot[place[r]] is None:
-                slot[place[r]] = c              # a natural (a 2 of the suit in its place too)
-            elif _is_wild(c):
-                wild.append(c)
-            else:
-                ok = False
-                break
-        if not ok or len(wild) > 2:
-            continue
-        gaps = [i for i, x in enumerate(slot) if x is None]
-        for i, c in zip(gaps, wild):           # the wilds in the order typed
-            slot[i] = c
-        out.append((len(wild), lo, slot))
-    if out:
-        out.sort(key=lambda x: (x[0], x[1]))
-        return out, ""
-    nat = [c for c in cards if not _is_wild(c)]
-    why = []
-    for c in nat:
-        if sum((d & 15) == (c & 15) for d in nat) > 1:
-            why.append(f"it holds {format_card(c)} twice")
-            break
-    wilds = sum(_is_wild(c) for c in cards)
-    own_two = any(c == (suit << 4 | 2) for c in cards)     # may be natural in its place (CR-2)
-    if wilds - own_two > 2:
-        why.append(f"it holds {wilds} wilds")
-    if not why:
-        why.append(_sequence_reason(cards, suit, ace_wrap))
-    return [], ", and ".join(why) or "its cards do not make one sequence"
-
-
-def _sequence_reason(cards, suit, ace_wrap=False):
-    """Why the naturals of ``cards`` (one suit) are not in sequence with its wilds filling
-    the gaps, or ``""`` when they are."""
-    nat = [c for c in cards if not _is_wild(c)]
-    if not nat:
-        return ""
-    ranks = {c & 15 for c in nat}
-    if len(ranks) < len(nat):
-        return ""
-    wilds = len(cards) - len(nat)
-    if (suit << 4 | 2) in cards and 2 not in ranks:
-        ranks.add(2)                        # the 2 of the suit in its own place (CR-2)
-        wilds -= 1
-    gaps = _gaps(ranks, ace_wrap)
-    if gaps <= max(0, wilds):
-        return ""
-    shown = " ".join(format_card(c) for c in sorted(nat, key=lambda c: c & 15))
-    if not ace_wrap and _gaps(ranks, True) <= max(0, wilds) and 1 in ranks:
-        shown = " ".join(format_card(suit << 4 | r) for r in sorted(ranks))
-    if not ace_wrap and _gaps(ranks, True) <= max(0, wilds):
-        return f"{shown} go round the corner (K-A-2), which a run never does (CR-3)"
-    if len(cards) - len(nat) == 0:
-        return f"{shown} are not consecutive"
-    return (f"{shown} are not consecutive: {plural(gaps, 'card')} missing, "
-            f"{plural(len(cards) - len(nat), 'wild')} to fill them")
-
-
-def meld_problem(cards, ace_wrap=False):
-    """Why the cards ``cards`` (codes) are not a meld, in the terms of CR-5, or ``None``
-    when they are a book or a run: ``"4♦ 9♦ K♦ is not a meld (CR-5): neither a book (3 or
-    more cards of one rank, at most 1 wild: the ranks differ) nor a run (4 or more cards of
-    one suit in sequence, at most 2 wilds: it has 3 cards)"``."""
-    book = _book_reason(cards)
-    if book is None:
-        return None
-    ways, run = _run_places(cards, ace_wrap)
-    if ways:
-        return None
-    shown = " ".join(format_card(c) for c in cards)
-    return (f"{shown} is not a meld (CR-5): neither a book (3 or more cards of one rank, at most "
-            f"1 wild: {book}) nor a run (4 or more cards of one suit in sequence, at most 2 "
-            f"wilds: {run})")
 
 
 def expand_typed(state, text):

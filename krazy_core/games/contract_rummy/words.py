@@ -10,9 +10,12 @@ seats and melds count from 1, as the table numbers them (seat 1's melds 1-3, sea
 from __future__ import annotations
 
 import re
+import time
+from collections import Counter
 from typing import Any, Dict, List, Optional, Sequence
 
 from krazy_core.cards import JOKER, format_card
+from krazy_core.errors import IllegalActionError
 from krazy_core.games.contract_rummy.notation import (
     BUY, DECLINE, FINISH, GO_DOWN, KEEP, KINDS as NUM_KINDS, LAY, LAY_OFF, MELD_SLOTS, PASS, START_RUN,
     SUIT_LETTERS, SWAP, TAKE, _kind_code)
@@ -411,3 +414,293 @@ def card_reason(state, seat: int, code: int, obs) -> Optional[str]:
     if ph == "going_down":
         return f"{name}: it fits no meld of round {obs['round']}'s contract that is being laid now (CR-10)"
     return engine_text(state, state.explain_illegal(k)) if k in range(NUM_KINDS) else None
+
+
+# ------------------------------------------------------------------ whole-meld lay-downs (CR-10)
+# A frontend sends the melds as lists of card codes (the browser's "lay down these melds");
+# the server calls laydown_check on its event loop and laydown_plan in a worker thread
+# (GameSpec.words.laydown_check / laydown_plan: a game without them has no such move).
+
+# ------------------------------------------------------------------ the shapes of melds (CR-5)
+
+
+def laydown_check(state, seat: int, melds: Any) -> List[List[int]]:
+    """The cheap checks of a whole-meld lay-down (CR-10), run on the event loop before
+    any search: the game, the turn, the shape (1 to 3 lists of card codes), that going
+    down is legal now, that the seat holds every card (a card in one meld only), that
+    each group is a meld (CR-5) and that there are as many melds as the round's contract
+    has (CR-4), on ``state``. Returns the melds; raises ``IllegalActionError`` saying
+    why."""
+    s = state
+    if s.game.game_id != "contract-rummy":
+        raise IllegalActionError("whole-meld lay-downs are a Crazy Rummy move")
+    if s.is_terminal() or s.current_player() != seat:
+        raise IllegalActionError("it is not your turn")
+    if not (isinstance(melds, list) and 1 <= len(melds) <= 3 and
+            all(isinstance(m, list) and 1 <= len(m) <= 20 and
+                all(type(c) is int and 0 <= c < 256 for c in m) for m in melds)):
+        n = len(melds) if isinstance(melds, list) else 0
+        raise IllegalActionError("a lay-down is 1 to 3 melds, the round's contract (CR-4)" if n > 3 else
+                                 "melds must be 1 to 3 lists of card codes")
+    if GO_DOWN not in s.legal_actions():
+        raise IllegalActionError("you cannot go down now (CR-10: draw first; one contract per round)")
+    why = _laydown_precheck(s, seat, melds)
+    if why is not None:
+        raise IllegalActionError(why)
+    return melds
+
+
+def laydown_plan(state, seat: int, melds: List[List[int]], budget: float = 0.5, nodes: int = 4000) -> List[int]:
+    """Crazy Rummy (CR-10): the actions that go down with exactly these whole melds
+    (each a list of card codes), found by a depth-first search over clones of ``state``
+    (the server passes a copy and runs this off the event loop) of at most ``nodes``
+    states and ``budget`` seconds. Raises ``IllegalActionError`` when no order of moves
+    lays them, or the search ran out of its budget."""
+    s = state
+    laydown_check(s, seat, melds)
+    targets = [sorted(m) for m in melds]
+    start = s.clone()
+    start.apply_action(GO_DOWN)
+    left = [nodes]
+    deadline = time.monotonic() + budget
+    out_of_time = [False]
+
+    def mine(st):
+        return sorted(sorted(m["cards"]) for m in st.observation(seat)["melds"] if m["owner"] == seat)
+
+    def ok_partial(st):
+        # each meld laid so far is part of a different target: a matching, not the first
+        # fit (a run started empty fitted the first target, the book, so a book then a
+        # run was refused while a run then a book went down -- a fresh user's find)
+        have = [m for m in mine(st) if m]
+        if len(have) > len(targets):
+            return False
+
+        def match(i, used):
+            if i == len(have):
+                return True
+            return any(j not in used and _submultiset(have[i], targets[j]) and match(i + 1, used | {j})
+                       for j in range(len(targets)))
+        return match(0, frozenset())
+
+    def dfs(st, path):
+        left[0] -= 1
+        if left[0] < 0:
+            return None
+        if time.monotonic() > deadline:
+            out_of_time[0] = True
+            return None
+        obs = st.observation(seat)
+        if obs["phase"] != "going_down" or st.current_player() != seat:
+            return path if mine(st) == sorted(targets) else None
+        for a in st.legal_actions():
+            c = st.clone()
+            c.apply_action(a)
+            if ok_partial(c):
+                r = dfs(c, path + [a])
+                if r is not None:
+                    return r
+        return None
+
+    plan = dfs(start, [GO_DOWN])
+    if plan is None:
+        if out_of_time[0]:
+            raise IllegalActionError(f"the server could not place these melds within {budget:g} s; "
+                                     f"lay them one card at a time")
+        raise IllegalActionError(_laydown_refusal(s, seat, melds))
+    return plan
+
+
+def _submultiset(a, b):
+    b = list(b)
+    for x in a:
+        if x in b:
+            b.remove(x)
+        else:
+            return False
+    return True
+
+
+
+def _laydown_precheck(state, seat: int, melds: List[List[int]]) -> Optional[str]:
+    """The refusals that need no search: a card not held, a group that is no meld (CR-5),
+    a number of melds that is not the contract's (CR-4); ``None`` when none applies."""
+    obs = state.observation(seat)
+    short = Counter(c for m in melds for c in m) - Counter(obs["hand"])
+    if short:
+        def text(c):
+            try:
+                return format_card(c)
+            except ValueError:
+                return f"{c} (no card's code)"
+        return ("you do not hold " + " ".join(text(c) for c in sorted(short.elements()))
+                + " (a card can be in one meld only)")
+    for m in melds:
+        why = meld_problem(m, bool(state.game.options.ace_wrap))
+        if why is not None:
+            return why
+    c = obs["contract"]
+    if len(melds) != c["books"] + c["runs"]:
+        return _laydown_refusal(state, seat, melds)
+    return None
+
+
+def _laydown_refusal(state, seat: int, melds: List[List[int]]) -> str:
+    """Why these whole melds cannot go down, as the terminal says it: a card not in the hand,
+    a group that is no meld (CR-5), or melds that are not the round's contract (CR-4) -- the
+    browser showed one sentence for all of them."""
+    obs = state.observation(seat)
+    short = Counter(c for m in melds for c in m) - Counter(obs["hand"])
+    if short:
+        return ("you do not hold " + " ".join(format_card(c) for c in sorted(short.elements()))
+                + " (a card can be in one meld only)")
+    for m in melds:
+        why = meld_problem(m, bool(state.game.options.ace_wrap))
+        if why is not None:
+            return why
+    want = contract_words(obs["contract"])
+    return (f"those melds are not round {obs['round']}'s contract, {want}, each a separate meld "
+            f"(CR-4; you chose {len(melds)} meld{'s' if len(melds) != 1 else ''})")
+
+
+def _is_wild(c, rank=None):
+    """CR-2: every Joker and every 2 is wild (a 2 in a book of 2s is natural there)."""
+    return c == 0x50 or ((c & 15) == 2 and rank != 2)
+
+
+def _book_reason(cards):
+    """Why ``cards`` is not a book (CR-5: 3 or more cards of one rank, at most 1 wild; CR-2: a
+    2 in a book of 2s is natural), or ``None`` when it is one."""
+    ranks = {c & 15 for c in cards if not _is_wild(c)}
+    if len(ranks) > 1:
+        return "the ranks differ"
+    if ranks:
+        rank = ranks.pop()
+    elif any(c != 0x50 for c in cards):
+        rank = 2                            # 2s (and Jokers) only: a book of 2s
+    else:
+        return "it has no natural card"
+    why = []
+    if len(cards) < 3:
+        why.append(f"it has {plural(len(cards), 'card')}")
+    wilds = sum(_is_wild(c, rank) for c in cards)
+    if wilds > 1:
+        why.append(f"it holds {wilds} wilds")
+    return ", and ".join(why) or None
+
+
+def _gaps(ranks, ace_wrap=False):
+    """The fewest places missing between the ranks ``ranks`` (distinct) in one sequence: an Ace
+    low or high (CR-3), round the corner with ``ace_wrap``."""
+    best = None
+    for k in range(13 if ace_wrap else 2):
+        if ace_wrap:
+            pos = [(r - 1 - k) % 13 for r in ranks]
+        else:
+            pos = [14 if (r == 1 and k) else r for r in ranks]
+        g = max(pos) - min(pos) + 1 - len(pos)
+        best = g if best is None else min(best, g)
+    return best or 0
+
+
+def _run_places(cards, ace_wrap=False):
+    """The ways ``cards`` forms a run (CR-5: 4 or more cards of one suit in sequence, at most
+    2 wilds; CR-2: a 2 of the suit in its own place is natural there; CR-3: an Ace low or
+    high, never both, no wrap unless ``ace_wrap``): ``([(wilds used, lo, cards low to
+    high)], reason)``, ``lo`` the first position (1 an Ace low, 11 J-Q-K-A), fewest wilds
+    first, then lowest ``lo``; ``reason`` says why there is no way (``""`` when there are)."""
+    n = len(cards)
+    suits = {c >> 4 for c in cards if not _is_wild(c)}
+    if not suits:                           # 2s (and Jokers) only: a 2 may stand in its place
+        suits = {c >> 4 for c in cards if c != 0x50}
+    if len(suits) > 1:
+        return [], "the suits differ"
+    if not suits:
+        return [], "it has no natural card"
+    suit = suits.pop()
+    if n < 4:
+        more = _sequence_reason(cards, suit, ace_wrap)
+        return [], f"it has {plural(n, 'card')}" + (f", and {more}" if more else "")
+    out = []
+    for lo in range(1, (13 if ace_wrap else 15 - n) + 1):
+        if n > 13:
+            break
+        place = {(p - 1) % 13 + 1: p - lo for p in range(lo, lo + n)}     # rank -> index
+        slot = [None] * n
+        wild = []
+        ok = True
+        for c in sorted(cards, key=lambda c: _is_wild(c)):      # the naturals first
+            r = c & 15
+            if c != 0x50 and c >> 4 == suit and r in place and slot[place[r]] is None:
+                slot[place[r]] = c              # a natural (a 2 of the suit in its place too)
+            elif _is_wild(c):
+                wild.append(c)
+            else:
+                ok = False
+                break
+        if not ok or len(wild) > 2:
+            continue
+        gaps = [i for i, x in enumerate(slot) if x is None]
+        for i, c in zip(gaps, wild):           # the wilds in the order typed
+            slot[i] = c
+        out.append((len(wild), lo, slot))
+    if out:
+        out.sort(key=lambda x: (x[0], x[1]))
+        return out, ""
+    nat = [c for c in cards if not _is_wild(c)]
+    why = []
+    for c in nat:
+        if sum((d & 15) == (c & 15) for d in nat) > 1:
+            why.append(f"it holds {format_card(c)} twice")
+            break
+    wilds = sum(_is_wild(c) for c in cards)
+    own_two = any(c == (suit << 4 | 2) for c in cards)     # may be natural in its place (CR-2)
+    if wilds - own_two > 2:
+        why.append(f"it holds {wilds} wilds")
+    if not why:
+        why.append(_sequence_reason(cards, suit, ace_wrap))
+    return [], ", and ".join(why) or "its cards do not make one sequence"
+
+
+def _sequence_reason(cards, suit, ace_wrap=False):
+    """Why the naturals of ``cards`` (one suit) are not in sequence with its wilds filling
+    the gaps, or ``""`` when they are."""
+    nat = [c for c in cards if not _is_wild(c)]
+    if not nat:
+        return ""
+    ranks = {c & 15 for c in nat}
+    if len(ranks) < len(nat):
+        return ""
+    wilds = len(cards) - len(nat)
+    if (suit << 4 | 2) in cards and 2 not in ranks:
+        ranks.add(2)                        # the 2 of the suit in its own place (CR-2)
+        wilds -= 1
+    gaps = _gaps(ranks, ace_wrap)
+    if gaps <= max(0, wilds):
+        return ""
+    shown = " ".join(format_card(c) for c in sorted(nat, key=lambda c: c & 15))
+    if not ace_wrap and _gaps(ranks, True) <= max(0, wilds) and 1 in ranks:
+        shown = " ".join(format_card(suit << 4 | r) for r in sorted(ranks))
+    if not ace_wrap and _gaps(ranks, True) <= max(0, wilds):
+        return f"{shown} go round the corner (K-A-2), which a run never does (CR-3)"
+    if len(cards) - len(nat) == 0:
+        return f"{shown} are not consecutive"
+    return (f"{shown} are not consecutive: {plural(gaps, 'card')} missing, "
+            f"{plural(len(cards) - len(nat), 'wild')} to fill them")
+
+
+def meld_problem(cards, ace_wrap=False):
+    """Why the cards ``cards`` (codes) are not a meld, in the terms of CR-5, or ``None``
+    when they are a book or a run: ``"4♦ 9♦ K♦ is not a meld (CR-5): neither a book (3 or
+    more cards of one rank, at most 1 wild: the ranks differ) nor a run (4 or more cards of
+    one suit in sequence, at most 2 wilds: it has 3 cards)"``."""
+    book = _book_reason(cards)
+    if book is None:
+        return None
+    ways, run = _run_places(cards, ace_wrap)
+    if ways:
+        return None
+    shown = " ".join(format_card(c) for c in cards)
+    return (f"{shown} is not a meld (CR-5): neither a book (3 or more cards of one rank, at most "
+            f"1 wild: {book}) nor a run (4 or more cards of one suit in sequence, at most 2 "
+            f"wilds: {run})")

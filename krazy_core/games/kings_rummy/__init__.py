@@ -26,6 +26,7 @@ from krazy_core.games.kings_rummy.state import (
     EVENT_NAMES, FULL_DECK, PHASE_NAMES, TENSOR, TENSOR_LAYOUT, KingsRummyState, _check_options,
     new_state, state_from_dict)
 from krazy_core.games.kings_rummy import words as _words
+from krazy_core.games.kings_rummy import schema as _schema
 from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "KingsRummyState", "new_state", "state_from_dict", "simulate_random", "EVENT_NAMES",
@@ -67,6 +68,7 @@ SPEC = GameSpec(
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
     words=_words,
+    schema=_schema,
     env_id="krazy_core/KingsRummy-v0",
     round_end_events=('round_score',),
     max_game_length=lambda game: game.options.rounds * game.options.max_turns * 4,

@@ -32,6 +32,7 @@ from krazy_core.games.krass_kariert.state import (  # noqa: F401
     PHASE_NAMES, TENSOR_LAYOUT, TENSOR_SIZE, TRICK_KINDS, KrassKariertState, check_options, new_state,
     state_from_dict, _action_text)
 from krazy_core.games.krass_kariert import words as _words
+from krazy_core.games.krass_kariert import schema as _schema
 from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "KrassKariertState", "new_state", "state_from_dict", "check_options", "simulate_random",
@@ -65,6 +66,7 @@ SPEC = GameSpec(
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
     words=_words,
+    schema=_schema,
     env_id="krazy_core/KrassKariert-v0",
     round_end_events=('hand_end',),
     utility_sum=lambda n: float(n - 1),      # KA-15: one loser, everyone else wins

@@ -27,6 +27,7 @@ from krazy_core.games.krazy_kings.state import (  # noqa: F401  (_cards_of ..: t
     DOUBLES, DRAW_REASONS, EVENT_NAMES, PHASE_NAMES, TENSOR, TENSOR_LAYOUT, KrazyKingsState,
     _action_card, _cards_of, _mask_cards, new_state, state_from_dict)
 from krazy_core.games.krazy_kings import words as _words
+from krazy_core.games.krazy_kings import schema as _schema
 from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "KrazyKingsState", "new_state", "state_from_dict", "EVENT_NAMES", "PHASE_NAMES",
@@ -68,6 +69,7 @@ SPEC = GameSpec(
     state_from_dict=state_from_dict,
     state_from_bytes=_state_from_bytes,
     words=_words,
+    schema=_schema,
     env_id="krazy_core/KrazyKings-v0",
     max_game_length=lambda game: game.options.max_turns * 16,
     tensor_shape=lambda n: (TENSOR,),

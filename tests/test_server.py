@@ -496,3 +496,15 @@ def test_no_message_to_a_seat_holds_hidden_cards_stock_order_or_prng_state(gid):
             seat = s.current_player()
             t.apply(seat, t.bot_move(seat, s.clone()))
     assert n_msgs > 200 * 20 and n_det > 200 and differs > 50
+
+
+def test_serve_says_how_other_devices_reach_the_table():
+    """127.0.0.1: only this computer, and the --host to use; 0.0.0.0: an address to open
+    elsewhere (never 127.x), and that anyone on the network can reach it."""
+    from krazy_core.server.app import _lan_addresses, _network_note
+    local = " ".join(_network_note("127.0.0.1", 8765))
+    assert "only this computer" in local and "--host 0.0.0.0" in local
+    lines = _network_note("0.0.0.0", 9000)
+    assert all(":9000/" in ln for ln in lines[:1]) and "http://127." not in " ".join(lines)
+    assert all(not a.startswith("127.") for a in _lan_addresses())
+    assert _network_note("10.1.2.3", 80) == ["on another device: http://10.1.2.3:80/"]

@@ -505,7 +505,7 @@ def _play_one(args, console, game, seats, names, seed) -> bool:
                                  rolled if hot_seat else None, view_of(0)):
                 return _bye(console, state, args, replay)
             if humans and ends and not state.is_terminal():
-                word = "hand" if events[ends[-1]]["event"] == "hand_end" else "round"
+                word = ui.round_word
                 if not _round_pause(console, ui, before, state, viewer_for_log, word):
                     return _bye(console, state, args, replay)
                 last_seated = None          # hot-seat: everyone saw the summary; hand over again
@@ -688,9 +688,6 @@ def _round_pause(console, ui, before, state, viewer, word="round") -> bool:
     return _ask(console, f"Press Enter for the next {word} (q to quit): ").lower() not in ("q", "quit")
 
 
-# a human's own dice (KK-3 deal, KK-6/KK-8 turn rolls, KK-11 a King's challenge, KK-12 the
-# open roll, KK-16 the roll-off die, KK-19 caught): each waits for Enter at a terminal
-ROLLS = ("roll", "open_roll", "deal_roll", "challenge", "rolloff_die", "caught")
 ROLL_KEYS = ("", "r", "roll")
 
 
@@ -722,7 +719,7 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
     start = 0
     shown_for = None                    # the seat the pre-roll table was last shown to
     for i, e in enumerate(events):
-        if e.get("event") in ROLLS and e.get("player") in roll_seats:
+        if e.get("event") in ui.roll_events and e.get("player") in roll_seats:
             seat = e["player"]
             for line in _log_lines(ui, events[start:i], names):
                 console.print("  " + line)
@@ -737,8 +734,7 @@ def _print_events(console, ui, events, names, roll_seats=(), before_roll=None, r
                 if shown_for != seat:
                     console.print(table)
                     shown_for = seat
-            if not _roll_key(console, names[seat], words,
-                             "your die" if e.get("event") == "rolloff_die" else "the dice"):
+            if not _roll_key(console, names[seat], words, ui.roll_events[e["event"]]):
                 return False
             if rolled is not None:          # hot-seat: the roller sees the result before a hand-over
                 rolled.append(seat)

@@ -42,7 +42,10 @@ named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
   where the table counts differently (KrassKariert: hand positions from 1, the engine from 0);
 - optionally ``before_roll(state, seat, later, earlier) -> (rich renderable, words)``: the
   table as a human sees it before rolling their own dice (``later``: the seat's events from
-  the roll on, ``earlier``: the events before it in the batch) and what the roll is for.
+  the roll on, ``earlier``: the events before it in the batch) and what the roll is for;
+- optionally ``ROLL_EVENTS``: ``{event name: what is rolled}`` (``"the dice"``, ``"your
+  die"``): the events that are a human's own roll, each waiting for Enter at a terminal;
+- optionally ``ROUND_WORD``: what the game calls a round (``"hand"``), at its pause.
 
 Games without a module get the generic view below.
 """
@@ -121,4 +124,6 @@ def load_ui(game_id: str):
         typed_text=getattr(mod, "typed_text", lambda state, text: text),
         rules_note=getattr(mod, "RULES_NOTE", None),
         engine_text=getattr(mod, "engine_text", lambda state, text: text),
+        roll_events=dict(getattr(mod, "ROLL_EVENTS", {})),
+        round_word=getattr(mod, "ROUND_WORD", "round"),
     )

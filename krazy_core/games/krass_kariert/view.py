@@ -23,6 +23,8 @@ SHORT_FORMS = ("positions count from 1 (the first card is 1); 'p3' plays the car
                "when X cards make several: '3-4 pair'); 'pair 5'; 'stop'; 'draw'; 'reserve 8 at 2' "
                "takes reserve 8 into position 2; 'insert 4' puts a drawn card at position 4")
 
+ROUND_WORD = "hand"          # a round of KrassKariert is a hand (KA-3)
+
 
 def card_text(code, style=None) -> Text:
     return Text(format_card(code), style=style or STYLE.get(code, "bold"))

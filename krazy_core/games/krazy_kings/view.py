@@ -80,6 +80,11 @@ def compact(state, viewer, minimal=False):
     return _compact(state.observation(viewer if viewer is not None else 0), viewer, minimal)
 
 
+# a human's own dice (KK-3 deal, KK-6/KK-8 turn rolls, KK-11 a King's challenge, KK-12 the
+# open roll, KK-16 the roll-off die, KK-19 caught): each waits for Enter at a terminal
+ROLL_EVENTS = {"roll": "the dice", "open_roll": "the dice", "deal_roll": "the dice", "challenge": "the dice",
+               "rolloff_die": "your die", "caught": "the dice"}
+
 # what a roll of a human's own is for, said at its "press Enter to roll" (KK-3, KK-6 ...)
 ROLL_WORDS = {
     "deal_roll": "The deal: roll for the number of cards you are dealt (KK-3).",

@@ -216,7 +216,7 @@ def facts(state, seat, names=None, obs=None) -> Dict[str, Any]:
 def narrate(state, viewer=None, since=0, names=None) -> List[str]:
     names = _names(state, names, viewer if isinstance(viewer, int) else None)
     w = _words(state)
-    return log_lines(state.events_for(viewer, since=since), names, lambda e: w.narrate(e, names, state))
+    return log_lines(state.events_for(viewer, since=since), names, lambda e: w.narrate(e, names, state), w)
 
 
 # ------------------------------------------------------------------ the play by play folded
@@ -224,26 +224,40 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _met_by(events, i):
-    """The index of the ``challenge_met`` event that the play ``events[i]`` is (Krazy Kings,
-    KK-11: the same seat and card, after its ``last_card`` call, KK-19), else ``None``."""
-    e = events[i]
-    j = i + 1
-    while j < len(events) and events[j].get("event") == "last_card" and events[j].get("player") == e.get("player"):
-        j += 1
-    if j < len(events) and events[j].get("event") == "challenge_met" and \
-            events[j].get("player") == e.get("player") and events[j].get("card") == e.get("card"):
-        return j
-    return None
+class _NoFolds:
+    """A game's words may say how its play by play folds (all optional): ``unseen_draw(e)``,
+    an event that is a draw nobody else sees the card of (one line for a run); ``announced_draw
+    (prev) -> (seat, cards) | None``, an event whose line already says that ``seat`` draws
+    ``cards``; ``RESTOCK_EVENTS``, events between the draws of one announced count;
+    ``merged_with(events, i) -> j | None``, an event ``j`` whose line says event ``i`` too."""
+
+    RESTOCK_EVENTS: tuple = ()
+
+    @staticmethod
+    def unseen_draw(e) -> bool:
+        return False
+
+    @staticmethod
+    def announced_draw(prev):
+        return None
+
+    @staticmethod
+    def merged_with(events, i):
+        return None
 
 
 def log_lines(events: Sequence[Dict[str, Any]], names: Sequence[str],
-              describe: Callable[[Dict[str, Any]], Optional[str]]) -> List[str]:
+              describe: Callable[[Dict[str, Any]], Optional[str]], folds: Any = None) -> List[str]:
     """The play by play of ``events`` as the terminal prints it: ``describe(event)`` per event
     (``None``: not shown), with a run of draws by one seat as one line (``draws 6 cards``;
-    after "fails the challenge and draws 6" or "meets the challenge ...; seat 2 draws 6
-    cards", which say the count, only the cards, when seen; when the stock is rebuilt in the
-    middle, the rest is "draws the other 3 cards"), and a run of passes as one line."""
+    after a line that says the count (``folds.announced_draw``: "fails the challenge and
+    draws 6"), only the cards, when seen; when the stock is rebuilt in the middle, the rest is
+    "draws the other 3 cards"), and a run of passes as one line.  ``folds``: the game's words
+    module (``_NoFolds`` says what it may define)."""
+    unseen = getattr(folds, "unseen_draw", _NoFolds.unseen_draw)
+    announced = getattr(folds, "announced_draw", _NoFolds.announced_draw)
+    restock = tuple(getattr(folds, "RESTOCK_EVENTS", ()))
+    merged_with = getattr(folds, "merged_with", _NoFolds.merged_with)
     events = list(events)
     out: List[str] = []
     i = 0
@@ -253,35 +267,33 @@ def log_lines(events: Sequence[Dict[str, Any]], names: Sequence[str],
         e = events[i]
         k = e.get("event")
         j = i + 1
-        if k in ("draw", "pass") or (k == "drawn" and e.get("card") is None):
-            # KrassKariert's unseen draws ("drawn", no card) are one line too
+        if k in ("draw", "pass") or unseen(e):
             while j < len(events) and events[j].get("event") == k and \
                     (k == "pass" or events[j].get("player") == e.get("player")) and \
                     events[j].get("reason") == e.get("reason") and \
-                    (k != "drawn" or events[j].get("card") is None):
+                    (k in ("draw", "pass") or unseen(events[j])):
                 j += 1
         who = names[e["player"]] if isinstance(e.get("player"), int) and 0 <= e["player"] < len(names) else ""
         seen = [x["card_text"] for x in events[i:j] if x.get("card") is not None and x.get("card_text")]
-        if k == "draw" and out and prev is not None and prev.get("event") in ("challenge_met", "challenge_failed") \
-                and e.get("player") == prev.get("challenger" if prev["event"] == "challenge_met" else "player"):
-            # Krazy Kings: the challenge's line says the draws already (KK-11): only the cards
-            due = (prev.get("card") or 0) & 15 if prev["event"] == "challenge_met" else (prev.get("draws") or 0)
+        said = announced(prev) if k == "draw" and out and prev is not None else None
+        if said is not None and e.get("player") == said[0]:
+            # the line before says the draws already: only the cards
+            due = said[1]
             owed = [e.get("player"), due - (j - i)] if due > j - i else None
             if seen:
                 out[-1] += ": " + " ".join(seen)
         elif k == "draw" and owed is not None and owed[0] == e.get("player") and \
-                prev is not None and prev.get("event") in ("stock_rebuilt", "round_one"):
-            # the rest of an announced draw after the stock was rebuilt (KK-17)
+                prev is not None and prev.get("event") in restock:
+            # the rest of an announced draw after the stock was rebuilt
             n = min(owed[1], j - i)
             out.append(f"{who} draws the other {_plural(n, 'card')}" + (": " + " ".join(seen) if seen else ""))
             owed = None
-        elif j - i > 1 and k in ("draw", "drawn"):
+        elif j - i > 1 and (k == "draw" or unseen(e)):
             out.append(f"{who} draws {j - i} cards" + (": " + " ".join(seen) if seen else ""))
-        elif k == "play" and _met_by(events, i) is not None:
-            # "meets the challenge with A♠" is the play's line (KK-11), and says "LAST CARD!"
-            # when the play called it (KK-19)
+        elif merged_with(events, i) is not None:
+            # a later event's line says this one too; what this one announced, it says
             if e.get("announced"):
-                m = _met_by(events, i)
+                m = merged_with(events, i)
                 events = events[:m] + [dict(events[m], announced=True)] + events[m + 1:]
         elif j - i > 1 and k == "pass":
             lines = [t for t in (describe(x) for x in events[i:j]) if t]
@@ -291,7 +303,7 @@ def log_lines(events: Sequence[Dict[str, Any]], names: Sequence[str],
             line = describe(e)
             if line:
                 out.append(line)
-        if k not in ("draw", "stock_rebuilt", "round_one"):
+        if k != "draw" and k not in restock:
             owed = None
         prev = events[j - 1]
         i = j

@@ -747,7 +747,7 @@ def _log_lines(ui, events, names):
     """The play by play of ``events`` in the engine's words (``krazy_core._words.log_lines``,
     the lines ``State.narrate`` gives every frontend), each event through the table's
     ``describe_event``: a run of draws by one seat one line, a run of passes one line."""
-    return _words.log_lines(events, names, lambda e: _describe(ui, e, names))
+    return _words.log_lines(events, names, lambda e: _describe(ui, e, names), ui.words)
 
 
 def _fit_prompt(console, prompt):

@@ -82,6 +82,11 @@ def _generic_event(event, names):
     return f"{who} {event['event']} {rest}".strip()
 
 
+def _game_words(game_id: str):
+    from krazy_core.game import REGISTRY, get_spec
+    return get_spec(game_id).words if game_id in REGISTRY else None
+
+
 def load_ui(game_id: str):
     """The view module of a game, or a generic one."""
     from krazy_core.game import REGISTRY
@@ -125,5 +130,6 @@ def load_ui(game_id: str):
         rules_note=getattr(mod, "RULES_NOTE", None),
         engine_text=getattr(mod, "engine_text", lambda state, text: text),
         roll_events=dict(getattr(mod, "ROLL_EVENTS", {})),
+        words=_game_words(game_id),     # how the play by play folds (krazy_core._words.log_lines)
         round_word=getattr(mod, "ROUND_WORD", "round"),
     )

@@ -300,3 +300,9 @@ def card_reason(state, seat: int, code: int, obs) -> Optional[str]:
         return (f"{name} (position {at[0] + 1}): no combination of adjacent cards with it beats "
                 f"{tb['text']} (KA-5, KA-7)")
     return None
+
+
+def unseen_draw(e) -> bool:
+    """A card drawn after a trick that this viewer does not see (KA-12): a run is one line of
+    the play by play (``krazy_core._words.log_lines``)."""
+    return e.get("event") == "drawn" and e.get("card") is None

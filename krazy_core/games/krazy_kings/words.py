@@ -8,7 +8,7 @@ table does.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from krazy_core.cards import JOKER, format_card
 from krazy_core.games.krazy_kings.notation import (
@@ -233,3 +233,35 @@ def card_reason(state, seat: int, code: int, obs) -> Optional[str]:
             "or is a King or a Joker (KK-7)")
 
 
+
+
+# ------------------------------------------------------------------ the play by play folded
+# (krazy_core._words.log_lines reads these)
+RESTOCK_EVENTS = ("stock_rebuilt", "round_one")     # between the draws one line announced (KK-17)
+
+
+def announced_draw(prev) -> Optional[Tuple[int, int]]:
+    """``(seat, cards)`` when the line of ``prev`` says a seat's draws (KK-11): "meets the
+    challenge with 6♦; seat 2 draws 6 cards" (the challenger draws the card's rank), "fails
+    the challenge and draws 3"."""
+    k = prev.get("event")
+    if k == "challenge_met":
+        return prev.get("challenger"), (prev.get("card") or 0) & 15
+    if k == "challenge_failed":
+        return prev.get("player"), prev.get("draws") or 0
+    return None
+
+
+def merged_with(events, i) -> Optional[int]:
+    """The index of the ``challenge_met`` event whose line says the play ``events[i]`` too
+    (KK-11: the same seat and card, after its ``last_card`` call, KK-19), else ``None``."""
+    e = events[i]
+    if e.get("event") != "play":
+        return None
+    j = i + 1
+    while j < len(events) and events[j].get("event") == "last_card" and events[j].get("player") == e.get("player"):
+        j += 1
+    if j < len(events) and events[j].get("event") == "challenge_met" and \
+            events[j].get("player") == e.get("player") and events[j].get("card") == e.get("card"):
+        return j
+    return None

@@ -31,7 +31,7 @@ from krazy_core._version import __version__
 
 def _load_contract_oracle() -> None:
     """Imports Crazy Rummy, whose import registers its exact lay-down DPs as the contract
-    oracle of ``krazy_core.games.melds.crazy_best_arrangement`` (issue 19 item 7: its contract
+    oracle of ``krazy_core.games.melds.crazy_best_arrangement`` (its contract
     mode is bounded only with them; melds may not import a game, so the loader lives here)."""
     import krazy_core.games.contract_rummy  # noqa: F401
 

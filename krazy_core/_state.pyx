@@ -43,7 +43,7 @@ MAX_LOG = 10_000_000     # events, and history entries, a loader takes (JSON and
 SLICE_SECONDS = 0.05     # in-core loops (simulate_random) look for Ctrl-C at least this often
 
 
-from krazy_core.rng import check_seed     # the PRNG sits below the state (issue 12 item 4)
+from krazy_core.rng import check_seed     # the PRNG sits below the state
 from krazy_core._validate import c_int as _c_int, c_count as _c_count, is_bool as _is_bool
 import krazy_core._words as _words           # the game's words (pure Python, game-blind)
 

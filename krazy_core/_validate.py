@@ -41,7 +41,7 @@ def c_int(x, what="argument"):
     take an int (an action id, a seat, a card code, a count).  Raises ``TypeError`` for a
     non-integer (as a typed argument did) and ``ValueError`` for an int outside
     -2**31 .. 2**31-1 -- not the ``OverflowError`` a ``def f(int x)`` signature raises
-    (issue 19 item 3/D: the documented error of a bad number is a ``ValueError``)."""
+    (the documented error of a bad number is a ``ValueError``)."""
     import operator
     v = operator.index(x)
     if not -2**31 <= v < 2**31:
@@ -53,7 +53,7 @@ def c_count(x, what, lo=1, hi=2**63 - 1):
     """``x`` as an int count in ``lo..hi``: the check of a size or work-budget argument
     (``num_envs``, ``threads``, ``n_games``).  ``x`` is an ``int`` or has ``__index__`` (a
     numpy integer), never a ``bool``.  Raises ``ConfigError`` for anything else: a float, a
-    string, a count out of range however large (issue 19: not the ``OverflowError`` a
+    string, a count out of range however large (not the ``OverflowError`` a
     ``def f(long long n)`` signature raises)."""
     from krazy_core.errors import ConfigError
     if is_bool(x) or not hasattr(type(x), "__index__"):

@@ -118,7 +118,7 @@ def _make_game(args):
             if text.startswith("unknown option "):
                 # the options by name, default and range, not every option's whole text (a
                 # screenful); seats from 1, as -o takes them: the engine's list said
-                # "first_dealer=0 (0..6; KR-4)", and -o first_dealer=0 is refused (issue 16)
+                # "first_dealer=0 (0..6; KR-4)", and -o first_dealer=0 is refused
                 import difflib
                 names = [o.name for o in spec.options]
                 bad = next(k for k in given if k not in names)     # make() raised for it
@@ -369,7 +369,7 @@ def cmd_play(args, console: Console) -> int:
     _check_delay(args.delay)
     _check_think(args.think)
     # by position: ',Bob' names seat 2 and leaves seat 1 its default (the empty name was
-    # dropped, so Bob sat at seat 1: tester2, issue 16); trailing commas are ignored
+    # dropped, so Bob sat at seat 1); trailing commas are ignored
     given = [x.strip() for x in (args.names or "").split(",")]
     while given and not given[-1]:
         given.pop()
@@ -775,7 +775,7 @@ def _ask(console, prompt):
         return console.input(_fit_prompt(console, prompt)).strip()
     except EOFError:
         # Ctrl-D: end the prompt's line, else "Replay this deal: ..." followed the prompt on
-        # its line (tester2, issue 16)
+        # its line
         console.print()
         return "q"
 
@@ -853,7 +853,7 @@ def _you(state, text):
                   lambda m: "you " + {"does": "do", "has": "have", "is": "are"}[m.group(1)], text)
     text = re.sub(rf"\bplayer {p}\b", "you", text)
     # Crazy Rummy's refusals name seats from 0: "seat 0 buys the up-card or passes (CR-8)"
-    # to the buyer at the table (tester2, issue 16)
+    # to the buyer at the table
     for engine, table in ((r"first takes or declines", "first take or decline"),
                           (r"buys (.*?) or passes", r"buy \1 or pass"), (r"holds", "hold")):
         text = re.sub(rf"\bseat {p} {engine}", "you " + table, text)
@@ -1272,7 +1272,7 @@ def _hint_text(policy, labels, legal):
         return t
     if top_v >= 1.5 * fair and len(ranked) > 1:
         # one or two moves stand out but are too close to call: "about the same" would be
-        # wrong for 50% / 40% / 10% (a tester's note, issue 16)
+        # wrong for 50% / 40% / 10%
         t = f"No clear hint: the search is split between {name[top_a]} ({top_v:.0%}) and " \
             f"{name[ranked[1][1]]} ({second:.0%})"
         rest = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[2:4])
@@ -1325,7 +1325,7 @@ def cmd_simulate(args, console: Console) -> int:
             def on_decision(state, decisions):
                 # games counted here: the bar advances by batches, so its count named the
                 # wrong game, and a finished run ended on "game 181: turn 17, decisions 17/?"
-                # under 200/200, a game that looked still running (tester2, issue 16)
+                # under 200/200, a game that looked still running
                 if decisions == 1:
                     played[0] += 1
                 now = time.monotonic()
@@ -1616,7 +1616,7 @@ def main(argv=None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     if not [w for w in words if w != "--joker-text"]:
         # a bare `krazy` said only "error: the following arguments are required: cmd"
-        # (tester2, issue 16): the commands, and where to start
+        # instead: the commands, and where to start
         parser.print_help()
         print("\nStart with: krazy play krazy-kings   (krazy games lists the games; "
               "krazy rules GAME explains one)")

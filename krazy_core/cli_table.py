@@ -1,5 +1,5 @@
 """The terminal table's screen: the table, the numbered choices and the prompt, fitted to the
-terminal (issue 16).
+terminal.
 
 At a human's decision the screen is, bottom up: the prompt (one short line), the choices
 (numbered, in as many columns as fit; long runs of similar moves folded into one choice
@@ -142,7 +142,7 @@ def prompt_text(name: Optional[str], n: int, pages: int, keys: Optional[str] = N
     (``Your move (1-2, b buy, p pass, or a name; h hint, q quit): ``)."""
     more = ", m more" if pages > 1 else ""
     who = f"{name}, your move" if name else "Your move"
-    span = "1" if n == 1 else f"1-{n}"      # "(1-1, ...)" read as a typo (tester2, issue 16)
+    span = "1" if n == 1 else f"1-{n}"      # "(1-1, ...)" read as a typo
     extra = f", {keys}" if keys else ""
     return f"{who} ({span}{more}{extra}, or a name; h hint, q quit): "
 

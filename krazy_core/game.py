@@ -1,7 +1,7 @@
 """Games: the immutable ``Game`` (options, player count, action space) and the registry
 behind ``krazy_core.make`` and ``krazy_core.available_games``.
 
-Each game module (``krazy_core/games/<name>.pyx``) exports a ``SPEC``: a :class:`GameSpec`
+Each game package (``krazy_core/games/<name>/``, its ``__init__.py``) exports a ``SPEC``: a :class:`GameSpec`
 naming its options (each an :class:`Option` with its default, range and rule number) and
 the functions that create its states.  Modules are imported only when their game is made.
 """

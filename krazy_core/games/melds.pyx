@@ -1982,7 +1982,7 @@ def best_arrangement(hand, wild_rank, *, wild_points=20, joker_points=50, as_cod
     hand, ascending; ``points`` their value (KR-14: face value, J 11, Q 12, K 13, a wild
     ``wild_points``, a Joker ``joker_points``).  Cards are ASCII strings (``"7H"``), suit
     symbols with ``ascii=False`` (``"7♥"``, as ``cards.format_card``), or int codes with
-    ``as_codes=True``: the one ``best_arrangement`` shape (issue 12 item 3) shared with
+    ``as_codes=True``: the one ``best_arrangement`` shape shared with
     :func:`crazy_best_arrangement` and ``contract_rummy.best_arrangement``: the hand first,
     the game's one positional context (here the wild rank), rule options as keywords,
     ``as_codes`` / ``ascii`` for the card form, ``(melds, leftover, points)`` back.  Raises ``ValueError`` for a bad card, wild rank, or more
@@ -2201,7 +2201,7 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     by code; ``points``: their CR-15 value (an int).  Cards are ASCII strings (``"AS"``,
     ``"10H"``, ``"JK"``), suit symbols with ``ascii=False`` (``"A♠"``, ``"🃏"``, the form
     ``contract_rummy.best_arrangement`` gives by default), or int codes with
-    ``as_codes=True`` (the one ``best_arrangement`` shape, issue 12 item 3).  ``hand``: a string of cards
+    ``as_codes=True`` (the one ``best_arrangement`` shape).  ``hand``: a string of cards
     or a list of strings / codes, at most 32.  Rules: CR-2 (2s and Jokers wild, a 2 in its
     natural place natural), CR-3 (Ace low or high; K-A-2 only with ``ace_wrap``), CR-5
     (books 3+ with at most 1 wild, runs 4+ with at most 2).
@@ -2215,7 +2215,7 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     ``overlapping_runs``.  A contract has at most 3 melds (CR-4: ``books`` and ``runs`` ints
     0..3).
 
-    Cost, bounded (issue 19 item 7).  The search is the shared branch and bound
+    Cost, bounded.  The search is the shared branch and bound
     (``kz_meld_contract``), plus at each complete lay-down holding two runs of one suit at
     most 18^3 placements of their spans (3 lengths x 3 starts, x 2 laps with Ace wrap, a
     run), runs whose naturals already touch pruned; it is not proven polynomial, so:

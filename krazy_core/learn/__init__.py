@@ -1,4 +1,4 @@
-"""Learned evaluation for the search (issue 18): self-play data, small networks fitted with
+"""Learned evaluation for the search: self-play data, small networks fitted with
 NumPy, their export to the package's ``models/`` folder and the bots that play on them alone.
 
 - :mod:`krazy_core.learn.model`: the shipped weights (``load_value_model``), a NumPy reference

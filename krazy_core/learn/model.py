@@ -76,7 +76,7 @@ class ValueBot(Bot):
 
 
 class PolicyBot(Bot):
-    """The policy model alone, no search (issue 18; bot word ``policy``), as DouZero-style
+    """The policy model alone, no search (bot word ``policy``), as DouZero-style
     agents are measured: the legal action the network gives the highest probability from the
     acting seat's own observation tensor (``krazy_core.search.policy_model``; the C pass of
     :func:`krazy_core.search.ismcts.policy_priors`; ties: the first legal action).  It

@@ -1,4 +1,4 @@
-"""Train a game's value model from seeded self-play (issue 18): one command,
+"""Train a game's value model from seeded self-play: one command,
 ``python -m krazy_core.learn.train krazy-kings --out DIR [--games N] [--seed S]``;
 ``--shipped`` takes every setting from the shipped model's report, so
 ``python -m krazy_core.learn.train GAME --shipped --out krazy_core/models`` rebuilds it.
@@ -272,7 +272,7 @@ def fit_policy(x, mask, target, *, hidden: int = 64, epochs: int = 8, batch: int
 def train_policy(game_id: str, out: str, *, teacher: str = "ismcts:1000", games: int = 2000,
                  seed: int = 18, players=(2,), rounds: int = 1, hidden: int = 64, epochs: int = 8,
                  workers: int = 1, target: str = "move", log=print) -> dict:
-    """The policy prior (issue 18), AlphaZero-style: ``rounds`` rounds of search self-play,
+    """The policy prior, AlphaZero-style: ``rounds`` rounds of search self-play,
     each fitting the policy to the teacher's moves (``target="move"``) or root visit
     fractions (``"visits"``) of every round so far; from the
     second round on, the teacher searches with the previous round's policy as its prior
@@ -328,7 +328,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         prog="python -m krazy_core.learn.train",
         description="Train a game's value model (default) or, with --policy, its policy prior, from "
                     "seeded self-play; writes DIR/GAME.value.npz or DIR/GAME.policy.npz and a .json "
-                    "report (issue 18; krazy_core/models/README.md has the shipped models' commands).")
+                    "report (krazy_core/models/README.md has the shipped models' commands).")
     ap.add_argument("game", help="game id (a game with an observation tensor and a heuristic)")
     ap.add_argument("--out", required=True, help="folder for GAME.value.npz (or GAME.policy.npz) and its .json")
     ap.add_argument("--games", type=int, help="self-play games (a round, with --policy); default 20000, "

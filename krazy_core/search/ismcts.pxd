@@ -76,7 +76,7 @@ ctypedef struct kz_worker:
                             # (ties shared); the paired policy
     kz_rng round_rng        # draws each round's determinization and its rollout seed
     kz_rng det_rng          # the round's rollout PRNG, restored before each root action
-    # learned value at a rollout cutoff (value="model", issue 18): an MLP over each seat's
+    # learned value at a rollout cutoff (value="model"): an MLP over each seat's
     # observation tensor, v = sigmoid(w2 . relu(x @ w1 + b1) + b2), normalized over the seats
     int32_t value_model     # 1: back up the model's values where a rollout stops unfinished
     int32_t v_inputs        # T: ops.tensor_size floats in; w1 is (T, v_hidden), input-major
@@ -88,7 +88,7 @@ ctypedef struct kz_worker:
     float v_b2
     float *v_obs            # T floats: scratch observation tensor
     float *v_h              # H floats: scratch hidden layer
-    # learned policy as the selection prior (prior_from="model", issue 18): an MLP over the
+    # learned policy as the selection prior (prior_from="model"): an MLP over the
     # acting seat's observation tensor, logits = relu(x @ w1 + b1) @ w2 + b2, softmax over
     # the legal actions; child i gets + prior * P(a) * sqrt(avail) / (1 + visits) (PUCT-style)
     # and the untried action of highest P is expanded first

@@ -1115,7 +1115,7 @@ def search(state, *, previous=None, **options):
       ``prior / (visits + 1)`` (ignored when the game has no heuristic).  With
       ``prior_from="model"`` it is the weight of the learned policy's prior instead (default
       1.0 there; 0 turns the prior off).
-    - ``prior_from`` (issue 18): ``"heuristic"`` (default, as above) or ``"model"``: the
+    - ``prior_from``: ``"heuristic"`` (default, as above) or ``"model"``: the
       game's policy model (``krazy_core.search.policy_model``: an MLP over the acting seat's
       observation tensor, softmax over the legal actions, evaluated in C without the GIL
       when a node is expanded; :func:`policy_priors`) gives each child its probability P;
@@ -1156,7 +1156,7 @@ def search(state, *, previous=None, **options):
       judge a move better than a shallow tree whose new nodes try moves uniformly at random
       (Crazy Rummy, 4 players).  Opponents played by ``opponents="heuristic"`` take no depth.
     - ``value``: ``"rollout"`` (default: back up what the rollout reached, as above) or
-      ``"model"`` (issue 18): rollouts stop after ``max_rollout`` actions (default 0 with the
+      ``"model"``: rollouts stop after ``max_rollout`` actions (default 0 with the
       model: the new leaf itself is valued) and back up the learned value model's returns
       (each seat's chance to win from its own observation tensor, a small MLP evaluated in C
       without the GIL, normalized over the seats so they add up as the game's returns do:
@@ -1165,7 +1165,7 @@ def search(state, *, previous=None, **options):
       ``ConfigError``.
     - ``model`` (``None`` or a ``.npz`` path, only with ``value="model"``): the weights
       (``krazy_core.search.value_model``; default the game's file in ``krazy_core/models/``).
-    - ``chance_nodes`` (bool, default False; an experiment of issue 18): below each action
+    - ``chance_nodes`` (bool, default False; an experiment): below each action
       node, one child per observation of the searcher after it (a hash of its observation
       tensor: the dice rolled, the cards it drew), so the decisions deeper in the tree are
       keyed by what the searcher has seen instead of pooled over every roll and draw (UCT

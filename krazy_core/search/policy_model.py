@@ -1,4 +1,4 @@
-"""The policy model's file format and its NumPy reference forward pass (issue 18), below the search.
+"""The policy model's file format and its NumPy reference forward pass, below the search.
 
 File format (``krazy_core/models/<game_id>.policy.npz``, NumPy ``.npz`` of float32 arrays, no
 pickles): ``w1`` (T, H) input-major, ``b1`` (H,), ``w2`` (H, A), ``b2`` (A,), where T is the

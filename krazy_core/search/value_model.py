@@ -1,4 +1,4 @@
-"""The value model's file format and its NumPy reference forward pass (issue 18), below the search.
+"""The value model's file format and its NumPy reference forward pass, below the search.
 
 File format (``krazy_core/models/<game_id>.value.npz``, NumPy ``.npz`` of float32 arrays, no
 pickles): ``w1`` (T, H) input-major, ``b1`` (H,), ``w2`` (H,), ``b2`` (1,), where T is the game's

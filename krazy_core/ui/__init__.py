@@ -1,7 +1,6 @@
 """Terminal views of the games (rich): the generic parts.  Each game may have a view module,
 ``view.py`` in its package (``krazy-kings`` -> ``krazy_core.games.krazy_kings.view``, found
-through ``krazy_core.game.REGISTRY``), or, for a game not yet in a package, a module here
-named after its id (``kings-rummy`` -> ``krazy_core.ui.kings_rummy``), with:
+through ``krazy_core.game.REGISTRY``), with:
 
 - ``render(state, viewer) -> rich renderable``: the table as seat ``viewer`` sees it
   (``None``: a spectator who sees no hidden card);
@@ -88,19 +87,17 @@ def _game_words(game_id: str):
 
 
 def load_ui(game_id: str):
-    """The view module of a game, or a generic one."""
+    """The view module of a game (``games/<game>/view.py``), or the generic view for a game
+    without one.  An error inside a game's view is raised, not hidden behind the generic one."""
     from krazy_core.game import REGISTRY
     mod = None
-    # a game package's own view (krazy_core/games/<game>/view.py), else a module here
-    for name in (REGISTRY[game_id] + ".view" if game_id in REGISTRY else None,
-                 "krazy_core.ui." + game_id.replace("-", "_")):
-        if name is None:
-            continue
+    if game_id in REGISTRY:
+        name = REGISTRY[game_id] + ".view"
         try:
             mod = importlib.import_module(name)
-            break
-        except ImportError:
-            continue
+        except ModuleNotFoundError as e:
+            if e.name != name:          # the view exists and imports something missing
+                raise
     describe = getattr(mod, "describe_event", _generic_event)
     try:
         with_state = "state" in inspect.signature(describe).parameters

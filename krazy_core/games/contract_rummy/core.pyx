@@ -1081,8 +1081,8 @@ cdef const char *_cr_meld_check(const CRState *st, const Meld *md, int complete,
 cdef const char *cr_validate(void *vst, const void *vref) noexcept nogil:
     """``ops.validate``: every field of a loaded CRState (both loaders call it: the JSON
     loader after filling the struct, ``state_from_bytes`` after copying it in).  Returns
-    NULL, or what is wrong: options, counters (bounded by the rounds behind the state,
-    issue 19 item 8), seats, the phase, the melds (CR-4, CR-5, CR-10) and the deck (CR-1)."""
+    NULL, or what is wrong: options, counters (bounded by the rounds behind the state),
+    seats, the phase, the melds (CR-4, CR-5, CR-10) and the deck (CR-1)."""
     cdef CRState *st = <CRState *>vst
     cdef const CRState *ref = <const CRState *>vref
     cdef int n = ref.num_players, p, i, k, m, r, first, last, done, nm, building, expect, complete, want, played

@@ -538,7 +538,7 @@ def state_from_dict(game, body, events):
     st.up_live = _bool(body, "up_live")
     st.discarder = _int(body, "discarder", -1, n - 1)
     st.turns = _int(body, "turns", 0, st.opt_max_turns)
-    # counters bounded by the rounds behind this one (issue 19: at a bound the loader took
+    # counters bounded by the rounds behind this one (at a bound the loader took
     # regardless, the state would outgrow it in play and refuse its own JSON)
     done = st.round - first + (1 if st.phase == PH_OVER else 0)
     st.total_turns = _int(body, "total_turns", st.turns, done * st.opt_max_turns + st.turns)
@@ -2492,7 +2492,7 @@ def best_arrangement(hand, rnd, *, ace_wrap=False, overlapping_runs=False, as_co
     when the hand cannot go down.  Cards are strings with suit symbols (``"A♠"``, ``"🃏"``),
     ASCII with ``ascii=True`` (``"AS"``, ``"JK"``, as ``melds.crazy_best_arrangement`` gives
     by default), or int codes with ``as_codes=True``: the one ``best_arrangement`` shape
-    (issue 12 item 3; the hand, the game's positional context, rule keywords, the card
+    (the hand, the game's positional context, rule keywords, the card
     form).  ``melds.crazy_best_arrangement(hand, contract=CONTRACTS[rnd])`` gives the same
     points (it has no ``overlapping_runs``).  Ties: the fewest cards left, then the least
     melds (sorted: books, then runs by suit and first position, each by its cards' codes),

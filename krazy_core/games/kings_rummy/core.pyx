@@ -427,7 +427,7 @@ cdef int best_discard(const KRState *st, const uint8_t *hand, int n, kz_rng *rng
     """The index in hand of the card whose discard leaves the fewest best-arrangement
     points; ties: the dearer card goes, a wild is kept, then at random.  Outside last turns
     (KR-11) a wild is never discarded while the hand holds a card that is not wild: a wild
-    melds with anything later, its points count only if the round ends now (issue 16).
+    melds with anything later, its points count only if the round ends now.
     With ``below`` the caller only asks whether some discard leaves fewer than ``below``
     points: *points_after is then min(fewest, below) and the index is not meaningful (the
     same random draws are made either way)."""
@@ -652,7 +652,7 @@ cdef const char *kr_validate(void *vst, const void *vref) noexcept nogil:
         return "'out_player', 'last_left' or 'last_out' is out of range"
     if not 0 <= st.turns <= st.opt_max_turns:
         return "'turns' is 0..max_turns (KR-17)"
-    # counters bounded by the rounds behind this one (issue 19 item 8)
+    # counters bounded by the rounds behind this one
     done = st.round - st.opt_first_round + (1 if st.phase == PH_NONE else 0)
     if not 0 <= st.turn_limits <= done:
         return "'turn_limits' exceeds the rounds played"

@@ -469,7 +469,7 @@ def state_from_dict(game, body, events):
     st.out_player = _int(body, "out_player", -1, n - 1)
     st.last_left = _int(body, "last_left", 0, n - 1)
     st.turns = _int(body, "turns", 0, o.max_turns)
-    # counters bounded by the rounds behind this one (issue 19: at a bound the loader took
+    # counters bounded by the rounds behind this one (at a bound the loader took
     # regardless, the state would outgrow it in play and refuse its own JSON)
     done = st.round - o.first_round + (1 if st.phase == PH_NONE else 0)
     st.turn_limits = _int(body, "turn_limits", 0, done)

@@ -665,7 +665,7 @@ cdef int ka_apply(ka_state *s, int32_t a, kz_events *ev) noexcept nogil:
     cdef int p = s.to_act, pos, ln, c, slot
     cdef uint8_t cards[3]
     cdef uint8_t card
-    if s.turn < 0xFFFFFFFFU:   # saturates, never wraps through 0 (issue 19)
+    if s.turn < 0xFFFFFFFFU:   # saturates, never wraps through 0
         s.turn += 1
     if a >= KA_A_INSERT:                                    # KA-12: insert a drawn card
         pos = a - KA_A_INSERT
@@ -1192,7 +1192,7 @@ cdef const char *ka_validate(void *vst, const void *vref) noexcept nogil:
     """``ops.validate``: every field of a loaded ka_state (both loaders call it: the JSON
     loader after filling the struct, ``state_from_bytes`` after copying it in).  Returns
     NULL, or what is wrong.  Beyond the fields' ranges and the 54 cards (KA-1) it checks the
-    trick against the seats that name it (issue 19 item 8: a leader the trick does not start
+    trick against the seats that name it (a leader the trick does not start
     with was accepted and play then walked the lap wrongly): the trick's first entry is the
     leader's; best_player, second_player, best_combination, stop_played and draws_in_trick
     are those its entries give; in the play phase after the lead, the seat to act is the

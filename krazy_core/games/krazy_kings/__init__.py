@@ -78,7 +78,7 @@ SPEC = GameSpec(
     rules_file="games/krazy_kings/rules.md",
     summary="Shedding game with two dice: match the roll, challenge with Kings, roll off with Jokers.",
     check_options=_check_options,
-    # the learned policy prior (issue 18, krazy_core/models/krazy-kings.policy.npz): at
+    # the learned policy prior (krazy_core/models/krazy-kings.policy.npz): at
     # ismcts:2000 against the HeuristicBot on 2300 duplicate deals (4600 games) +2.4 points
     # [+0.7, +4.0] over the plain search (57.2% against 54.8%); against random +0.1 (1000
     # deals), in 4 players +2.5 (300 games); benches/README.md, "A learned policy prior".

@@ -508,3 +508,25 @@ def test_serve_says_how_other_devices_reach_the_table():
     assert all(":9000/" in ln for ln in lines[:1]) and "http://127." not in " ".join(lines)
     assert all(not a.startswith("127.") for a in _lan_addresses())
     assert _network_note("10.1.2.3", 80) == ["on another device: http://10.1.2.3:80/"]
+
+
+def test_a_bad_action_or_deep_json_is_told_what_is_wrong_whatever_the_version():
+    """A non-int action at an old version was answered "stale" (the client resent it, and was
+    told "stale" again); JSON nested 2,000 deep was called "not valid JSON"."""
+    with _client() as c:
+        r = _create(c, "krazy-kings", ["human", "random"], seed=3, think=0)
+        with c.websocket_connect(f"/ws/{r['table']}?token={r['seats'][0]['token']}") as w:
+            w.receive_json()
+            for bad in ("1", 1.5, None, [1]):
+                w.send_json({"type": "action", "action": bad, "version": 10 ** 6})
+                err = _until(w, lambda m: m["type"] == "error")
+                assert err["code"] == "bad_message" and "action must be an int" in err["reason"], err
+            w.send_text("[" * 2000 + "]" * 2000)
+            err = _until(w, lambda m: m["type"] == "error")
+            assert err["code"] == "bad_json" and "nested too deeply" in err["reason"], err
+            w.send_text('{"type": "ping",}')
+            err = _until(w, lambda m: m["type"] == "error")
+            assert err["code"] == "bad_json" and err["reason"].startswith("not valid JSON (") and "line 1" in err["reason"]
+        deep = "[" * 2000 + "]" * 2000
+        res = c.post("/api/tables", content=deep, headers={"content-type": "application/json"})
+        assert res.status_code == 400 and "nested too deeply" in res.json()["error"]

@@ -613,8 +613,10 @@ class Server:
                     "reason": f"at most {self.limits.rate:.0f} messages a second (fewer from one address)"}
         try:
             msg = json.loads(raw)
-        except (ValueError, RecursionError):
-            return {"type": "error", "code": "bad_json", "reason": "not valid JSON"}
+        except RecursionError:
+            return {"type": "error", "code": "bad_json", "reason": "JSON nested too deeply (a message is a flat object)"}
+        except ValueError as e:
+            return {"type": "error", "code": "bad_json", "reason": f"not valid JSON ({str(e)[:80]})"}
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             return {"type": "error", "code": "bad_message", "reason": "a message is an object with a type"}
         kind = msg["type"]
@@ -640,6 +642,9 @@ class Server:
         version = msg.get("version")
         if type(version) is not int:
             return {"type": "error", "code": "bad_message", "reason": "version must be an int"}
+        if kind == "action" and type(msg.get("action")) is not int:
+            # what is wrong with the message first, whatever the table's version
+            return {"type": "error", "code": "bad_message", "reason": "action must be an int id"}
         if version != t.version:
             c.send_update(force=True)
             return _stale(t, version)
@@ -831,8 +836,10 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
                 return json_response({"error": f"the body is at most {MAX_BODY} bytes"}, 413)
         try:
             return json.loads(body)
-        except (ValueError, RecursionError):
-            return json_response({"error": "not valid JSON"}, 400)
+        except RecursionError:
+            return json_response({"error": "JSON nested too deeply"}, 400)
+        except ValueError as e:
+            return json_response({"error": f"not valid JSON ({str(e)[:80]})"}, 400)
 
     async def create(request):
         req = await read_json(request)

@@ -1,4 +1,5 @@
 """Helpers shared by the tests."""
+import pytest
 import glob
 import importlib.util
 import os
@@ -111,3 +112,13 @@ def boundary_states(game_id, deals=((1, 3), (2, 60))):
             t = max_accepted(game, doc, put, lo)
             if t is not None:
                 yield key, t
+
+
+def slow_cases(*ids):
+    """Marks the parametrized cases ``ids`` (``test_x[contract-rummy-2]`` -> ``"contract-rummy-2"``)
+    of the test below slow, the others staying in the fast tier (``conftest.py`` reads it);
+    a whole slow test carries ``@pytest.mark.slow`` instead."""
+    def mark(f):
+        f.slow_cases = frozenset(ids)
+        return f
+    return mark

@@ -113,6 +113,7 @@ def _lobby(page, url, game, kinds, hotseat=False):
     page.click("#create")
 
 
+@pytest.mark.slow
 def test_a_whole_krazy_kings_game_against_bots_in_the_browser(server, browser):
     app, url = server
     page = open_page(browser, viewport={"width": 1100, "height": 900})

@@ -111,6 +111,7 @@ def test_hot_seat_hides_hands_until_seated():
     assert "Press Enter when seated" in out
 
 
+@pytest.mark.slow
 def test_play_odd_input_and_bad_think():
     # '²' is a digit to str.isdigit() but not a number: it must be refused, not crash
     code, out = krazy("play", "krazy-kings", "--seed", "5", "--delay", "0", input="²\n,\nq\n")
@@ -130,6 +131,7 @@ def test_play_chained_moves_left_when_the_turn_ends_are_reported():
     assert "Your turn ended; not played: draw" in out
 
 
+@pytest.mark.slow
 def test_bot_words_print_as_typed():
     code, out = krazy("simulate", "krass-kariert", "--players", "3", "--games", "1",
                       "--bots", "ismcts:100:horizon=game,heuristic")
@@ -158,6 +160,7 @@ def test_a_listed_name_holding_a_comma_is_one_move():
     assert _take_name(st, ["discard k♣", "draw"], legal, labels, whole=True)[0] is None
 
 
+@pytest.mark.slow
 def test_simulate_refuses_absurd_worker_counts():
     code, out = krazy("simulate", "krazy-kings", "--games", "3", "--workers", "999")
     assert code == 2 and "--workers 999 is more processes than make sense" in out

@@ -287,6 +287,7 @@ def test_item7_kings_rummy_heuristic_keeps_wilds_outside_last_turns():
     assert discards > 1500 and wild == 0
 
 
+@pytest.mark.slow
 def test_item8_absurd_delay_and_think_are_refused():
     for flag, value, words in (("--delay", "1e10", "--delay must be a number of seconds from 0 to 60"),
                                ("--delay", "1e308", "--delay must be"),
@@ -295,6 +296,7 @@ def test_item8_absurd_delay_and_think_are_refused():
         assert code == 2 and words in " ".join(out.split()) and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_item9_rules_show_whole_option_names_for_players():
     from krazy_core.game import get_spec
     for game_id in GAMES:
@@ -306,6 +308,7 @@ def test_item9_rules_show_whole_option_names_for_players():
         assert "Returns:" not in out
 
 
+@pytest.mark.slow
 def test_item10_the_seed_is_shown_and_a_saved_game_resumes(tmp_path):
     code, out = krazy("play", "krazy-kings", "--delay", "0", input="q\n")
     import re
@@ -343,6 +346,7 @@ def test_item11_a_finished_krazy_kings_game_shows_no_challenge():
     assert checked >= 1
 
 
+@pytest.mark.slow
 def test_item12_hot_seat_buy_offers_say_out_of_turn_and_can_be_passed_for_the_round():
     code, out = krazy("play", "contract-rummy", "--players", "3", "--humans", "3", "--seed", "1",
                       "--delay", "0", input="\n2\npa\n" * 60 + "q\n")
@@ -352,6 +356,7 @@ def test_item12_hot_seat_buy_offers_say_out_of_turn_and_can_be_passed_for_the_ro
     assert "passes (passing on every offer this round)" in text
 
 
+@pytest.mark.slow
 def test_item14_wording():
     code, out = krazy("bench", "krazy-kings", "--games", "1")
     assert "1 random game in the core" in out
@@ -409,6 +414,7 @@ def test_gap_the_joker_as_text_and_suits_readable_on_light_backgrounds():
         assert not any("white" in style for style in mod.SUIT_STYLE.values())
 
 
+@pytest.mark.slow
 def test_gap_bot_levels_seats_from_one_names_and_play_again():
     code, out = krazy("play", "krazy-kings", "--players", "3", "--bots", "easy,hard", "--seed", "3",
                       "--delay", "0", input="q\n")

@@ -1,5 +1,6 @@
 """A fresh tester at the terminal table (issue 16): what broke when playing it as a newcomer."""
 
+import pytest
 import json
 import re
 
@@ -30,6 +31,7 @@ def test_replay_and_resume_lines_name_the_options_and_seats(tmp_path):
                           f"--resume {save}") for x in lines)
 
 
+@pytest.mark.slow
 def test_resume_takes_the_game_options_and_players_from_the_file(tmp_path):
     save = str(tmp_path / "g.json")
     code, out = krazy("play", "kings-rummy", "--seed", "2", "-o", "rounds=2", "--players", "3",
@@ -89,6 +91,7 @@ def test_ctrl_c_at_the_table_saves_and_says_how_to_go_on(tmp_path, monkeypatch, 
     assert not st.is_terminal() and st.current_player() == 0      # saved at the human's prompt
 
 
+@pytest.mark.slow
 def test_the_position_prompt_quits_on_q_and_at_the_end_of_input():
     # KrassKariert seed 4: "7" (take reserve 7, then where) then Ctrl-D looped for ever on
     # "'q' is not one of 0, 1, ..., 10", and q did not quit there (positions now count from 1)
@@ -171,6 +174,7 @@ def test_krass_kariert_plays_of_an_x_are_one_choice_then_which_rank():
     assert err is None and a == solo[0][3]["7"]
 
 
+@pytest.mark.slow
 def test_krass_kariert_pauses_between_hands_call_them_hands():
     # KrassKariert plays hands ("Hand 2, trick 1"); the pause said "end of the round"
     code, out = krazy("play", "krass-kariert", "--seed", "9", "--delay", "0", input="1\n" * 1500)
@@ -202,6 +206,7 @@ def test_rules_option_text_wraps_indented_and_seat_options_say_how_they_count():
     assert "(default seat 1; seat 1..7; seats count from 1, as at the table; rule KR-4)" in " ".join(out.split())
 
 
+@pytest.mark.slow
 def test_seat_options_are_typed_counting_seats_from_1(tmp_path):
     # -o dealer=2 is seat 2 at the table (it dealt from seat 3: the option counted from 0)
     code, out = krazy("play", "krazy-kings", "--seed", "1", "-o", "dealer=2", "--delay", "0", input="q\n")
@@ -225,6 +230,7 @@ def test_seat_options_are_typed_counting_seats_from_1(tmp_path):
     assert code == 0 and "error" not in out
 
 
+@pytest.mark.slow
 def test_names_that_are_markup_or_unprintable_are_refused_not_a_traceback():
     # --names '[/],[bold]Bob' ended in rich.errors.MarkupError (the play by play is markup)
     for names in ("[/],Bob", "[bold]Eve,Bob", "Eve\x1b[2J,Bob", "x" * 25 + ",Bob", "Eve,eve"):

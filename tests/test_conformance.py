@@ -11,7 +11,7 @@ import krazy_core
 from krazy_core import IllegalActionError, InvalidStateError, ConfigError
 from krazy_core._state import simulate_random
 
-from helpers import GAMES, random_playout
+from helpers import GAMES, random_playout, slow_cases
 
 PLAYER_COUNTS = {}
 for _g in GAMES:
@@ -22,6 +22,9 @@ CASES = [(g, n) for g in GAMES for n in PLAYER_COUNTS[g]]
 
 
 @pytest.mark.parametrize("game_id,n", CASES)
+@slow_cases('contract-rummy-2', 'contract-rummy-4', 'contract-rummy-6', 'kings-rummy-2',
+            'kings-rummy-4', 'kings-rummy-7', 'krazy-kings-4', 'krazy-kings-5', 'krass-kariert-3',
+            'krass-kariert-4', 'krass-kariert-5')
 def test_random_playouts_keep_the_contract(game_id, n):
     game = krazy_core.make(game_id, num_players=n)
     nd = game.num_distinct_actions

@@ -26,6 +26,7 @@ if not (DOCS / "_ext" / "krazy_docs.py").exists():      # a copy of tests/ witho
     pytest.skip("docs/ is not beside tests/", allow_module_level=True)
 sys.path.insert(0, str(DOCS / "_ext"))
 import krazy_docs  # noqa: E402  (docs/_ext: pure Python, no Sphinx needed)
+from helpers import slow_cases  # noqa: E402
 
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and "_generated" not in p.parts)
 FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```", re.M | re.S)
@@ -90,6 +91,7 @@ def _docstring_modules():
 
 
 @pytest.mark.parametrize("name", _docstring_modules())
+@slow_cases('krazy_core.tournament')
 def test_docstring_examples(name):
     mod = pytest.importorskip(name) if name.startswith("krazy_core.envs.") else importlib.import_module(name)
     finder = doctest.DocTestFinder(exclude_empty=True)
@@ -147,6 +149,7 @@ def _inventory(html: Path):
     return names
 
 
+@pytest.mark.slow
 def test_sphinx_build_and_coverage(tmp_path):
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_parser")

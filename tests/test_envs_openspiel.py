@@ -10,7 +10,7 @@ from krazy_core.envs import openspiel as kos  # noqa: E402
 from krazy_core.errors import IllegalActionError  # noqa: E402
 from krazy_core.game import get_spec  # noqa: E402
 
-from helpers import GAMES  # noqa: E402
+from helpers import GAMES, slow_cases  # noqa: E402
 
 kos.register()
 TABLES = [(g, n) for g in GAMES for n in range(get_spec(g).min_players, get_spec(g).max_players + 1)]
@@ -20,6 +20,9 @@ SIMS = {"krazy-kings": 5, "krass-kariert": 3, "kings-rummy": 1, "contract-rummy"
 
 
 @pytest.mark.parametrize("game_id,n", TABLES)
+@slow_cases('contract-rummy-2', 'contract-rummy-3', 'contract-rummy-4', 'contract-rummy-6',
+            'kings-rummy-2', 'kings-rummy-5', 'kings-rummy-6', 'kings-rummy-7', 'contract-rummy-5',
+            'kings-rummy-3', 'kings-rummy-4', 'krazy-kings-5')
 def test_random_sim_test(game_id, n):
     game = pyspiel.load_game(f"{kos.short_name(game_id)}(players={n})")
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
@@ -126,6 +129,7 @@ def test_illegal_action_raises_and_changes_nothing():
 
 
 @pytest.mark.parametrize("game_id", ["krazy-kings", "krass-kariert"])
+@slow_cases('krass-kariert', 'krazy-kings')
 def test_openspiel_bots_play(game_id):
     from open_spiel.python.algorithms import ismcts, mcts
     game = pyspiel.load_game(f"{kos.short_name(game_id)}(players=3)")

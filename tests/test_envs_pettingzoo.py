@@ -12,7 +12,7 @@ from krazy_core.envs.pettingzoo import env as make_env  # noqa: E402
 from krazy_core.errors import ConfigError, IllegalActionError  # noqa: E402
 from krazy_core.game import get_spec  # noqa: E402
 
-from helpers import GAMES  # noqa: E402
+from helpers import GAMES, slow_cases  # noqa: E402
 
 TABLES = [(g, n) for g in GAMES for n in range(get_spec(g).min_players, get_spec(g).max_players + 1)]
 
@@ -25,6 +25,7 @@ def test_pettingzoo_api_test(game_id, n):
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("game_id,n", TABLES)
+@slow_cases('kings-rummy-5', 'kings-rummy-6')
 def test_pettingzoo_seed_test(game_id, n):
     seed_test(lambda: make_env(game_id, num_players=n), num_cycles=500)
 

@@ -99,6 +99,7 @@ def test_a_chain_of_late_divergences_is_flattened_and_reads_alike(game_id):
     _check_reads_like_replay(s, _replay(s, 4))
 
 
+@pytest.mark.slow
 def test_diverging_clones_of_a_late_game_share_the_prefix():
     """The issue's case: 2,000 clones of a late Crazy Rummy state (about 9,100 events) each
     apply one action; each holds only its own new events and history in its last node, over

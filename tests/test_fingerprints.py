@@ -16,10 +16,12 @@ def _now():
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
+@pytest.mark.slow
 def test_fingerprint_matches_the_recorded_tree(name):
     assert _now()[name] == RECORDED[name]
 
 
+@pytest.mark.slow
 def test_fingerprints_cover_every_game_and_player_count():
     import krazy_core
     from krazy_core.game import get_spec

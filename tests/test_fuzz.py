@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import krazy_core
 from krazy_core.errors import InvalidStateError, KrazyError
-from helpers import GAMES, state_after_random_steps
+from helpers import GAMES, state_after_random_steps, slow_cases
 from hostile_sweep import SUSPICIOUS, _method_names, INTS, OTHERS
 
 EXAMPLES = int(os.environ.get("KRAZY_FUZZ_EXAMPLES", "40"))
@@ -82,6 +82,7 @@ def _guarded(fn):
 @pytest.mark.parametrize("game_id", GAMES)
 @FUZZ
 @given(data=st.data(), seed=st.integers(0, 2**32), steps=st.integers(0, 300))
+@slow_cases('contract-rummy', 'kings-rummy')
 def test_fuzz_mutated_json_state(game_id, data, seed, steps):
     """A field of a real state's JSON replaced by a hostile value (or deleted): the loader
     refuses it with ``InvalidStateError`` or gives a state that plays on without a crash."""

@@ -13,7 +13,7 @@ import pytest
 
 import krazy_core
 from krazy_core.errors import ConfigError
-from helpers import GAMES
+from helpers import GAMES, slow_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -163,6 +163,7 @@ def test_table_indices_from_callers_are_checked(code):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.slow
 def test_sweep_of_every_method_with_extreme_arguments(game_id):
     from hostile_sweep import run_sweep
     n, findings = run_sweep(game_id)
@@ -237,6 +238,7 @@ def test_ctrl_c_stops_every_search_thread():
     "from krazy_core.games.kings_rummy import simulate_random; simulate_random(krazy_core.make('kings-rummy'), 10**9)",
     "from krazy_core.games.krass_kariert import simulate_random; simulate_random(krazy_core.make('krass-kariert'), 10**9)",
 ])
+@slow_cases('call1', 'call2')
 def test_ctrl_c_stops_simulate_random(call):
     t0 = time.monotonic()
     rc, out, err = _interrupt_after(f"""

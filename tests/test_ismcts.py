@@ -335,6 +335,7 @@ def test_bot_default_budget_and_options():
         ISMCTSBot(iterations=10, seed=2.5)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_long_search():
     """A search with a long time budget looks for signals between slices of iterations, so
     Ctrl-C (here: _thread.interrupt_main) stops it within a fraction of a second."""

@@ -6,7 +6,7 @@ import random
 import pytest
 
 import krazy_core
-from helpers import load_test_file, random_playout
+from helpers import load_test_file, random_playout, slow_cases
 from krazy_core.errors import ConfigError, IllegalActionError
 from krazy_core.search.bot import ISMCTSBot
 from krazy_core.search.ismcts import search
@@ -159,6 +159,7 @@ def _winning_position(game_id, players, games=60):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@slow_cases('contract-rummy')
 def test_takes_a_winning_move_when_one_exists(game_id):
     """Game-blind: a position of seeded random play where some moves win the game at once
     (going out in the last round) and others don't: the search takes a winning one."""

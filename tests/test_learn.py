@@ -12,6 +12,7 @@ from krazy_core.learn import train as train_mod
 from krazy_core.learn.model import (MODELS_DIR, ValueBot, load_value_model, model_path,
                                     save_value_model, seat_values, value_numpy)
 from krazy_core.search.ismcts import check_options, model_values, search
+from helpers import slow_cases  # noqa: E402
 
 
 GAMES = ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"]
@@ -102,6 +103,7 @@ def test_a_model_file_with_an_unknown_outcome_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("players", [2, 4])
+@slow_cases('4')
 def test_c_forward_pass_equals_numpy_reference(players):
     m = load_value_model("krazy-kings")
     states = _states(players, 40, seed=100 * players)

@@ -33,6 +33,7 @@ def _beyond_cr1(hand):
     return max([hand.count(c) for c in set(hand) if c != 0x50] + [0]) > 2 or hand.count(0x50) > 4
 
 
+@pytest.mark.slow
 def test_CR_5_crazy_best_arrangement_same_as_before(golden):
     """Bit for bit, except the 6 contract rows of 23 and 24 all-wild cards: contract mode
     takes at most 22 cards beyond CR-1 (issue 19 item 7: its search alone answers those,
@@ -51,6 +52,7 @@ def test_CR_5_crazy_best_arrangement_same_as_before(golden):
     assert refused == 6
 
 
+@pytest.mark.slow
 def test_CR_10_crazy_contract_answers_are_the_games(golden):
     rounds = {v: k for k, v in cr.CONTRACTS.items()}
     checked = 0

@@ -374,6 +374,7 @@ def _sweep(check, seed, per_rank):
             check(hand, w)
 
 
+@pytest.mark.slow
 def test_KR_10_wild_share_bound_many_hands_every_wild_rank():
     """Seeded sweep: 2,000 hands per wild rank 3..13 (round 1..11), half built from melds."""
     _sweep(_check_share_bound, 20261129, 2000)
@@ -455,6 +456,7 @@ def test_CR_10_contract_feasible_examples():
 
 
 @pytest.mark.parametrize("wrap,overlap", [(False, False), (True, False), (False, True)])
+@pytest.mark.slow
 def test_CR_10_contract_feasible_agrees_with_the_reference(wrap, overlap):
     """800 seeded hands of 6..12 cards from two suits with wilds, every contract shape."""
     import random

@@ -45,6 +45,7 @@ def test_CR_10_wild_placed_away_from_the_other_run():
 
 
 @pytest.mark.parametrize("rnd", range(1, 8))
+@pytest.mark.slow
 def test_CR_10_contract_points_equal_contract_rummy(rnd):
     """500 seeded random hands of 4..15 cards per contract (30% with Ace wrap), plus 40 of
     16..22 cards: the same points, and None exactly when the game says the hand cannot go

@@ -139,6 +139,7 @@ def test_CR_10_forced_fallback_is_the_games_lay_down(budget):
     _fallback_check(60, 1)
 
 
+@pytest.mark.slow
 def test_CR_10_forced_fallback_is_the_games_lay_down_many(budget):
     """The same on 600 hands (slow tier)."""
     _fallback_check(600, 2)
@@ -189,6 +190,7 @@ def test_CR_10_unchanged_below_the_budget(before):
     _unchanged(before[::6])
 
 
+@pytest.mark.slow
 def test_CR_10_unchanged_below_the_budget_all(before):
     """All 600 recorded hands (slow tier)."""
     _unchanged(before)

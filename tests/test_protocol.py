@@ -18,6 +18,7 @@ from krazy_core import protocol
 from krazy_core.cards import format_card
 from krazy_core.schemas import _generate
 from protocol_helpers import Checker, Invalid, compile_schema
+from helpers import slow_cases  # noqa: E402
 
 GAMES = krazy_core.available_games()
 N_GAMES = int(os.environ.get("KRAZY_SCHEMA_GAMES", 1000))
@@ -237,6 +238,7 @@ def _mutations(d):
 
 
 @pytest.mark.parametrize("gid", GAMES)
+@slow_cases('contract-rummy', 'krass-kariert', 'krazy-kings')
 def test_compiled_checks_and_jsonschema_agree_on_mutated_events_actions_observations(gid):
     ev_c, act_c, obs_c = Checker("event.json", gid), Checker("action.json"), Checker("observation.json", gid)
     s = krazy_core.make(gid).new_initial_state(seed=11)

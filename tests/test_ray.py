@@ -42,6 +42,7 @@ def on_ray(ray_cluster):
 
 
 @pytest.mark.parametrize("game_id", sorted(CONFIGS))
+@pytest.mark.slow
 def test_four_bot_tournament_is_the_same_with_and_without_ray(game_id, on_ray, tmp_path):
     bots, games = CONFIGS[game_id]
     game = krazy_core.make(game_id)
@@ -54,6 +55,7 @@ def test_four_bot_tournament_is_the_same_with_and_without_ray(game_id, on_ray, t
     assert plot_ratings(b, str(tmp_path / "r.svg")) and (tmp_path / "r.svg").stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_simulate_and_sprt_are_the_same_on_ray(on_ray):
     game = krazy_core.make("krazy-kings")
     s1 = run_arena(game, ["heuristic", "random"], 60, seed=3, runner=InlineRunner())
@@ -65,6 +67,7 @@ def test_simulate_and_sprt_are_the_same_on_ray(on_ray):
     assert y.decision == x.decision == "H1" and y.games == x.games and y.test.llr() == x.test.llr()
 
 
+@pytest.mark.slow
 def test_a_ray_worker_killed_mid_batch_loses_nothing(on_ray, tmp_path):
     game = krazy_core.make("krazy-kings")
     bots = ["random", "heuristic", "ismcts:8"]
@@ -78,6 +81,7 @@ def test_a_ray_worker_killed_mid_batch_loses_nothing(on_ray, tmp_path):
     assert hit.fingerprint() == clean.fingerprint()
 
 
+@pytest.mark.slow
 def test_selfplay_on_ray_writes_the_same_shards(on_ray, tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     from krazy_core.selfplay import run_selfplay
@@ -90,6 +94,7 @@ def test_selfplay_on_ray_writes_the_same_shards(on_ray, tmp_path):
     assert a.num_rows == b.num_rows == s["decisions"] and a.equals(b)
 
 
+@pytest.mark.slow
 def test_cli_ray_flag_joins_the_running_cluster(ray_cluster, capsys, tmp_path, monkeypatch):
     from krazy_core.cli import main
     monkeypatch.chdir(tmp_path)

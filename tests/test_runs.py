@@ -45,6 +45,7 @@ def test_duplicate_schedule_seats_every_bot_everywhere_on_the_same_deals():
 
 
 # ------------------------------------------------------------------ backends agree
+@pytest.mark.slow
 def test_same_seeds_same_results_in_process_and_local_processes():
     game = _kk(4)
     a = run_tournament(game, BOTS4, 24, seed=5, runner=InlineRunner(), batch_size=4)
@@ -57,6 +58,7 @@ def test_same_seeds_same_results_in_process_and_local_processes():
     assert (s1.wins, s1.decisions, s1.turns) == (s2.wins, s2.decisions, s2.turns)
 
 
+@pytest.mark.slow
 def test_a_killed_worker_loses_nothing_and_counts_nothing_twice(tmp_path):
     game = _kk(4)
     clean = run_tournament(game, BOTS4[:3], 24, seed=1, batch_size=4)
@@ -130,6 +132,7 @@ def test_store_refuses_a_folder_and_keeps_batches_once(tmp_path):
         assert st.count_games(jid) == 1
 
 
+@pytest.mark.slow
 def test_a_full_disk_under_the_store_keeps_the_batches_before(tmp_path):
     """SQLite's own "database or disk is full" (``PRAGMA max_page_count``): a clear
     ``StoreError``, the batches stored before kept, and the same command resumes."""
@@ -150,6 +153,7 @@ def test_a_full_disk_under_the_store_keeps_the_batches_before(tmp_path):
 
 
 # ------------------------------------------------------------------ tournament
+@pytest.mark.slow
 def test_tournament_ratings_pairwise_table_and_plots(tmp_path):
     t = run_tournament(_kk(4), BOTS4, 80, seed=9, workers=1)
     rows = t.ratings()
@@ -261,6 +265,7 @@ def test_sprt_bad_flags(kw, words):
 
 
 # ------------------------------------------------------------------ self-play
+@pytest.mark.slow
 def test_selfplay_shards_are_readable_and_hold_every_decision(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     from krazy_core.selfplay import run_selfplay
@@ -327,6 +332,7 @@ def _cli(capsys, *argv):
     return code, capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_cli_tournament_sprt_selfplay(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out = _cli(capsys, "tournament", "krazy-kings", "--bots", ",".join(BOTS4), "--games", "16",
@@ -362,6 +368,7 @@ def test_cli_bad_input_is_a_clear_error(tmp_path, capsys, monkeypatch, argv, wor
     assert not (tmp_path / "sp").exists()          # nothing made before the check
 
 
+@pytest.mark.slow
 def test_cli_unreachable_ray_address_is_a_clear_error(tmp_path):
     """In a fresh process (this one may have joined the session's Ray cluster)."""
     import subprocess

@@ -256,6 +256,7 @@ def test_a_flood_is_rate_limited_then_closed_and_the_server_goes_on():
             assert _until(w, lambda m: m["type"] == "update")["seat"] == 0
 
 
+@pytest.mark.slow
 def test_a_whole_game_against_bots_over_the_socket_and_its_messages_match_the_protocol_schema():
     """A reconnect with the token resumes: the full event log comes again."""
     from krazy_core import protocol

@@ -25,7 +25,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 import krazy_core
 from krazy_core.errors import IllegalActionError
-from helpers import GAMES
+from helpers import GAMES, slow_cases
 
 EXAMPLES = int(os.environ.get("KRAZY_FUZZ_EXAMPLES", "0")) or 25
 STEPS = 30
@@ -168,10 +168,12 @@ KrassKariertMachine = MACHINES["krass-kariert"]
 
 
 @pytest.mark.parametrize("gid", GAMES)
+@slow_cases('kings-rummy', 'krass-kariert')
 def test_state_machine(gid):
     run_state_machine_as_test(MACHINES[gid], settings=_SETTINGS)
 
 
+@pytest.mark.slow
 def test_a_failure_shrinks_to_a_short_move_sequence(capsys):
     """A planted bug (Kings Rummy's state 'breaks' once three actions were applied) is found
     and reported as the deal plus about three ``apply_legal(pick=0)`` steps, not the long

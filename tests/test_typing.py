@@ -148,6 +148,7 @@ krazy_core.make("krass-kariert").new_initial_state(seed="7")  # E3
 
 
 @needs_mypy
+@pytest.mark.slow
 def test_mypy_over_readme_examples_and_game_typed_states(tmp_path):
     """mypy over each ``python`` block of README.md and the guide pages (as a module of its own) is clean, the
     overloads give each game's State, and misuse is reported (``census`` is not a Kings

@@ -12,6 +12,7 @@ from krazy_core.games import contract_rummy as cr
 from krazy_core.games.contract_rummy import state as crs
 from krazy_core.cards import parse_card
 from contract_rummy_helpers import crowded_hand
+from helpers import slow_cases  # noqa: E402
 
 POINTS = {1: 15, 2: 20, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -51,6 +52,7 @@ def _hand(rng):
 
 
 @pytest.mark.parametrize("rnd", [3, 6, 7, 2, 5])
+@pytest.mark.slow
 def test_CR_10_best_arrangement_equals_exhaustive_on_crowded_runs(rnd):
     rng = random.Random(1900 + rnd)
     checked = down = 0
@@ -89,6 +91,7 @@ def _small_hand(rng, lo=4, hi=13):
 
 
 @pytest.mark.parametrize("rnd", [3, 7, 2, 6])
+@slow_cases('6')
 def test_CR_10_runs_dp_forced_on_small_hands_equals_exhaustive(rnd):
     # the DP normally starts at 14 cards; forced (exact_min=0) on small hands, where listing
     # every lay-down is cheap: the same answer, ties (least key) included

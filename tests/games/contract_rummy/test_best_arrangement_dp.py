@@ -14,6 +14,7 @@ from krazy_core.games import contract_rummy as cr
 from krazy_core.games.contract_rummy import state as crs
 from krazy_core.cards import parse_card
 from contract_rummy_helpers import crowded_hand, _exhaustive_best
+from helpers import slow_cases  # noqa: E402
 
 POINTS = {1: 15, 2: 20, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -137,6 +138,7 @@ def test_CR_3_ace_wrap_runs_dp_equals_exhaustive(rnd):
 
 
 @pytest.mark.parametrize("rnd", [3, 6, 7])
+@pytest.mark.slow
 def test_CR_3_ace_wrap_runs_dp_equals_branch_and_bound(rnd):
     rng = random.Random(3400 + rnd)
     down = 0
@@ -162,6 +164,7 @@ def test_CR_3_ace_wrap_runs_dp_every_node_is_its_best_child():
         assert crs._dp_check(hand, rng.choice([3, 7]), True) == [], hand
 
 
+@pytest.mark.slow
 def test_CR_10_overlapping_runs_best_is_the_exhaustive_best():
     # the shared solver keeps two runs of one suit apart, so with overlapping_runs it is no
     # bound: the search took it and stopped at 5 points left; the exhaustive best lays all
@@ -180,6 +183,7 @@ def test_CR_10_overlapping_runs_best_is_the_exhaustive_best():
 
 @pytest.mark.parametrize("wrap,ov", OPTIONS)
 @pytest.mark.parametrize("rnd", range(1, 8))
+@pytest.mark.slow
 def test_issue19_best_arrangement_equals_the_references_on_random_hands(rnd, wrap, ov):
     # 7..41 cards (overlapping_runs, still a search: up to 24), every round and option:
     # the exhaustive enumeration up to 11 cards, the branch and bound where it is quick
@@ -297,6 +301,7 @@ def test_CR_3_both_aces_of_a_suit_can_lie_in_runs():
 
 @pytest.mark.parametrize("wrap", [False, True])
 @pytest.mark.parametrize("rnd", [2, 5, 6])
+@slow_cases('5-True')
 def test_CR_10_mixed_dp_equals_exhaustive(rnd, wrap):
     # the mixed DP forced on small hands (exact_min 0) against every lay-down listed
     rng = random.Random(5100 + rnd * 10 + wrap)
@@ -311,6 +316,7 @@ def test_CR_10_mixed_dp_equals_exhaustive(rnd, wrap):
 
 @pytest.mark.parametrize("wrap", [False, True])
 @pytest.mark.parametrize("rnd", [2, 5, 6])
+@pytest.mark.slow
 def test_CR_10_mixed_dp_equals_branch_and_bound(rnd, wrap):
     # 10..30 cards, the default path (the DP from 14 cards) and the DP forced, against the
     # plain branch and bound (exact_min 99)
@@ -339,6 +345,7 @@ def test_issue19_worst_round_5_four_ranks_twice_and_eight_wilds():
         books + [["KC", "AC", "2C", "2D", "JK", "5C"]], left + ["KC", "JK", "JK", "JK"], 170)
 
 
+@pytest.mark.slow
 def test_issue19_worst_round_5_ace_wrap_four_ranks_twice_every_suit():
     # the slowest hand a hunt found for the mixed DP (0.93 s; 9.8 s by the branch and bound,
     # the same answer): 9 10 Q A twice in every suit and all 8 wilds.  The run is

@@ -141,6 +141,7 @@ def _against_branch_and_bound(rnd, seed, n, hi, exh=15):
 
 
 @pytest.mark.parametrize("rnd", [3, 6, 7, 2, 5])
+@pytest.mark.slow
 def test_CR_10_overlap_dp_equals_branch_and_bound_on_random_hands(rnd):
     assert _against_branch_and_bound(rnd, 1200 + rnd, 40, 22) >= 10      # the slow tier
 

@@ -171,6 +171,7 @@ def _against_branch_and_bound(rnd, seed, n, lo, hi, exh=14):
 
 
 @pytest.mark.parametrize("rnd,down", [(3, 68), (6, 59), (7, 42)])
+@pytest.mark.slow
 def test_CR_10_wrap_dp_equals_branch_and_bound_on_random_hands(rnd, down):
     # 100 hands of 14..18 cards a round: 13 s CPU for the three (the branch and bound's
     # time grows fast past 18 cards: 200 hands of 14..20 took about 10 minutes, most of the
@@ -195,6 +196,7 @@ WORST = OVERLAP_WORST   # the same answers as without ace_wrap (contract_rummy_h
 
 
 @pytest.mark.parametrize("name,rnd", sorted(WORST))
+@pytest.mark.slow
 def test_CR_10_wrap_worst_hands_exact_answers(name, rnd):
     # 41 cards: A..K of three suits, a Joker and 2C; two suits twice and 4 wilds.  Rounds
     # 7: 39 cards at most lie in 3 runs of 13 ranks, and the 2 left are the cheapest (5

@@ -26,6 +26,7 @@ def mixed_playout(state, rng, visit, max_steps=2500, eps=0.3):
         steps += 1
 
 
+@pytest.mark.slow
 def test_legal_actions_match_the_reference_on_thousands_of_states():
     counts = {}
 
@@ -68,6 +69,7 @@ def melds_valid(state, rules):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2 ** 32), table=st.sampled_from(TABLES), eps=st.sampled_from([0.2, 1.0]))
+@pytest.mark.slow
 def test_cards_conserved_and_melds_valid_after_every_action(seed, table, eps):
     n, opts = table
     g = krazy_core.make("contract-rummy", num_players=n, **opts)

@@ -110,6 +110,7 @@ def test_cli_refusal_names_the_menus_numbers():
     assert said == menu and menu < 28
 
 
+@pytest.mark.slow
 def test_any_typed_words_give_an_action_or_an_illegal_action_error():
     """Seeded fuzz over mid-game states: a short form never raises anything else (a huge
     number included) and never names an action outside 0..1115."""

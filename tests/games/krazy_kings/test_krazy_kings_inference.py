@@ -243,6 +243,7 @@ tables = kk_tables()
 
 @settings(max_examples=12, deadline=None)
 @given(table=tables, seed=st.integers(0, 2 ** 63))
+@pytest.mark.slow
 def test_inference_is_sound_in_every_real_game(table, seed):
     """The true hands always satisfy every seat's inference (it is drawn from public facts
     that hold), and the inference is the same from every seat's view."""
@@ -265,6 +266,7 @@ def test_inference_is_sound_in_every_real_game(table, seed):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.slow
 def test_determinizations_respect_every_inference(players):
     """Over many seeded games, the determinizations for every seat deal each other seat a
     hand that meets its inference and the stock only cards it was rebuilt from (KK-17) --
@@ -366,6 +368,7 @@ def test_KK_17_rebuilt_stock_holds_only_the_old_pile_and_no_hand_holds_one():
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])
+@pytest.mark.slow
 def test_determinized_state_tracks_and_search_world_plays_the_same_game_untracked(players):
     """Only ``determinize`` reads the inferences, so the search's determinized worlds stop
     updating them (speed); play there is the very same.  A ``determinize``d State keeps

@@ -1,6 +1,7 @@
 """Krazy Kings invariants over thousands of seeded random games (Hypothesis picks tables,
 options and seeds; each example plays a batch of whole games)."""
 
+import pytest
 import random
 
 from hypothesis import given, strategies as st
@@ -17,6 +18,7 @@ tables = kk_tables()
 
 
 @given(table=tables, seed=st.integers(0, 2 ** 63))
+@pytest.mark.slow
 def test_KK_1_cards_conserved_after_every_action(table, seed):
     game = krazy_core.make("krazy-kings", **table)
     deck = DECK if table["jokers"] == "rolloff" else DECK52
@@ -45,6 +47,7 @@ def test_same_seed_same_actions_same_states(table, seed):
 
 
 @given(table=tables, seed=st.integers(0, 2 ** 63))
+@pytest.mark.slow
 def test_observation_hides_other_hands_and_stock_order(table, seed):
     game = krazy_core.make("krazy-kings", **table)
     state = game.new_initial_state(seed=seed)
@@ -106,6 +109,7 @@ def test_determinize_for_any_seat_keeps_the_acting_player_able_to_act(table, see
 
 
 @given(table=tables, seed=st.integers(0, 2 ** 63))
+@pytest.mark.slow
 def test_kept_legal_cards_match_a_fresh_state_from_json(table, seed):
     """apply_action keeps the legal cards of the pending decision in the struct (speed); a
     state rebuilt from its JSON computes them afresh, and ``==`` compares the whole struct:

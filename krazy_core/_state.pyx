@@ -30,7 +30,8 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_tape, kz_rng_seed, k
                               kz_ev_free, KZ_EV_WIDTH, KZ_TERMINAL, KZ_MAX_PLAYERS)
 from krazy_core.errors import IllegalActionError, InvalidStateError, ConfigError, UnclearActionError
 
-DEF SCRATCH = 8192
+cdef enum:
+    SCRATCH = 8192
 cdef int32_t _scratch[SCRATCH]       # legal actions of the state being asked (GIL held)
 
 TERMINAL_PLAYER = KZ_TERMINAL
@@ -47,7 +48,8 @@ from krazy_core.rng import check_seed     # the PRNG sits below the state
 from krazy_core._validate import c_int as _c_int, c_count as _c_count, is_bool as _is_bool
 import krazy_core._words as _words           # the game's words (pure Python, game-blind)
 
-DEF HDR = 40
+cdef enum:
+    HDR = 40
 cdef packed struct kz_bytes_header:       # the 40-byte header of State.to_bytes()
     char magic[4]
     uint16_t version
@@ -231,9 +233,10 @@ def state_from_bytes(game, data):
     return s
 
 
-DEF LOG_MAX_DEPTH = 32      # log nodes below a new one before it is flattened instead
-DEF TAIL_EV = 64            # int32 values a new tail node allocates first (16 events)
-DEF TAIL_HIST = 16          # (8 actions); it grows by doubling (kz_ev_reserve)
+cdef enum:
+    LOG_MAX_DEPTH = 32          # log nodes below a new one before it is flattened instead
+    TAIL_EV = 64                # int32 values a new tail node allocates first (16 events)
+    TAIL_HIST = 16              # (8 actions); it grows by doubling (kz_ev_reserve)
 
 
 @cython.final

@@ -240,16 +240,17 @@ cdef extern from *:
 
 
 POLICIES = ("random", "heuristic", "policy", "policy:FILE.npz")
-DEF POL_RANDOM = 0
-DEF POL_HEURISTIC = 1
-DEF POL_LEARNED = 2
-DEF MAX_POOL = 16
-DEF SEAT_RANDOM = -1
-DEF SEAT_ALL = -2
-DEF MAX_DEAL_TRIES = 64        # deals in a row that end before the learner acts (never seen)
-DEF RUN_STEP = 0
-DEF RUN_RESET = 1
-DEF RUN_SAMPLE = 2
+cdef enum:
+    POL_RANDOM = 0
+    POL_HEURISTIC = 1
+    POL_LEARNED = 2
+    MAX_POOL = 16
+    SEAT_RANDOM = -1
+    SEAT_ALL = -2
+    MAX_DEAL_TRIES = 64         # deals in a row that end before the learner acts (never seen)
+    RUN_STEP = 0
+    RUN_RESET = 1
+    RUN_SAMPLE = 2
 
 
 ctypedef struct kz_vec:

@@ -47,9 +47,10 @@ cdef extern from *:
     int kz_ctz16(unsigned int x) noexcept nogil
     int kz_popcount(unsigned int x) noexcept nogil
 
-DEF BIG_CAP = 1000          # absorb capacity of a meld that takes any number of wilds
-DEF NO_BEST = 1 << 30
-DEF WSCALE = 27720          # lcm(1..11): wilds per natural as exact integers (naturals <= 11)
+cdef enum:
+    BIG_CAP = 1000              # absorb capacity of a meld that takes any number of wilds
+    NO_BEST = 1 << 30
+    WSCALE = 27720              # lcm(1..11): wilds per natural as exact integers (naturals <= 11)
 
 MAX_HAND = KZ_MELD_MAX_HAND
 BOOK = KZ_MELD_BOOK
@@ -2096,10 +2097,11 @@ cdef extern from "krazy/clock.h" nogil:
     int64_t kz_monotonic_ns() noexcept      # CLOCK_MONOTONIC (POSIX) or QueryPerformanceCounter
 
 
-DEF ORACLE_MIN = 14         # contract mode asks the oracle from this many cards (the game's DPs' own floor;
-                            # below, the search takes at most a few ms)
-DEF CONTRACT_BUDGET = 10000000  # steps of the search from the oracle's exact bound (see crazy_best_arrangement)
-DEF BEYOND_CR1_MAX = 22     # contract mode: most cards of a hand beyond CR-1 (the search alone answers)
+cdef enum:
+    ORACLE_MIN = 14             # contract mode asks the oracle from this many cards (the game's DPs' own floor;
+                                # below, the search takes at most a few ms)
+    CONTRACT_BUDGET = 10000000  # steps of the search from the oracle's exact bound (see crazy_best_arrangement)
+    BEYOND_CR1_MAX = 22         # contract mode: most cards of a hand beyond CR-1 (the search alone answers)
 _contract_oracle = None
 cdef int64_t _contract_budget = CONTRACT_BUDGET
 _contract_fallbacks = 0     # calls answered by the oracle's lay-down (the budget ran out), for tests

@@ -47,8 +47,11 @@ import time
 
 from krazy_core.errors import ConfigError, IllegalActionError
 
-DEF INITIAL_NODES = 4096
-DEF SLICE = 0.05               # seconds between two looks for signals (Ctrl-C) in the caller's thread
+cdef enum:
+    INITIAL_NODES = 4096
+cdef extern from *:
+    """#define SLICE 0.05"""
+    const double SLICE          # seconds between two looks for signals (Ctrl-C) in the caller's thread
 
 NODE_BYTES = sizeof(kz_node) + sizeof(kz_link)   # 32 + 8: statistics and sibling link
 DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in [0, 1]
@@ -70,7 +73,8 @@ cdef inline double _now() noexcept nogil:
 
 
 # ------------------------------------------------------------------------- the tree
-DEF KEY_ACTION = 0xFFFFFF      # kz_link.key = action | player << 24 (actions < 2**24, seats < 128)
+cdef enum:
+    KEY_ACTION = 0xFFFFFF       # kz_link.key = action | player << 24 (actions < 2**24, seats < 128)
 
 
 cdef int32_t _new_node(kz_tree *t, int32_t parent, int32_t action, int32_t player) noexcept nogil:

@@ -785,13 +785,15 @@ cdef void cr_returns(const void *vst, double *out) noexcept nogil:
         if total_score(st, p) == best:
             out[p] = 1.0 / k
 
-DEF ROUND_SPREAD = 27.0     # points: logistic scale of one round's score difference
-                            # (heuristic play, 4 players: a round's points average 40,
-                            # standard deviation 48, and a logistic of scale s has standard
-                            # deviation s*pi/sqrt(3): s = 48*sqrt(3)/pi = 26.5.  The
-                            # likelihood of the winners of 3000 heuristic 4-player games
-                            # (rounds 3-4) given the totals after round 3 peaks at 25-30;
-                            # 2 players peak lower.  It was 40: the deviation taken for s)
+cdef extern from *:
+    """#define ROUND_SPREAD 27.0"""
+    const double ROUND_SPREAD   # points: logistic scale of one round's score difference
+                                # (heuristic play, 4 players: a round's points average 40,
+                                # standard deviation 48, and a logistic of scale s has standard
+                                # deviation s*pi/sqrt(3): s = 48*sqrt(3)/pi = 26.5.  The
+                                # likelihood of the winners of 3000 heuristic 4-player games
+                                # (rounds 3-4) given the totals after round 3 peaks at 25-30;
+                                # 2 players peak lower.  It was 40: the deviation taken for s)
 
 cdef int32_t cr_round_index(const void *vst) noexcept nogil:
     return (<const CRState *>vst).round

@@ -881,14 +881,16 @@ cdef int _hand_value(const CRState *st, int *ncards) noexcept nogil:
     return pts
 
 
-DEF BB_SOLVER_MAX = 24      # hands up to this many cards get the shared solver's bound
-DEF BB_SOLVER_MIN = 17      # ... from this many (smaller hands: the plain search is faster)
+cdef enum:
+    BB_SOLVER_MAX = 24          # hands up to this many cards get the shared solver's bound
+    BB_SOLVER_MIN = 17          # ... from this many (smaller hands: the plain search is faster)
 
 
-DEF RX_MIN = 14             # hands from this many cards lay their runs by the exact DP
-DEF RX_NEG = -1000000       # the runs DP's "no way"
-DEF RX_W = 13               # pool wilds the runs DP counts (4 Jokers + 8 twos < 13)
-DEF RX_CARD = 64            # a value packs points * RX_CARD + cards (a hand holds < 64 cards)
+cdef enum:
+    RX_MIN = 14                 # hands from this many cards lay their runs by the exact DP
+    RX_NEG = -1000000           # the runs DP's "no way"
+    RX_W = 13                   # pool wilds the runs DP counts (4 Jokers + 8 twos < 13)
+    RX_CARD = 64                # a value packs points * RX_CARD + cards (a hand holds < 64 cards)
 
 
 cdef int _suit_runs(const uint8_t *h, int s, int lo_min, int R, int W, int out[4][RX_W],
@@ -1132,9 +1134,10 @@ cdef int _suit_runs_wrap(const CRState *st, int s, int R, int W, int out[4][RX_W
     return 0
 
 # ---- the overlapping_runs runs DP: one suit's open runs as a multiset of up to 3 run codes
-DEF OV_CODES = 30           # a run code: (cards bucket 0..4 * 3 + wilds 0..2) * 2 + began at position 1
-DEF OV_MS = 5456            # multisets of at most 3 codes (1 + 30 + 465 + 4960)
-DEF OV_ST = 851136          # OV_MS x 4 runs begun x RX_W wilds used x 3 low Aces used
+cdef enum:
+    OV_CODES = 30               # a run code: (cards bucket 0..4 * 3 + wilds 0..2) * 2 + began at position 1
+    OV_MS = 5456                # multisets of at most 3 codes (1 + 30 + 465 + 4960)
+    OV_ST = 851136              # OV_MS x 4 runs begun x RX_W wilds used x 3 low Aces used
 cdef int _OV_IDX[29791]     # sorted (descending, +1, 0 = none) code triple -> multiset index
 cdef uint8_t _OV_RUN[OV_MS][3]
 cdef uint8_t _OV_N[OV_MS]
@@ -1353,10 +1356,11 @@ cdef int _suit_runs_ov(const CRState *st, int s, int R, int W, int out[4][RX_W])
 
 # ---- the overlapping_runs runs DP with ace_wrap: one suit's ranks as a cycle cut between K and A
 # An item (one open run piece, or a wrapping run's finished tail waiting for its head), a code 0..227:
-DEF OW_NORM = 0             # a run inside A..K: ((first rank - 1) * 3 + wilds) * 4 + no-K * 2 + is-open-run
-DEF OW_SUF = 156            # a wrapping run's tail, begun at A: + wilds * 2 + is-open-run
-DEF OW_REC = 162            # a finished tail (its last rank hi) waiting for its head: + (hi - 1) * 3 + wilds
-DEF OW_PRE = 198            # a wrapping run's head, open through K: + (cards bucket 0..4 * 3 + wilds) * 2 + is-open-run
+cdef enum:
+    OW_NORM = 0                 # a run inside A..K: ((first rank - 1) * 3 + wilds) * 4 + no-K * 2 + is-open-run
+    OW_SUF = 156                # a wrapping run's tail, begun at A: + wilds * 2 + is-open-run
+    OW_REC = 162                # a finished tail (its last rank hi) waiting for its head: + (hi - 1) * 3 + wilds
+    OW_PRE = 198                # a wrapping run's head, open through K: + (cards bucket 0..4 * 3 + wilds) * 2 + is-open-run
 # a free slot of the hash tables: 0xFFFFFFFFU (no state packs to it: item codes + 1 <= 228)
 
 cdef struct _OwTab:
@@ -1598,7 +1602,8 @@ cdef void _ow_starts(_OwCtx *c, int *it, int n, int j, int nat, int wil, int val
             it[i] = code
 
 
-DEF OW_CACHE = 64
+cdef enum:
+    OW_CACHE = 64
 cdef uint64_t _ow_ckey[OW_CACHE]            # a fresh suit's answer by (suit, its counts, R, W) + 1, 0 = none
 cdef int _ow_cval[OW_CACHE][4][RX_W]
 

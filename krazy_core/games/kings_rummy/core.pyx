@@ -332,9 +332,11 @@ cdef void kr_returns(const void *vst, double *out) noexcept nogil:
         if st.score[p] == best:
             out[p] = 1.0 / k
 
-DEF ROUND_SPREAD = 12.0     # points: logistic scale of one round's score difference
-                            # (heuristic play, 4 players: a round's points average 12.6,
-                            # standard deviation 15)
+cdef extern from *:
+    """#define ROUND_SPREAD 12.0"""
+    const double ROUND_SPREAD   # points: logistic scale of one round's score difference
+                                # (heuristic play, 4 players: a round's points average 12.6,
+                                # standard deviation 15)
 
 cdef int32_t kr_round_index(const void *vst) noexcept nogil:
     return (<const KRState *>vst).round

@@ -939,7 +939,9 @@ cdef void ka_returns(const void *vst, double *out) noexcept nogil:
         for p in range(s.num_players):
             out[p] = 0.0 if p == s.loser else 1.0
 
-DEF CHIP_SPREAD = 0.8      # chips: logistic scale of the chip counts in ka_evaluate
+cdef extern from *:
+    """#define CHIP_SPREAD 0.8"""
+    const double CHIP_SPREAD    # chips: logistic scale of the chip counts in ka_evaluate
 
 cdef int32_t ka_round_index(const void *vst) noexcept nogil:
     return (<const ka_state *>vst).hand_no

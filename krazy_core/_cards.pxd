@@ -31,10 +31,10 @@ cdef enum:
     RANK_JACK = 11
     RANK_QUEEN = 12
     RANK_KING = 13
-    CARD_JOKER = 0x50
-    CARD_X = 0x70
-    CARD_DRAW = 0x71
-    CARD_STOP = 0x72
+    JOKER = 0x50
+    X_CARD = 0x70
+    DRAW_CARD = 0x71
+    STOP_CARD = 0x72
     NO_CARD = 0xFF
 
 cdef inline int card_rank(uint8_t c) noexcept nogil:

@@ -15,7 +15,6 @@ cdef enum:
     MAXH = 14               # cards in one hand at most: 13 in round 11, plus the one drawn
     NCARDS = 116            # the deck (KR-1): 5 suits x 11 ranks x 2, and 6 Jokers
     NKIND = 56              # card kinds: 55 suited kinds + the Joker
-    JOKER = 0x50            # the Joker's card code
     # the action table (krazy_core.games.kings_rummy: DRAW, TAKE, DISCARD, GO_OUT ..)
     A_STOCK = 0             # draw the top card of the stock (KR-8)
     A_TAKE = 1              # take the top card of the discard pile (KR-8)

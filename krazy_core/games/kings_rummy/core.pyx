@@ -71,6 +71,7 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_see
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
 from krazy_core._state cimport State
+from krazy_core._cards cimport JOKER
 from krazy_core._state import check_seed, _games_in_slices
 from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
                                      kz_meld_deadwood, kz_meld_deadwood_below,

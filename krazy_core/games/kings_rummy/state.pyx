@@ -16,8 +16,9 @@ from krazy_core._state import check_seed
 from krazy_core._validate import json_int as _int, json_ints as _ints
 from krazy_core._validate import c_int as _c_int, action_int as _action_int
 from krazy_core.games.melds cimport kz_meld_deadwood
+from krazy_core._cards cimport JOKER
 from krazy_core.games.kings_rummy.core cimport (
-    KRState, MAXP, MAXH, NCARDS, NKIND, JOKER, A_STOCK, A_TAKE, A_DISCARD, A_OUT, NUM_ACTIONS,
+    KRState, MAXP, MAXH, NCARDS, NKIND, A_STOCK, A_TAKE, A_DISCARD, A_OUT, NUM_ACTIONS,
     KR_TENSOR_SIZE, PH_NONE, PH_DRAW, PH_DISCARD, EV_ROUND, EV_SHUFFLE, EV_DEAL, EV_UPCARD, EV_TURN,
     EV_DRAW, EV_TAKE, EV_DISCARD, EV_GO_OUT, EV_LAY, EV_ROUND_SCORE, EV_REBUILD, EV_TURN_LIMIT,
     EV_GAME_OVER, EV_LAST, KIND_CODE, CODE_KIND, hand_add, hand_count, final_round, set_rules, kr_start,

@@ -82,7 +82,7 @@ import time
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_next, kz_bounded,
                               kz_chance_lowest,
                               kz_uniform, kz_shuffle_u8, kz_ev_push, KZ_TERMINAL)
-from krazy_core._cards cimport SUIT_NUMBER, CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
+from krazy_core._cards cimport SUIT_NUMBER, X_CARD, DRAW_CARD, STOP_CARD, NO_CARD
 from krazy_core._state import check_seed, _games_in_slices
 from krazy_core.cards import parse_card
 from krazy_core.errors import ConfigError
@@ -154,7 +154,7 @@ cdef int ka_window_combos(const uint8_t *cards, int n, int two_straight, int abo
     cdef int vals[3]
     cdef int m = 0, k = 0, i, c, lo, hi, cnt = 0, a, b, t
     for i in range(n):
-        if cards[i] == CARD_X:
+        if cards[i] == X_CARD:
             k += 1
         elif (cards[i] >> 4) == SUIT_NUMBER:
             vals[m] = cards[i] & 15
@@ -219,9 +219,9 @@ cdef void _init_window_tables() noexcept nogil:
         KIND[i] = 0xFF
     for i in range(1, 13):
         KIND[0x60 | i] = <uint8_t>(i - 1)
-    KIND[CARD_X] = KA_K_X
-    KIND[CARD_DRAW] = KA_K_DRAW
-    KIND[CARD_STOP] = KA_K_STOP
+    KIND[X_CARD] = KA_K_X
+    KIND[DRAW_CARD] = KA_K_DRAW
+    KIND[STOP_CARD] = KA_K_STOP
     for a in range(15):
         w[0] = kind_code(a)
         m = 0
@@ -354,12 +354,12 @@ cdef int ka_legal(const ka_state *s, int32_t *out) noexcept nogil:
             out[cnt] = base + c
             cnt += c > above
     for q in range(nsp):
-        if h[spec[q]] == CARD_STOP:
+        if h[spec[q]] == STOP_CARD:
             out[cnt] = KA_A_STOP + spec[q]
             cnt += 1
     if not leading:
         for q in range(nsp):
-            if h[spec[q]] == CARD_DRAW:
+            if h[spec[q]] == DRAW_CARD:
                 out[cnt] = KA_A_DRAW + spec[q]
                 cnt += 1
     # KA-9: a follower may always take a reserve card; a leader only when it cannot lead
@@ -388,7 +388,7 @@ cdef int ka_any_action(const ka_state *s) noexcept nogil:
         return 1
     if s.best_player < 0:                       # a leader: any card but a Draw card
         for st in range(hn):
-            if h[st] != CARD_DRAW:
+            if h[st] != DRAW_CARD:
                 return 1
         return 0
     # a follower: a Stop or Draw card, or a combination that beats (one pass, first hit)
@@ -435,7 +435,7 @@ cdef void ka_deal(ka_state *s, int leader, kz_events *ev) noexcept nogil:
             deck[k] = <uint8_t>(0x60 | v)
             k += 1
     for j in range(2):
-        deck[k] = CARD_X; deck[k + 1] = CARD_DRAW; deck[k + 2] = CARD_STOP
+        deck[k] = X_CARD; deck[k + 1] = DRAW_CARD; deck[k + 2] = STOP_CARD
         k += 3
     kz_shuffle_u8(&s.rng, deck, KA_DECK)
     if s.hand_no < 0xFFFF:     # the counters saturate: a loaded state at the top stays serializable
@@ -699,7 +699,7 @@ cdef int ka_apply(ka_state *s, int32_t a, kz_events *ev) noexcept nogil:
     if a >= KA_A_DRAW:                                      # KA-12: a Draw card
         pos = a - KA_A_DRAW
         take_out(s, p, pos, 1, cards)
-        kz_ev_push(ev, EV_DRAW_CARD, p, CARD_DRAW, pos)
+        kz_ev_push(ev, EV_DRAW_CARD, p, DRAW_CARD, pos)
         trick_entry(s, p, KA_T_DRAW, -1, cards, 1)
         s.draws_in_trick += 1
         if s.hand_n[p] == 0:
@@ -710,7 +710,7 @@ cdef int ka_apply(ka_state *s, int32_t a, kz_events *ev) noexcept nogil:
     if a >= KA_A_STOP:                                      # KA-11: a Stop card
         pos = a - KA_A_STOP
         take_out(s, p, pos, 1, cards)
-        kz_ev_push(ev, EV_STOP, p, CARD_STOP, pos)
+        kz_ev_push(ev, EV_STOP, p, STOP_CARD, pos)
         trick_entry(s, p, KA_T_STOP, -1, cards, 1)
         s.stop_played = 1
         s.second_player = s.best_player
@@ -896,7 +896,7 @@ cdef int32_t ka_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
             ln = combo_len(c)
             xs = 0
             for j in range(ln):
-                if h[pos + j] == CARD_X:
+                if h[pos + j] == X_CARD:
                     xs += 1
             cost = 1.5 * (base - structure_without(h, hn, pos, ln, s.two_straight)) + 3.0 * xs - ln
             if leading:
@@ -1032,7 +1032,7 @@ def _as_card(x):
         c = 0x60 | x if 1 <= x <= 12 else x
     else:
         raise ValueError(f"{x!r} is not a KrassKariert card")
-    if not (0x61 <= c <= 0x6C or c in (CARD_X, CARD_DRAW, CARD_STOP)):
+    if not (0x61 <= c <= 0x6C or c in (X_CARD, DRAW_CARD, STOP_CARD)):
         raise ValueError(f"{x!r} is not a KrassKariert card (numbers 1..12, X, DRAW, STOP)")
     return c
 
@@ -1067,12 +1067,12 @@ def combination(cards, x_values=(), bint two_straight=True):
     if not 1 <= len(codes) <= 3:
         raise ValueError(f"a combination has 1..3 cards, got {len(codes)}")
     xs = list(x_values)
-    if sum(1 for c in codes if c == CARD_X) != len(xs):
+    if sum(1 for c in codes if c == X_CARD) != len(xs):
         raise ValueError(f"give one value per X card: {len(xs)} values for "
-                         f"{sum(1 for c in codes if c == CARD_X)} X cards")
+                         f"{sum(1 for c in codes if c == X_CARD)} X cards")
     vals = []
     for c in codes:
-        if c == CARD_X:
+        if c == X_CARD:
             v = xs.pop(0)
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 12:
                 raise ValueError(f"an X card takes a value 1..12, got {v!r}")
@@ -1267,7 +1267,7 @@ cdef const char *ka_validate(void *vst, const void *vref) noexcept nogil:
             return "the played cards hold a code that is no KrassKariert card"
         else:
             cnt[KIND[c]] += 1
-            if c == CARD_DRAW:
+            if c == DRAW_CARD:
                 played_draws += 1
     for k in range(KA_KINDS):
         if cnt[k] != (4 if k < 12 else 2):
@@ -1319,13 +1319,13 @@ cdef const char *ka_validate(void *vst, const void *vref) noexcept nogil:
             best = s.trick_player[t]
             bc = s.trick_combo[t]
         elif s.trick_kind[t] == KA_T_STOP:
-            if s.trick_cards[t][0] != CARD_STOP:
+            if s.trick_cards[t][0] != STOP_CARD:
                 return "a Stop entry holds the Stop card"
             second = best
             best = s.trick_player[t]
             stops += 1
         elif s.trick_kind[t] == KA_T_DRAW:
-            if s.trick_cards[t][0] != CARD_DRAW:
+            if s.trick_cards[t][0] != DRAW_CARD:
                 return "a Draw entry holds the Draw card"
             draws += 1
     if s.trick_n > 0 and s.trick_player[0] != s.leader:

@@ -11,7 +11,7 @@ from libc.string cimport memset
 import numpy as np
 
 from krazy_core._ops cimport KZ_TERMINAL
-from krazy_core._cards cimport CARD_X, CARD_DRAW, CARD_STOP, NO_CARD
+from krazy_core._cards cimport X_CARD, DRAW_CARD, STOP_CARD, NO_CARD
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core.games.krass_kariert.core cimport *
@@ -45,7 +45,7 @@ A_PLAY, A_STOP, A_DRAW, A_RESERVE, A_INSERT = KA_A_PLAY, KA_A_STOP, KA_A_DRAW, K
 # the faces' tables agree with the core (checked once, at import)
 if (_notation.STOP_AT, _notation.DRAW_AT, _notation.RESERVE_AT, _notation.INSERT_AT, _notation.NUM_COMBOS,
         _notation.MAX_HAND, _notation.X, _notation.DRAW, _notation.STOP) != (
-        KA_A_STOP, KA_A_DRAW, KA_A_RESERVE, KA_A_INSERT, KA_NUM_COMBOS, KA_MAX_HAND, CARD_X, CARD_DRAW, CARD_STOP):
+        KA_A_STOP, KA_A_DRAW, KA_A_RESERVE, KA_A_INSERT, KA_NUM_COMBOS, KA_MAX_HAND, X_CARD, DRAW_CARD, STOP_CARD):
     raise ImportError("krass_kariert: notation's action ids or card codes differ from core.pxd's")
 if TENSOR_SIZE != KA_TENSOR:
     raise ImportError("krass_kariert: TENSOR_LAYOUT does not sum to the core's KA_TENSOR")
@@ -85,7 +85,7 @@ def _x_values(cards, c):
     n = combo_required(c, req)
     need = [req[i] for i in range(n)]
     for x in cards:
-        if x != CARD_X and (x & 15) in need:
+        if x != X_CARD and (x & 15) in need:
             need.remove(x & 15)
     return sorted(need)
 
@@ -135,7 +135,7 @@ cdef class KrassKariertState(State):
             ln = combo_len(c)
             if pos + ln <= s.hand_n[p]:
                 cards = [s.hand[p][pos + i] for i in range(ln)]
-                if CARD_X in cards:
+                if X_CARD in cards:
                     text += " (X=" + ",".join(str(v) for v in self._x_values_of(cards, c)) + ")"
         return text
 
@@ -185,7 +185,7 @@ cdef class KrassKariertState(State):
             return "the leader takes a reserve card only when it cannot lead (KA-9)"
         if a >= KA_A_STOP:
             pos = (a - KA_A_STOP) if a < KA_A_DRAW else (a - KA_A_DRAW)
-            want = CARD_STOP if a < KA_A_DRAW else CARD_DRAW
+            want = STOP_CARD if a < KA_A_DRAW else DRAW_CARD
             if pos >= hn or s.hand[p][pos] != want:
                 return f"player {p} holds no {format_card(want)} card at position {pos}"
             return "a Draw card never leads a trick (KA-9)"
@@ -455,7 +455,7 @@ _FIELDS = {"rng", "phase", "current_player", "loser", "dealer", "leader", "best_
            "second_player", "best_combination", "stop_played", "draws_in_trick", "pending",
            "last_out", "prev_loser", "hands", "reserves", "chips", "known", "pile", "played",
            "trick", "hand_no", "trick_no", "turn"}
-_DECK = {**{0x60 | v: 4 for v in range(1, 13)}, CARD_X: 2, CARD_DRAW: 2, CARD_STOP: 2}
+_DECK = {**{0x60 | v: 4 for v in range(1, 13)}, X_CARD: 2, DRAW_CARD: 2, STOP_CARD: 2}
 from krazy_core._validate import json_int as _int, json_bool as _bool
 
 
@@ -625,7 +625,7 @@ def state_from_dict(game, body, events):
             if s.best_combo < 0 and not s.stop_played:
                 raise InvalidStateError("a finished trick has a best combination or a Stop")
         # capacity: cards that can still enter a hand never push it past 18
-        unplayed_draws = count.get(CARD_DRAW, 0) - sum(1 for c in played if c == CARD_DRAW)
+        unplayed_draws = count.get(DRAW_CARD, 0) - sum(1 for c in played if c == DRAW_CARD)
         if s.phase == KA_PH_PLAY:
             unplayed_draws += s.draws_in_trick
         for p in range(n):

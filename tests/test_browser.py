@@ -587,3 +587,37 @@ def test_a_mis_tap_is_undone_and_nothing_is_sent_before_the_move_is_confirmed(se
     assert sorted(_cards(page) + [code]) == sorted(hand) or len(_cards(page)) > len(hand)
     assert errors(page) == []
     page.close()
+
+
+def test_the_others_moves_are_shown_one_at_a_time_with_the_player_highlighted(server, browser):
+    """At a readable pace the bots' moves come one sentence at a time (the board already the
+    latest): the sentence under the players, its player's box highlighted, and the log
+    grows to the whole of it."""
+    app, url = server
+    page = open_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(url + "/")
+    page.select_option("#speed", "350")
+    _lobby(page, url, "krazy-kings", ["human", "heuristic", "heuristic", "heuristic"], goto=False)
+    seen, queued, highlighted = [], False, set()
+    deadline = time.time() + 30
+    while time.time() < deadline and len(seen) < 4:
+        st = page.evaluate("""() => {
+            const k = app.shownSeat, log = app.logs[k] || [];
+            const now = document.getElementById('now');
+            const just = document.querySelector('.player.just .name');
+            return {played: app.played[k] || 0, n: log.length, now: now && !now.hidden ? now.innerText : null,
+                    just: just ? just.innerText : null};
+        }""")
+        queued = queued or 0 < st["played"] < st["n"]
+        if st["now"] and (not seen or seen[-1] != st["now"]):
+            seen.append(st["now"])
+            if st["just"]:
+                highlighted.add((st["just"].split(" · ")[0].replace(" (you)", ""), st["now"]))
+        page.wait_for_timeout(60)
+    assert queued and len(seen) >= 2, seen
+    # the highlighted player is the one the sentence names
+    assert highlighted and all(now.startswith(name) or name in now for name, now in highlighted), highlighted
+    page.select_option("#speed", "0")                  # instant: the log catches up at once
+    wait_js(page, "app.played[app.shownSeat] === app.logs[app.shownSeat].length")
+    assert errors(page) == []
+    page.close()

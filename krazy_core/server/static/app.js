@@ -526,7 +526,8 @@ function drawMelds(v, o) {
   laid.forEach((x, p) => {
     if (!x) return;
     const d = el("div", "meld"); d.append(el("span", "tag", `${whoName(p)} laid down`));
-    for (const g of x.melds) { const gm = el("span", "group"); for (const cc of g) gm.append(cardEl(cc, {small: true})); d.append(gm); }
+    const wild = (cc) => { const ce = cardEl(cc, {small: true}); if (cc === 80 || (o.wild_rank !== undefined && cc < 80 && (cc & 15) === o.wild_rank)) ce.classList.add("wild"); return ce; };
+    for (const g of x.melds) { const gm = el("span", "group"); for (const cc of g) gm.append(wild(cc)); d.append(gm); }
     if (x.deadwood.length) { d.append(el("span", "tag", "left:")); for (const cc of x.deadwood) d.append(cardEl(cc, {small: true})); }
     d.append(el("span", "tag", `= ${x.points} points`)); md.append(d);
   });

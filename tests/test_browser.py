@@ -641,3 +641,50 @@ def test_the_others_moves_are_shown_one_at_a_time_with_the_player_highlighted(se
     wait_js(page, "app.played[app.shownSeat] === app.logs[app.shownSeat].length")
     assert errors(page) == []
     page.close()
+
+
+def test_CR_11_a_lay_off_is_a_card_then_its_meld_then_the_named_move(server, browser):
+    """Crazy Rummy: a card that fits a meld on the table; tapping it outlines the melds it can
+    go on, tapping one names the lay off in the engine's words, and only confirming sends it."""
+    from krazy_core import protocol
+    app, url = server
+    tables = app.state.server
+    for seed in range(60):
+        t = tables.create({"game": "contract-rummy", "seats": [{"kind": "human"}, {"kind": "human"}],
+                               "seed": seed, "practice": True, "hotseat": True})
+        s, rng, rows, found = t.state, random.Random(seed), [], None
+        for _ in range(800):
+            if s.is_terminal():
+                break
+            p = s.current_player()
+            acts = protocol.describe_actions(s)
+            offs = [a for a in acts if a["kind"] == "lay_off"]
+            if p == 0 and offs and not s.observation(0).get("building_meld"):
+                found = offs[0]
+                break
+            rows.append(t.apply(p, rng.choice([a["id"] for a in acts])))
+        if found:
+            tables.store.add_actions(t.id, 0, rows)
+            break
+    assert found, "no seed gives seat 1 a lay off"
+    token = t.fresh_secrets["tokens"][0]
+    page = open_page(browser, viewport={"width": 1280, "height": 800})
+    _count_sent(page)
+    page.goto(f"{url}/#table={t.id}&token={token}")
+    page.wait_for_selector("#hand .card.playable")
+    hand, sent = _cards(page), _sent(page)
+    i = hand.index(found["cards"][0])
+    page.locator("#hand .card").nth(i).click()
+    targets = [int(x) for x in page.locator("#melds .meld.target").evaluate_all("els => els.map(e => e.dataset.meld)")]
+    assert found["meld"] in targets
+    page.locator(f"#melds .meld.target[data-meld='{found['meld']}']").click()
+    confirms = page.locator("#moves button.confirm").all_inner_texts()
+    assert ("✔ " + found["text"]).replace("🃏", "Joker") in confirms and all("lay off" in x for x in confirms)
+    assert _sent(page) == sent and _cards(page) == hand            # nothing sent yet
+    shot(page, "crazy-rummy-lay-off-chosen")
+    page.locator("#moves button.confirm", has_text=found["text"].replace("🃏", "Joker")).first.click()
+    wait_js(page, "n => (app.views[app.shownSeat].observation.hand || []).length === n - 1", arg=len(hand))
+    meld = next(m for m in t.state.observation(0)["melds"] if m["id"] == found["meld"])
+    assert found["cards"][0] in meld["cards"] and _sent(page) == sent + 1
+    assert errors(page) == []
+    page.close()

@@ -600,6 +600,7 @@ function drawMoves(v, o) {
       const b = el("button", "move confirm primary", "✔ " + labelText(a.text)); b.dataset.action = a.id; b.dataset.kind = a.kind;
       b.onclick = () => act(a.id); box.append(b);
     }
+    if (m.wantTarget.length) box.append(el("span", "say", "or tap an outlined meld to put it there."));
   } else if (m.wantTarget.length) {
     box.append(el("span", "say", "Now tap the meld to put it on (outlined)."));
   } else if (chosen && !laydown) {

@@ -157,6 +157,9 @@ class GameSpec:
     # the actions of one game (OpenSpiel's max_game_length)
     env_id: str = ""
     round_end_events: Tuple[str, ...] = ()
+    # a hand whose order is part of the moves (KrassKariert, KA-3): a table shows each
+    # card's position (from 1) and never sorts it
+    fixed_hand: bool = False
     utility_sum: Callable[[int], float] = lambda n: 1.0
     max_game_length: Optional[Callable[[Any], int]] = None
 

@@ -243,3 +243,47 @@ def test_a_game_core_sits_below_its_state_and_faces(path):
     assert not {m for m in mods if m == own or (m.startswith(own + ".") and m != own + ".core")}
 
 
+
+
+# Where a game's id or one of its own event names may appear outside games/ (a game folder
+# is enough to add a game): the registry, make()'s typed overloads, default arguments, and
+# docstring examples; KNOWN_EVENT_NAMES: {file: event names it may still say} (none).
+GAME_ID_ALLOWED = re.compile(r'^\s*("[a-z-]+": "krazy_core\.games\.\w+",|def \w+\(.*game_id: (str|Literal\[)|'
+                             r'GAME_ID = "|>>> |#|.*``|.*\(e\.g\. )')
+KNOWN_EVENT_NAMES: dict = {}
+
+
+def _game_ids_and_event_names():
+    from krazy_core.game import REGISTRY
+    import importlib
+    names = set()
+    for gid, mod in REGISTRY.items():
+        names |= set(importlib.import_module(mod + ".state").EVENT_NAMES.values())
+    shared = {"deal", "draw", "turn", "shuffle", "discard", "pass", "play", "game_over", "round", "stop",
+              "take", "buy", "keep", "lay", "meld", "down", "score", "out", "chip", "win", "reverse",
+              "direction", "roll", "challenge", "decline", "swap", "turn_limit", "go_down", "go_out",
+              "lay_off", "up_card"}
+    return set(REGISTRY), names - shared
+
+
+def test_no_game_id_or_game_event_name_outside_the_games_folder():
+    """A quoted game id outside ``games/`` only where GAME_ID_ALLOWED says (the registry,
+    typed overloads, defaults, examples); a game's own event name (one no other game shares
+    the meaning of) only in KNOWN_EVENT_NAMES' places.  The browser's app.js is read for
+    game ids."""
+    ids, events = _game_ids_and_event_names()
+    bad = []
+    files = [p for p in ROOT.rglob("*") if p.suffix in (".py", ".pyx", ".js")
+             and "games" not in p.relative_to(ROOT).parts and "__pycache__" not in p.parts]
+    assert any(p.name == "app.js" for p in files)
+    for p in files:
+        rel = p.relative_to(ROOT).as_posix()
+        for i, line in enumerate(p.read_text(encoding="utf-8").split("\n"), 1):
+            for w in ids:
+                if (f'"{w}"' in line or f"'{w}'" in line) and not GAME_ID_ALLOWED.search(line):
+                    bad.append(f"{rel}:{i}: game id {w}")
+            # (app.js speaks of action kinds and page elements, not events: game ids only)
+            for w in (events - KNOWN_EVENT_NAMES.get(rel, set())) if p.suffix != ".js" else ():
+                if f'"{w}"' in line or f"'{w}'" in line:
+                    bad.append(f"{rel}:{i}: event {w}")
+    assert not bad, "\n".join(bad)

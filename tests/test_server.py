@@ -175,6 +175,25 @@ def test_the_lobby_offers_the_bot_levels_and_a_level_seat_plays_its_bot():
     assert is_search_bot("hard") == LEVELS["hard"].startswith("ismcts")
 
 
+@pytest.mark.parametrize("game", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_the_rules_route_gives_the_numbered_rules_as_data(game):
+    """``GET /api/games/{id}/rules``: every numbered rule of the game's rules file, in order,
+    each its ``spec.rule`` text under its heading; an unknown game is a 404."""
+    from krazy_core.game import get_spec
+    spec = get_spec(game)
+    with _client() as c:
+        r = c.get(f"/api/games/{game}/rules")
+        assert r.status_code == 200
+        j = r.json()
+        assert c.get("/api/games/no-such-game/rules").status_code == 404
+    prefix = j["rules"][0]["id"].split("-")[0]
+    ids = [x["id"] for x in j["rules"]]
+    assert ids[:3] == [f"{prefix}-1", f"{prefix}-2", f"{prefix}-3"] and len(ids) >= 15
+    assert ids == [f"{prefix}-{i}" for i in range(1, len(ids) + 1)]
+    assert all(x["text"] == spec.rule(x["id"]) and x["text"].startswith(f"**{x['id']}") for x in j["rules"])
+    assert all(x["section"] for x in j["rules"]) and j["text"] == spec.rules_text() and j["name"] == spec.name
+
+
 def test_stale_and_illegal_actions_are_refused_with_the_reason_and_change_nothing():
     with _client() as c:
         r = _create(c, "krazy-kings", ["human", "human"], seed=1)

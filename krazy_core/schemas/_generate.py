@@ -112,7 +112,7 @@ def protocol_schema():
         # every human seat's token (both shown to every seat)
         "hello": obj({"type": {"const": "hello"}, "table": STR, "game": enum(*GAMES), "name": STR,
                       "seat": nullable(PLAYER), "num_players": NAT, "seats": arr(seat_info),
-                      "practice": BOOL, "hotseat": BOOL}),
+                      "practice": BOOL, "hotseat": BOOL, "fixed_hand": BOOL}),
         "update": obj({
             "type": {"const": "update"}, "table": STR, "version": NAT, "seat": nullable(PLAYER),
             "observation": {"type": "object"},   # observation.json (by game)

@@ -3,6 +3,8 @@
 Routes:
 - ``GET /`` the browser table; ``GET /static/...`` its files
 - ``GET /api/games`` games, player ranges, options, bot words
+- ``GET /api/games/{id}/rules`` the game's numbered rules as data (``id``, ``text``, under
+  their ``section``) and the whole Markdown text
 - ``POST /api/tables`` create a table (body: ``tables.build_table``'s request, sent as
   ``Content-Type: application/json``; a request with an ``Origin`` other than this server's
   is refused, 403); answers the table id and, per human seat, the creator's token (its own
@@ -46,6 +48,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -749,6 +752,25 @@ def _games() -> Dict[str, Any]:
             "levels": level_choices()}
 
 
+_RULE_ID = re.compile(r"^- \*\*([A-Z]{2}-\d+[a-z]?)")
+
+
+def _rules(gid: str) -> Dict[str, Any]:
+    """A game's numbered rules as data: each rule's id and text (``spec.rule``), under the
+    heading it stands in, in the order of ``spec.rules_text()``."""
+    spec = get_spec(gid)
+    text = spec.rules_text()
+    rules, section = [], ""
+    for line in text.splitlines():
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+            continue
+        m = _RULE_ID.match(line)
+        if m:
+            rules.append({"id": m.group(1), "section": section, "text": spec.rule(m.group(1))})
+    return {"game": gid, "name": spec.name, "rules": rules, "text": text}
+
+
 class SecurityHeaders:
     """ASGI middleware: ``SECURITY_HEADERS`` on every HTTP response (a CSP with
     ``frame-ancestors 'none'``, ``nosniff``, ``no-referrer``)."""
@@ -820,6 +842,12 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
 
     async def games(request):
         return json_response(_games())
+
+    async def rules(request):
+        gid = request.path_params["gid"]
+        if gid not in krazy_core.available_games():
+            return json_response({"error": "no such game"}, 404)
+        return json_response(_rules(gid))
 
     async def read_json(request):
         """The request's JSON body, or an error response."""
@@ -1008,6 +1036,7 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
     app = Starlette(routes=[
         Route("/", index),
         Route("/api/games", games),
+        Route("/api/games/{gid}/rules", rules),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{tid}", one_table),

@@ -314,7 +314,8 @@ class Table:
         return {"type": "hello", "table": self.id, "game": self.game.game_id, "name": self.game.name,
                 "seat": seat,
                 "num_players": self.game.num_players, "seats": self.seat_info(),
-                "practice": self.practice, "hotseat": self.hotseat}
+                "practice": self.practice, "hotseat": self.hotseat,
+                "fixed_hand": bool(self.game.spec.fixed_hand)}
 
     # ---------------------------------------------------------------- moves
     def apply(self, seat: int, action: int) -> tuple:

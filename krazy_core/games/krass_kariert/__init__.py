@@ -69,6 +69,7 @@ SPEC = GameSpec(
     schema=_schema,
     env_id="krazy_core/KrassKariert-v0",
     round_end_events=('hand_end',),
+    fixed_hand=True,
     utility_sum=lambda n: float(n - 1),      # KA-15: one loser, everyone else wins
     max_game_length=lambda game: 20000,
     tensor_shape=lambda n: (TENSOR_SIZE,),

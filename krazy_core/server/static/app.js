@@ -442,7 +442,7 @@ function drawPlayers(v, o) {
     d.dataset.seat = p;
     d.append(el("div", "name", `${s.name}${p === v.seat ? " (you)" : ""}${s.kind === "bot" ? " · bot" : ""}${s.connected ? "" : " · away"}`));
     const bits = [];
-    if (o.hand_sizes) bits.push(`${o.hand_sizes[p]} cards`);
+    if (o.hand_sizes) bits.push(`${o.hand_sizes[p]} card${o.hand_sizes[p] === 1 ? "" : "s"}`);
     if (o.totals) bits.push(`score ${o.totals[p]}`);
     if (o.chips) bits.push(`chips ${o.chips[p]}`);
     if (o.down && o.down[p]) bits.push("down");

@@ -62,7 +62,7 @@ def describe_actions(state, player: Optional[int] = None) -> List[Dict[str, Any]
 def seat_view(state, seat: Optional[int], first_event: int = 0,
               names: Optional[List[str]] = None) -> Dict[str, Any]:
     """What one seat may see: ``{"observation", "events", "first_event", "actions",
-    "prompt", "facts"}``.
+    "prompt", "facts", "card_reasons"}``.
 
     ``seat=None`` is a spectator: the observation of no seat (``observation`` is ``None``),
     the public events, no actions, no facts, the public prompt (whose turn it is, or the
@@ -70,7 +70,9 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
     ``events_for(seat)`` from index ``first_event`` on (``events_for(None)``, the public log,
     for a spectator), each with ``text``: the sentence the terminal prints for it to this
     seat (``state.narrate_event``; ``None`` for a bookkeeping event another event's line
-    says).  ``prompt``: ``state.prompt(seat)``; ``facts``: ``state.facts(seat)``.  ``names``:
+    says).  ``prompt``: ``state.prompt(seat)``; ``facts``: ``state.facts(seat)``;
+    ``card_reasons``: for the seat to move, ``{str(card code): state.explain_card(code)}`` of
+    each held card no legal move uses (empty otherwise).  ``names``:
     one name per seat (default ``"seat 1"``..., this seat ``"seat N (you)"``)."""
     if seat is None:
         evs = events_since(state, None, first_event)
@@ -82,6 +84,15 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
         obs = state.observation(int(seat))
         acts = describe_actions(state, int(seat))
         facts = _words.facts(state, int(seat), names, obs)       # the observation read once
+    reasons: Dict[str, str] = {}
+    if acts and isinstance(obs, dict):
+        # why each held card that no move uses cannot be played now (a table shows it when
+        # the card is tapped; State.explain_card)
+        used = {c for a in acts for c in a.get("cards", ())}
+        for code in sorted(set(obs.get("hand") or ()) - used):
+            why = _words.explain_card(state, code, int(seat))
+            if why:
+                reasons[str(code)] = why
     for e in evs:
         try:
             e["text"] = state.narrate_event(e, names, seat)
@@ -89,7 +100,7 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
             e["text"] = None
     prompt = _words.prompt(state, seat, names, obs) if seat is not None else _words.public_prompt(state, names)
     return {"observation": obs, "events": evs, "first_event": first_event, "actions": acts,
-            "prompt": prompt, "facts": facts}
+            "prompt": prompt, "facts": facts, "card_reasons": reasons}
 
 
 def events_since(state, viewer, first: int = 0) -> List[Dict[str, Any]]:

@@ -348,3 +348,23 @@ def test_kr11_the_last_turn_names_who_went_out():
             assert f["last_turn_text"] == f"seat {w + 1} went out: this is your last turn (KR-11)"
             return
     raise AssertionError("no last turn found")
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_card_reasons_say_why_each_held_card_no_move_uses_cannot_be_played(gid):
+    """``seat_view``'s ``card_reasons``: for the seat to move, every held card that no legal
+    move uses, with ``state.explain_card``'s words (a rule number in them); nothing for a
+    card a move uses, for another seat or for a spectator."""
+    seen = 0
+    for s in _positions(gid, 300, seed=21):
+        p = s.current_player()
+        v = protocol.seat_view(s, p)
+        used = {c for a in v["actions"] for c in a.get("cards", ())}
+        held = set(v["observation"]["hand"])
+        assert set(map(int, v["card_reasons"])) == {c for c in held - used if s.explain_card(c)}
+        for k, why in v["card_reasons"].items():
+            assert why == s.explain_card(int(k)) and __import__("re").search(r"\([A-Z]{2}-\d+", why), why
+            seen += 1
+        other = (p + 1) % s.game.num_players
+        assert protocol.seat_view(s, other)["card_reasons"] == {} and protocol.seat_view(s, None)["card_reasons"] == {}
+    assert seen > 50

@@ -120,6 +120,8 @@ def protocol_schema():
             "first_event": NAT, "actions": arr(ref("action")), "to_move": INT,
             "prompt": STR,                       # State.prompt: what the seat decides now, the rule
             "facts": {"type": "object"},         # State.facts: the game's table facts ({} for a spectator)
+            # why each held card no legal move uses cannot be played (the seat to move; else {})
+            "card_reasons": {"type": "object", "additionalProperties": STR},
             "terminal": BOOL, "returns": nullable(arr({"type": "number"})),
             "seats": arr(seat_info)}),
         "error": obj({"type": {"const": "error"}, "code": STR, "reason": STR,

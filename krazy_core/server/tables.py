@@ -283,7 +283,7 @@ class Table:
         return {"type": "update", "table": self.id, "version": self.version, "seat": seat,
                 "observation": obs, "events": v["events"], "first_event": first_event,
                 "actions": v["actions"], "prompt": v["prompt"], "facts": v["facts"],
-                "to_move": s.current_player(), "terminal": s.is_terminal(),
+                "card_reasons": v["card_reasons"], "to_move": s.current_player(), "terminal": s.is_terminal(),
                 "returns": s.returns() if s.is_terminal() else None, "seats": self.seat_info()}
 
     def names_for(self, seat: Optional[int]) -> List[str]:

@@ -601,7 +601,10 @@ function drawMoves(v, o) {
   } else if (m.wantTarget.length) {
     box.append(el("span", "say", "Now tap the meld to put it on (outlined)."));
   } else if (chosen && !laydown) {
-    box.append(el("span", "say refusal-hint", "No legal move with this selection. " + labelText(v.prompt || "")));
+    // the engine's reason for a tapped card no move uses (update.card_reasons), else the prompt
+    const o = v.observation || {};
+    const why = (app.sel.map(p => (v.card_reasons || {})[String((o.hand || [])[p])]).find(Boolean));
+    box.append(el("span", "say refusal-hint", why ? labelText(why) : "No legal move with this selection. " + labelText(v.prompt || "")));
   } else if (app.slot !== null) {
     box.append(el("span", "say", "Now tap a numbered gap in your hand to put the reserve card there."));
   } else if (!chosen && (v.actions.some(isHandMove) || v.actions.some(isGapMove))) {

@@ -102,6 +102,8 @@ def test_a_bad_seat_is_named_by_its_index_and_its_seat_number():
     with _client() as c:
         r = c.post("/api/tables", json={"game": "krazy-kings", "seats": [{"kind": "human"}, {"kind": "alien"}]})
         assert r.status_code == 400 and r.json()["error"] == "seats[1] (seat 2): kind must be human or bot"
+        r = c.post("/api/tables", json={"game": "krazy-kings", "seats": ["human", "bot"]})
+        assert r.status_code == 400 and r.json()["error"].startswith('seats[0] (seat 1): a seat is an object such as {"kind": "human"}')
         r = c.post("/api/tables", json={"game": "krazy-kings", "seats": [{"kind": "human", "name": "x" * 41}] * 2})
         assert r.json()["error"] == "seats[0] (seat 1): name must be a string of at most 40 characters"
 
@@ -258,7 +260,7 @@ def test_a_flood_is_rate_limited_then_closed_and_the_server_goes_on():
     with _client() as c:
         r = _create(c, "krazy-kings", ["human", "heuristic"], seed=2)
         tok = r["seats"][0]["token"]
-        codes = []
+        codes, reasons = [], []
         with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:
             w.receive_json()
             for _ in range(200):
@@ -267,9 +269,12 @@ def test_a_flood_is_rate_limited_then_closed_and_the_server_goes_on():
                 for _ in range(400):
                     m = w.receive_json()
                     codes.append(m.get("code", m["type"]))
+                    reasons.append(m.get("reason", ""))
             except Exception:   # the server closed the flooding socket
                 pass
         assert "rate_limited" in codes and "pong" in codes
+        # the last word before the close says why (the close had an empty reason)
+        assert codes[-1] == "rate_limited" and "flooding" in reasons[-1], (codes[-3:], reasons[-1:])
         with c.websocket_connect(f"/ws/{r['table']}?token={tok}") as w:   # reconnect with the token
             assert w.receive_json()["type"] == "hello"
             assert _until(w, lambda m: m["type"] == "update")["seat"] == 0

@@ -1000,9 +1000,13 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
                 if err is not None:
                     c.send(err)
                 if c.strikes > MAX_STRIKES:
+                    why = "too many refused messages (flooding): closed"
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(ws.send_text(json.dumps(
+                            {"type": "error", "code": "rate_limited", "reason": why})), 1.0)
                     c.close(None, "flooding")
                     with contextlib.suppress(Exception):
-                        await asyncio.wait_for(ws.close(1008), 2.0)
+                        await asyncio.wait_for(ws.close(1008, why), 2.0)
                     break
         except WebSocketDisconnect:
             pass

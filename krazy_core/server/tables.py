@@ -458,7 +458,10 @@ def build_table(req: Dict[str, Any], seed: Optional[int] = None, *, owner: str =
     tokens: Dict[int, str] = {}
     invites: Dict[int, str] = {}
     for i, s in enumerate(seats_in):
-        if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
+        if not isinstance(s, dict):
+            raise ConfigError(f"seats[{i}] (seat {i + 1}): a seat is an object such as "
+                              f'{{"kind": "human"}} or {{"kind": "bot", "bot": "hard"}}, got {str(s)[:40]!r}')
+        if s.get("kind") not in ("human", "bot"):
             raise ConfigError(f"seats[{i}] (seat {i + 1}): kind must be human or bot")
         name = s.get("name") or (f"Player {i + 1}" if s["kind"] == "human" else f"Bot {i + 1}")
         try:

@@ -126,7 +126,10 @@ def narrate(e: Dict[str, Any], names: Sequence[str], state=None) -> Optional[str
     if k == "challenge_failed":
         return f"{who} fails the challenge and draws {e['draws']}"
     if k == "reverse":
-        return "doubles! play reverses: " + ("clockwise" if e["direction"] > 0 else "counter-clockwise")
+        # at the end of the turn of ``player`` (KK-14: a double reverses play once it resolves)
+        whose = "your" if who.endswith("(you)") else f"{who}'s"
+        return (f"doubles! after {whose} turn play reverses: " if who else "doubles! play reverses: ") + \
+            ("clockwise" if e["direction"] > 0 else "counter-clockwise")
     if k == "rolloff_die":
         return f"roll-off: {who} rolls {DIE.get(e['die'], e['die'])} ({e['die']})"
     if k == "rolloff_win":

@@ -152,7 +152,8 @@ async function postTable(body) {
   const tokens = {}; for (const s of j.seats) if (s.token) tokens[s.seat] = s.token;
   sessionStorage.setItem("krazy:" + j.table, JSON.stringify(tokens));
   // the per-seat links and the request (for "Play again"), kept for this tab only
-  const others = j.hotseat ? j.seats : j.seats.filter(s => !s.token);
+  // (hot-seat: none; every seat's link would show its hand to whoever holds the device)
+  const others = j.hotseat ? [] : j.seats.filter(s => !s.token);
   sessionStorage.setItem("krazy-links:" + j.table, JSON.stringify(others.map(s => [s.name, s.url])));
   sessionStorage.setItem("krazy-req:" + j.table, JSON.stringify(body));
   location.hash = `table=${j.table}`;
@@ -185,7 +186,10 @@ function onMessage(key, m) {
     app.hint = null; render(); pace(); return;
   }
   if (m.type === "error") {
-    app.pendingSend = false; app.error = m;
+    if (m.code === "stale") {                         // the table moved on: its update follows
+      app.sentAt = null; app.pendingSend = false; return;
+    }
+    app.pendingSend = false; app.error = m; app.sentAt = null;
     showRefusal(m.code === "illegal" ? m.reason : `${m.code}: ${m.reason}`);
     setStatus("connected"); render(); return;
   }
@@ -198,6 +202,8 @@ function send(msg) {
 }
 function act(id) {
   const key = app.shownSeat, v = app.views[key];
+  if (app.sentAt === key + ":" + v.version) return;     // a second click on the same move: sent once
+  app.sentAt = key + ":" + v.version;
   app.recapFrom[key] = app.logs[key].length;      // the next recap starts after this move
   app.recap = null; clearSelection(); showRefusal(null);
   send({type: "action", action: id, version: v.version});
@@ -609,7 +615,10 @@ function drawMoves(v, o) {
     box.append(el("span", "say", "Now tap a numbered gap in your hand to put the reserve card there."));
   } else if (!chosen && (v.actions.some(isHandMove) || v.actions.some(isGapMove))) {
     const gapOnly = !v.actions.some(isHandMove);
-    box.append(el("span", "say", gapOnly ? "Tap a numbered gap in your hand to put the card there." : "Tap cards in your hand to choose a move" + (v.actions.some(isGapMove) ? ", or a reserve card then a gap." : ".")));
+    // a reserve card goes in only after it is tapped (moves with a slot); a drawn card at once
+    const reserveOnly = v.actions.filter(isGapMove).every(a => a.slot !== undefined);
+    box.append(el("span", "say", gapOnly ? (reserveOnly ? "Tap one of your reserve cards, then a numbered gap in your hand to put it there."
+                                                        : "Tap a numbered gap in your hand to put the card there.") : "Tap cards in your hand to choose a move" + (v.actions.some(isGapMove) ? ", or a reserve card then a gap." : ".")));
   }
 }
 
@@ -653,8 +662,11 @@ function drawScores(v, o, key) {
 }
 
 function drawSummary(v, o) {
-  const sm = $("summary"); sm.innerHTML = ""; sm.hidden = !v.terminal;
-  if (!v.terminal) return;
+  const sm = $("summary"); sm.innerHTML = "";
+  // the result once the paced story has told the last move (it came before the winning play)
+  const key = app.shownSeat, told = (app.played[key] || 0) >= (app.logs[key] || []).length;
+  sm.hidden = !v.terminal || !told;
+  if (sm.hidden) return;
   sm.append(el("h3", "", "Game over"));
   sm.append(el("div", "winner", labelText(v.prompt || "")));
   if (v.returns) app.seats.forEach((s, p) => sm.append(el("div", "", `${s.name}: ${resultWord(v.returns, p)}${o.totals ? " · score " + o.totals[p] : ""}${o.chips ? " · chips " + o.chips[p] : ""}`)));
@@ -701,7 +713,10 @@ function pace() {
     while (n < log.length && (!log[n].text || log[n].player === seat)) n++;
     app.played[key] = n;
     const v = app.views[key];
-    if (v && !$("table").hidden) { drawLog(key); drawPlayers(v, v.observation || {}); drawCenter(v, v.observation || {}); }
+    if (v && !$("table").hidden) {
+      drawLog(key); drawPlayers(v, v.observation || {}); drawCenter(v, v.observation || {});
+      if (n >= log.length) drawSummary(v, v.observation || {});
+    }
     if (n < log.length) app.pacer = setTimeout(step, wait);
   };
   app.pacer = setTimeout(step, 0);

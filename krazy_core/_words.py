@@ -194,6 +194,18 @@ def prompt(state, seat=None, names=None, obs=None) -> str:
     return _words(state).prompt(state, p, _names(state, names, p), obs)
 
 
+_RULE_ID = re.compile(r"\b[A-Z]{2}-\d+\b")
+
+
+def cited_rules(text: str) -> List[str]:
+    """The rule ids (``"KK-6"``) a sentence of these words cites, in order, each once."""
+    out: List[str] = []
+    for r in _RULE_ID.findall(text or ""):
+        if r not in out:
+            out.append(r)
+    return out
+
+
 def public_prompt(state, names=None) -> str:
     """The prompt anyone may read (a spectator's): the words of a seat that is not to move,
     so whose turn it is or the result, never what the mover's hidden hand allows."""

@@ -62,7 +62,7 @@ def describe_actions(state, player: Optional[int] = None) -> List[Dict[str, Any]
 def seat_view(state, seat: Optional[int], first_event: int = 0,
               names: Optional[List[str]] = None) -> Dict[str, Any]:
     """What one seat may see: ``{"observation", "events", "first_event", "actions",
-    "prompt", "facts", "card_reasons"}``.
+    "prompt", "prompt_rules", "facts", "card_reasons"}``.
 
     ``seat=None`` is a spectator: the observation of no seat (``observation`` is ``None``),
     the public events, no actions, no facts, the public prompt (whose turn it is, or the
@@ -71,7 +71,8 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
     for a spectator), each with ``text``: the sentence the terminal prints for it to this
     seat (``state.narrate_event``; ``None`` for a bookkeeping event another event's line
     says).  ``prompt``: ``state.prompt(seat)``; ``facts``: ``state.facts(seat)``;
-    ``card_reasons``: for the seat to move, ``{str(card code): state.explain_card(code)}`` of
+    ``prompt_rules``: the rule ids the prompt cites, in order (``["KK-6"]``: a table opens
+    its rules there without reading the sentence); ``card_reasons``: for the seat to move, ``{str(card code): state.explain_card(code)}`` of
     each held card no legal move uses (empty otherwise).  ``names``:
     one name per seat (default ``"seat 1"``..., this seat ``"seat N (you)"``)."""
     if seat is None:
@@ -100,7 +101,8 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
             e["text"] = None
     prompt = _words.prompt(state, seat, names, obs) if seat is not None else _words.public_prompt(state, names)
     return {"observation": obs, "events": evs, "first_event": first_event, "actions": acts,
-            "prompt": prompt, "facts": facts, "card_reasons": reasons}
+            "prompt": prompt, "prompt_rules": _words.cited_rules(prompt), "facts": facts,
+            "card_reasons": reasons}
 
 
 def events_since(state, viewer, first: int = 0) -> List[Dict[str, Any]]:

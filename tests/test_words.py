@@ -272,6 +272,10 @@ def test_every_event_of_a_seat_view_carries_its_sentence(gid):
     other = (p + 1) % s.game.num_players
     assert spectator["prompt"] == s.prompt(other) and spectator["prompt"] != s.prompt(p)
     assert "is to play" in spectator["prompt"]
+    # the rules the prompt cites, as data: each a rule of the game, in the prompt's order
+    assert v["prompt_rules"] and all(r in v["prompt"] for r in v["prompt_rules"])
+    assert [v["prompt"].index(r) for r in v["prompt_rules"]] == sorted(v["prompt"].index(r) for r in v["prompt_rules"])
+    assert all(s.game.spec.rule(r) for r in v["prompt_rules"])
     validate = protocol.validator("event.json", gid)
     for e in v["events"]:
         validate.validate(e)

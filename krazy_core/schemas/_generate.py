@@ -119,6 +119,7 @@ def protocol_schema():
             "events": arr({"type": "object"}),   # event.json, each as this seat may see it, with text
             "first_event": NAT, "actions": arr(ref("action")), "to_move": INT,
             "prompt": STR,                       # State.prompt: what the seat decides now, the rule
+            "prompt_rules": arr(STR),            # the rule ids the prompt cites, in order
             "facts": {"type": "object"},         # State.facts: the game's table facts ({} for a spectator)
             # why each held card no legal move uses cannot be played (the seat to move; else {})
             "card_reasons": {"type": "object", "additionalProperties": STR},

@@ -282,7 +282,8 @@ class Table:
         obs = public_view(s) if seat is None else v["observation"]
         return {"type": "update", "table": self.id, "version": self.version, "seat": seat,
                 "observation": obs, "events": v["events"], "first_event": first_event,
-                "actions": v["actions"], "prompt": v["prompt"], "facts": v["facts"],
+                "actions": v["actions"], "prompt": v["prompt"], "prompt_rules": v["prompt_rules"],
+                "facts": v["facts"],
                 "card_reasons": v["card_reasons"], "to_move": s.current_player(), "terminal": s.is_terminal(),
                 "returns": s.returns() if s.is_terminal() else None, "seats": self.seat_info()}
 

@@ -272,7 +272,7 @@ function openRules() {
   }
   // the rule the prompt cites comes first in view
   $("rules").hidden = false;
-  const cited = ((app.views[app.shownSeat] || {}).prompt || "").match(/\b[A-Z]{2}-\d+/);
+  const cited = (app.views[app.shownSeat] || {}).prompt_rules || [];
   const li = cited && document.getElementById("rule-" + cited[0]);
   if (li) { li.classList.add("cited"); li.scrollIntoView({block: "center"}); }
 }

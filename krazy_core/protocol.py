@@ -86,7 +86,7 @@ def seat_view(state, seat: Optional[int], first_event: int = 0,
         acts = describe_actions(state, int(seat))
         facts = _words.facts(state, int(seat), names, obs)       # the observation read once
     reasons: Dict[str, str] = {}
-    if acts and isinstance(obs, dict):
+    if seat is not None and acts and isinstance(obs, dict):
         # why each held card that no move uses cannot be played now (a table shows it when
         # the card is tapped; State.explain_card)
         used = {c for a in acts for c in a.get("cards", ())}

@@ -560,7 +560,15 @@ def test_a_mis_tap_is_undone_and_nothing_is_sent_before_the_move_is_confirmed(se
     page.goto(url + "/")
     page.select_option("#speed", "0")
     _lobby(page, url, "krazy-kings", ["human", "heuristic"], goto=False)
-    wait_js(page, "!!document.querySelector('#turn.mine') && !!document.querySelector('#hand .card.playable')", timeout=60000)
+    # to a turn with a card to play: a turn that begins with a roll (or a draw) is played by
+    # its button first (the deal decides which comes first; it waited a minute for a card)
+    deadline = time.time() + 60
+    while not page.evaluate("!!document.querySelector('#turn.mine') && !!document.querySelector('#hand .card.playable')"):
+        assert time.time() < deadline, "no turn with a card to play in a minute"
+        phase = page.locator("#phase button.move")
+        if page.locator("#turn.mine").count() and phase.count():
+            phase.first.click()
+        page.wait_for_timeout(150)
     table = page.evaluate("app.table")
     t = app.state.server.tables[table]
     hand, sent, history = _cards(page), _sent(page), list(t.state.history())

@@ -550,18 +550,14 @@ def test_an_invite_link_claims_its_seat_and_the_creator_never_holds_its_token(se
     guest.close()
 
 
-def test_a_mis_tap_is_undone_and_nothing_is_sent_before_the_move_is_confirmed(server, browser):
-    """A card tapped by mistake: it is only selected (the page names the move it would make,
-    in the engine's words); Cancel clears it, nothing was sent and the hand is as it was. A
-    card that fits no legal move says so with the prompt's rule."""
-    app, url = server
-    page = open_page(browser, viewport={"width": 390, "height": 844})
+def _kk_turn_with_a_card(browser, url, size, seats):
+    """A Krazy Kings table from the lobby at pace Instant, played up to the person's turn
+    with a card to play (a roll or a draw the turn begins with played by its button)."""
+    page = open_page(browser, viewport=size)
     _count_sent(page)
     page.goto(url + "/")
     page.select_option("#speed", "0")
-    _lobby(page, url, "krazy-kings", ["human", "heuristic"], goto=False)
-    # to a turn with a card to play: a turn that begins with a roll (or a draw) is played by
-    # its button first (the deal decides which comes first; it waited a minute for a card)
+    _lobby(page, url, "krazy-kings", seats, goto=False)
     deadline = time.time() + 60
     while not page.evaluate("!!document.querySelector('#turn.mine') && !!document.querySelector('#hand .card.playable')"):
         assert time.time() < deadline, "no turn with a card to play in a minute"
@@ -569,6 +565,15 @@ def test_a_mis_tap_is_undone_and_nothing_is_sent_before_the_move_is_confirmed(se
         if page.locator("#turn.mine").count() and phase.count():
             phase.first.click()
         page.wait_for_timeout(150)
+    return page
+
+
+def test_a_mis_tap_is_undone_and_nothing_is_sent_before_the_move_is_confirmed(server, browser):
+    """A card tapped by mistake: it is only selected (the page names the move it would make,
+    in the engine's words); Cancel clears it, nothing was sent and the hand is as it was. A
+    card that fits no legal move says so with the prompt's rule."""
+    app, url = server
+    page = _kk_turn_with_a_card(browser, url, {"width": 390, "height": 844}, ["human", "heuristic"])
     table = page.evaluate("app.table")
     t = app.state.server.tables[table]
     hand, sent, history = _cards(page), _sent(page), list(t.state.history())
@@ -709,26 +714,12 @@ def test_a_double_click_on_a_move_sends_it_once_and_says_nothing_of_versions(ser
     """A fresh tester's find: a double click on "✔ play ..." sent the move twice and the page
     then showed "stale: the table is at version 4, your message answers 3"."""
     app, url = server
-    page = open_page(browser, viewport={"width": 1280, "height": 800})
-    _count_sent(page)
-    page.goto(url + "/")
-    page.select_option("#speed", "0")
-    _lobby(page, url, "krazy-kings", ["human", "random"], goto=False)
-    page.wait_for_selector("#table:not([hidden])")
-    sent = 0
-    deadline = time.time() + 60
-    while time.time() < deadline and not sent:
-        if page.locator("#turn.mine").count() and page.locator("#hand .card.playable").count():
-            before = _sent(page)
-            page.locator("#hand .card.playable").first.click()
-            page.locator("#moves button.confirm").first.dblclick()
-            page.wait_for_timeout(800)
-            sent = _sent(page) - before
-        else:
-            phase = page.locator("#phase button.move")
-            if page.locator("#turn.mine").count() and phase.count():
-                phase.first.click()
-            page.wait_for_timeout(150)
+    page = _kk_turn_with_a_card(browser, url, {"width": 1280, "height": 800}, ["human", "random"])
+    before = _sent(page)
+    page.locator("#hand .card.playable").first.click()
+    page.locator("#moves button.confirm").first.dblclick()
+    page.wait_for_timeout(800)
+    sent = _sent(page) - before
     assert sent == 1, sent
     assert page.locator("#refusal:not([hidden])").count() == 0 or "stale" not in page.inner_text("#refusal")
     assert "version" not in page.inner_text("body").lower()

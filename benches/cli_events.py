@@ -22,7 +22,7 @@ def main(game="contract-rummy", seed=3, repeats=3):
         out = io.StringIO()
         args = cli.build_parser().parse_args(["match", game, "--bots", "heuristic", "--seed", str(seed)])
         t0 = time.perf_counter()
-        cli.cmd_match(args, Console(file=out, width=120, emoji=False))
+        cli.play.cmd_match(args, Console(file=out, width=120, emoji=False))
         dt = time.perf_counter() - t0
         decisions = [ln for ln in out.getvalue().splitlines() if "decisions" in ln]
         best = min(best or dt, dt)

@@ -5,7 +5,7 @@ head-to-head record of each level against the one below it (issue 29, item 6).
         [--pairs all|adjacent] [--workers 1] [--markdown] [--json out.json]
 
 Per game, the levels of :mod:`krazy_core.bots.levels` (easy, normal, hard) meet in a
-tournament of :func:`krazy_core.tournament.run_tournament`: duplicate deals (deal d is played
+tournament of :func:`krazy_core.runs.tournament.run_tournament`: duplicate deals (deal d is played
 at every table in each rotation of its seats, so each level holds the same cards in every
 seat), 2-player tables (KrassKariert, 3-5 players: 3), ratings from openskill fed game by
 game.  ``--pairs all`` is the full round robin (every 2 of the levels; at 3 seats every 3);
@@ -32,10 +32,10 @@ import sys
 import time
 
 import krazy_core
-from krazy_core.arena import wilson_interval
+from krazy_core.runs.jobs import wilson_interval
 from krazy_core.bots.levels import LEVELS, LEVEL_NAMES
 from krazy_core.game import get_spec
-from krazy_core.tournament import run_tournament
+from krazy_core.runs.tournament import run_tournament
 
 # Slices of the long rummy games (KR-16 / CR-16) so that a round robin with searched seats
 # fits in minutes.  Middle rounds: Kings Rummy hands of 7-9 cards, Crazy Rummy contract 3.
@@ -63,8 +63,8 @@ def rate_game(gid, games, seed, pairs, workers, levels):
     game = krazy_core.make(gid, num_players=seats, **opts)
     tables = tables_for(len(levels), seats, pairs)
     # games per adjacent pair -> games in all: one deal gives a pair `per_deal` shared games
-    from krazy_core.arena import duplicate_block
-    from krazy_core.tournament import plan_tables
+    from krazy_core.runs.jobs import duplicate_block
+    from krazy_core.runs.tournament import plan_tables
     tabs = tables if tables is not None else plan_tables(len(levels), seats)
     block = duplicate_block(tabs)
     per_deal = sum(1 for t, _ in block if 0 in tabs[t] and 1 in tabs[t])

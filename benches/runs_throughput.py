@@ -27,8 +27,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import krazy_core  # noqa: E402
-from krazy_core.runner import InlineRunner, LocalRunner, RayRunner, ray_init  # noqa: E402
-from krazy_core.tournament import run_tournament  # noqa: E402
+from krazy_core.runs.runner import InlineRunner, LocalRunner, RayRunner, ray_init  # noqa: E402
+from krazy_core.runs.tournament import run_tournament  # noqa: E402
 
 GAME = krazy_core.make("krazy-kings")
 WORK = {
@@ -46,10 +46,10 @@ def games_per_s(runner, work, fault=None):
 
 
 def selfplay_rate(runner):
-    from krazy_core.selfplay import run_selfplay
+    from krazy_core.runs.selfplay import run_selfplay
     with tempfile.TemporaryDirectory() as d:
-        s = run_selfplay(GAME, "ismcts:20", 24, os.path.join(d, "sp"), seed=3, batch_size=4, runner=runner)
-    return s["decisions_per_second"]
+        s = run_selfplay(GAME, "ismcts:20", 24, out=os.path.join(d, "sp"), seed=3, batch_size=4, runner=runner)
+    return s.decisions_per_second
 
 
 def main():

@@ -6,7 +6,7 @@
 For each game: ISMCTS against one HeuristicBot (2 players), against one RandomBot (2
 players), and against three HeuristicBots (4 players).  The same seeded games as
 ``krazy simulate GAME --players N --bots ISMCTS,heuristic --games G --seed S`` (the arena
-of ``krazy_core.arena``: game g dealt from seed + g, seats rotated).  A game's score is the
+of ``krazy_core.runs.arena``: game g dealt from seed + g, seats rotated).  A game's score is the
 ISMCTS seat's return (1 a win, 1/k a k-way shared win; KrassKariert: 1 unless it loses).
 Win rates with 95% Wilson intervals, the fair share and the ratio to it, beside the targets
 (2 players: >= 65% vs heuristic, >= 90% vs random; 4 players: >= 1.6x the fair share).
@@ -24,7 +24,7 @@ import sys
 import time
 
 import krazy_core
-from krazy_core.arena import run_arena
+from krazy_core.runs.arena import run_arena
 from krazy_core.game import get_spec
 
 # Slices of the long rummy games (KR-16 / CR-16 options) so that hundreds of searched games

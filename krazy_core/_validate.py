@@ -2,6 +2,7 @@
 ``InvalidStateError`` naming the field, its expected type and range, and the bad value."""
 
 from krazy_core.errors import InvalidStateError
+from krazy_core.errors import ConfigError
 
 
 def json_int(body, key, lo, hi):
@@ -55,7 +56,6 @@ def c_count(x, what, lo=1, hi=2**63 - 1):
     numpy integer), never a ``bool``.  Raises ``ConfigError`` for anything else: a float, a
     string, a count out of range however large (not the ``OverflowError`` a
     ``def f(long long n)`` signature raises)."""
-    from krazy_core.errors import ConfigError
     if is_bool(x) or not hasattr(type(x), "__index__"):
         raise ConfigError(f"{what} must be an int in {lo}..{hi}, got {x!r}")
     v = x.__index__()

@@ -8,6 +8,7 @@ the functions that create its states.  Modules are imported only when their game
 
 from __future__ import annotations
 
+import copyreg
 import importlib
 from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, overload
 
@@ -51,6 +52,15 @@ def available_games() -> List[str]:
 
 def _remake(game_id, num_players, options):
     return make(game_id, num_players=num_players, **options)
+
+
+def _reduce_game(game: Game):
+    """A :class:`Game` pickles (and copies) as the registry call that makes it again; the
+    spec types sit below the registry, so the registry registers this with ``copyreg``."""
+    return _remake, (game.game_id, game.num_players, game.options_dict())
+
+
+copyreg.pickle(Game, _reduce_game)
 
 
 @overload

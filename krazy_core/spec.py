@@ -7,7 +7,6 @@ the games and re-exports these names; a game module imports them from here, neve
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, NamedTuple, Optional, Tuple, TypeVar
@@ -146,7 +145,7 @@ class GameSpec:
     # action_text, narrate, prompt, card_reason, facts and KINDS (State.describe_action ...)
     words: Any = None
     # the game's parts of the JSON Schemas (games/<game>/schema.py: observation(), events(),
-    # state()); krazy_core.schemas builds the shipped files from every game's
+    # state()); krazy_core.protocol.schemas builds the shipped files from every game's
     schema: Any = None
     # tensor_bounds(game) -> (low, high): float32 arrays of tensor_shape, bounds no entry of
     # observation_tensor ever leaves for that game's options (the envs' observation Box)
@@ -353,8 +352,3 @@ class Game(Generic[S]):
     def __repr__(self):
         opts = "".join(f", {k}={v!r}" for k, v in self.options_dict().items())
         return f"krazy_core.make({self.game_id!r}, num_players={self.num_players}{opts})"
-
-    def __reduce__(self):
-        # krazy_core.game._remake (the registry sits above this module: looked up by name)
-        return (importlib.import_module("krazy_core.game")._remake,
-                (self.game_id, self.num_players, self.options_dict()))

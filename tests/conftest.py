@@ -10,7 +10,7 @@ settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-# `krazy play` saves every game with a human (cli.autosave_path): the suite's games go to a
+# `krazy play` saves every game with a human (cli.play.autosave_path): the suite's games go to a
 # folder of this run, never to the user's saves (subprocesses get it through tests' env helpers)
 if not os.environ.get("KRAZY_SAVE_DIR"):
     import tempfile

@@ -3,7 +3,8 @@
 import pytest
 
 import krazy_core
-from krazy_core.arena import run_arena, wilson_interval, play_game
+from krazy_core.runs.arena import run_arena
+from krazy_core.runs.jobs import play_game, wilson_interval
 from krazy_core.bots import RandomBot, HeuristicBot, make_bot
 from krazy_core import ConfigError, IllegalActionError
 

@@ -142,7 +142,7 @@ def test_bot_words_print_as_typed():
 def test_a_listed_name_holding_a_comma_is_one_move():
     """Kings Rummy lists 'go out, discard K♣': typed as shown it is one move, not a chain of
     'go out' and 'discard K♣'; a chain after it still works (the longest listed name wins)."""
-    from krazy_core.cli import _take_name
+    from krazy_core.cli.moves import _take_name
     from krazy_core.errors import IllegalActionError
 
     class NoNames:                   # only the listed labels name moves here
@@ -195,7 +195,7 @@ def test_chained_moves_left_over_show_their_proper_names():
 
 def test_proper_name_of_typed_moves():
     import krazy_core
-    from krazy_core.cli import _proper_name
+    from krazy_core.cli.moves import _proper_name
     st = krazy_core.make("kings-rummy", num_players=2).new_initial_state(seed=1)
     assert _proper_name(st, "take") == "take 6♠"                 # what string_to_action reads
     assert _proper_name(st, "kd out") == "go out, discard K♦"
@@ -233,7 +233,7 @@ def test_a_single_legal_move_is_named_and_played_on_enter():
 def test_hot_seat_hand_over_clears_screen_and_scrollback():
     import io
     from rich.console import Console
-    from krazy_core.cli import _clear_screen
+    from krazy_core.cli.common import _clear_screen
     tty = Console(file=io.StringIO(), force_terminal=True, _environ={"TERM": "xterm"})   # not CI's TERM
     _clear_screen(tty)
     assert tty.file.getvalue() == "\033[2J\033[H\033[3J"
@@ -298,7 +298,7 @@ def test_simulate_shows_progress_inside_a_game():
 
 def test_arena_reports_every_decision_in_process():
     import krazy_core
-    from krazy_core.arena import run_arena
+    from krazy_core.runs.arena import run_arena
     seen = []
     res = run_arena(krazy_core.make("krazy-kings"), ["heuristic", "random"], games=3, seed=4,
                     on_decision=lambda state, k: seen.append(k))

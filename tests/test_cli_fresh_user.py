@@ -89,7 +89,7 @@ def _cr_turn(hand, typed, rnd=2, **opts):
     queue, played = [], []
     args = cli.build_parser().parse_args(["play", "contract-rummy"])
     while st.current_player() == 0:
-        a = cli._human_turn(console, st, 0, ui, [f"seat {p + 1}" for p in range(4)], args, queue)
+        a = cli.play._human_turn(console, st, 0, ui, [f"seat {p + 1}" for p in range(4)], args, queue)
         if a is None:
             break
         played.append(st.action_to_string(a))
@@ -178,7 +178,7 @@ def _answer_at(st, *typed):
     answers, prompts = iter(list(typed) + ["q"]), []
     console.input = lambda prompt="", **kw: prompts.append(prompt) or next(answers)
     args = cli.build_parser().parse_args(["play", st.game.game_id])
-    a = cli._human_turn(console, st, 0, ui, [f"seat {p + 1} (you)" if p == 0 else f"seat {p + 1}"
+    a = cli.play._human_turn(console, st, 0, ui, [f"seat {p + 1} (you)" if p == 0 else f"seat {p + 1}"
                                              for p in range(st.num_players())], args, [])
     return (None if a is None else st.action_to_string(a)), prompts, console.export_text()
 
@@ -255,13 +255,13 @@ def test_a_prompt_wider_than_the_terminal_folds_at_spaces():
     asked = []
     console.input = lambda prompt="", **kw: asked.append(prompt) or "p"
     long = "Press Enter when seated, p to pass, pa to pass every offer this round, q to quit: "
-    assert cli._ask(console, long) == "p"
+    assert cli.common._ask(console, long) == "p"
     printed = console.export_text()
     assert printed == "Press Enter when seated, p to pass, pa to pass every offer this round, q to \n"
     assert asked == ["quit: "]
     assert all(cell_len(x) < 80 for x in printed.splitlines() + asked)
     short = "Your move (1-2, b buy, p pass, or a name; h hint, q quit): "
-    assert cli._ask(console, short) == "p" and asked[-1] == short      # as it was
+    assert cli.common._ask(console, short) == "p" and asked[-1] == short      # as it was
 
 
 def test_KA_11_you_can_play_lists_a_playable_stop():
@@ -297,11 +297,11 @@ def test_KK_11_a_last_card_that_meets_a_challenge_is_one_line():
           {"event": "last_card", "player": 0},
           {"event": "challenge_met", "player": 0, "card": 38, "card_text": "6♦", "challenger": 1}] + \
         [{"event": "draw", "player": 1, "card": None, "reason": "challenge met"}] * 6
-    assert cli._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦ — LAST CARD!; "
+    assert cli.narrate._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦ — LAST CARD!; "
                                              "seat 2 draws 6 cards"]
     ev[0] = dict(ev[0], announced=False)
     del ev[1]
-    assert cli._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦; seat 2 draws 6 cards"]
+    assert cli.narrate._log_lines(ui, ev, names) == ["seat 1 (you) meets the challenge with 6♦; seat 2 draws 6 cards"]
 
 
 def test_a_save_file_that_cannot_be_written_is_said_before_the_table_starts(tmp_path):
@@ -357,19 +357,19 @@ def test_a_boolean_option_takes_the_usual_spellings(capsys):
                        ("NO", False), ("on", True), ("Off", False)):
         args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", f"ace_wrap={word}",
                                               "-o", "jokers=2"])
-        game = cli._make_game(args)
+        game = cli.common._make_game(args)
         assert (game.options.ace_wrap, game.options.jokers) == (want, 2), word
     args = cli.build_parser().parse_args(["play", "krazy-kings", "-o", "free_reroll=0", "-o", "dealer=2"])
-    assert (cli._make_game(args).options.free_reroll, cli._make_game(args).options.dealer) == (False, 1)
+    assert (cli.common._make_game(args).options.free_reroll, cli.common._make_game(args).options.dealer) == (False, 1)
     for word in ("2", "maybe", "", "y"):
         args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", f"ace_wrap={word}"])
         with pytest.raises(ConfigError) as e:
-            cli._make_game(args)
+            cli.common._make_game(args)
         assert str(e.value) == (f"option 'ace_wrap' is true or false (or 1/0, yes/no, on/off), "
                                 f"got {word!r} (CR-3)")
     # an int option still reads 1 as 1
     args = cli.build_parser().parse_args(["play", "contract-rummy", "-o", "penalty_cards=0"])
-    assert cli._make_game(args).options.penalty_cards == 0
+    assert cli.common._make_game(args).options.penalty_cards == 0
     # at the command line too
     assert cli.main(["play", "contract-rummy", "-o", "ace_wrap=off", "-o", "overlapping_runs=maybe"]) == 2
     assert "option 'overlapping_runs' is true or false (or 1/0, yes/no, on/off), got 'maybe' (CR-10)" in \
@@ -413,10 +413,10 @@ def test_the_table_names_the_house_rules_that_are_on(capsys):
     code, out = krazy("play", "contract-rummy", "-o", "ace_wrap=false", "--seed", "1", "--delay", "0", input="q\n")
     assert code == 0 and "House rules" not in out and "Seats: seat 1 (you)" in out, out
     # a boolean turned off by name=false, a seat counted from 1 as typed
-    assert cli.house_rules(krazy_core.make("krazy-kings", free_reroll=False, dealer=1, max_turns=300)) == \
+    assert cli.common.house_rules(krazy_core.make("krazy-kings", free_reroll=False, dealer=1, max_turns=300)) == \
         "free_reroll=false, max_turns=300, dealer=2"
-    assert cli.house_rules(krazy_core.make("krass-kariert", two_straight=True)) == ""
-    assert cli.house_rules(krazy_core.make("krazy-kings", doubles_reverse="never")) == "doubles_reverse=never"
+    assert cli.common.house_rules(krazy_core.make("krass-kariert", two_straight=True)) == ""
+    assert cli.common.house_rules(krazy_core.make("krazy-kings", doubles_reverse="never")) == "doubles_reverse=never"
     # krazy match too
     assert cli.main(["match", "kings-rummy", "-o", "rounds=1", "-o", "first_dealer=2", "--players", "2",
                      "--seed", "3", "--delay", "0"]) == 0
@@ -460,17 +460,17 @@ def test_CR_11_melds_are_numbered_from_1_at_the_table_shown_and_typed():
             assert ui.typed_text(st, shown) == engine
             n += 1
     assert n == 53 * 12 * 2 + 52 * 12           # lay offs (53 kinds, 2 ends), swaps (no Joker swaps in)
-    a, err = cli._resolve_name(st, "lay off 7c on meld 6 high", legal, labels, None, ui)
+    a, err = cli.moves._resolve_name(st, "lay off 7c on meld 6 high", legal, labels, None, ui)
     assert (st.action_to_string(a), err) == ("lay off 7♣ on meld 5 high", None)
-    a, err = cli._resolve_name(st, "lay off 7c on meld 5 high", legal, labels, None, ui)
+    a, err = cli.moves._resolve_name(st, "lay off 7c on meld 5 high", legal, labels, None, ui)
     assert a is None and err == ("lay off 7♣ on meld 5 high is not allowed now: 7♣ does not extend the run "
                                  "of meld 5 at its high end (the next card of the suit there, wilds within "
                                  "the cap, CR-3, CR-5, CR-11).")
-    a, err = cli._resolve_name(st, "lay off 7c on meld 8 high", legal, labels, None, ui)
+    a, err = cli.moves._resolve_name(st, "lay off 7c on meld 8 high", legal, labels, None, ui)
     assert err.endswith("there is no meld 8 on the table (meld numbers: seat 1: 1-3; seat 2: 4-6; "
                         "seat 3: 7-9; seat 4: 10-12).")
     for bad in ("0", "13", "99999999999", "-1"):          # -1 had the generic refusal
-        a, err = cli._resolve_name(st, f"lay off 7c on meld {bad} high", legal, labels, None, ui)
+        a, err = cli.moves._resolve_name(st, f"lay off 7c on meld {bad} high", legal, labels, None, ui)
         assert (a, err) == (None, f"{bad} is not a meld number at this table: melds are numbered 1-12 "
                                   "(seat 1: 1-3; seat 2: 4-6; seat 3: 7-9; seat 4: 10-12) (or type the "
                                   "move's number from the list)")
@@ -578,7 +578,7 @@ def test_a_short_form_typed_at_a_single_move_prompt_plays_it():
         console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
         answers = iter(typed)
         console.input = lambda prompt="", **kw: next(answers)
-        assert cli._forced_turn(console, s, 0, "play A♦", only, ["you", "bot"], args, [], ui) == want
+        assert cli.play._forced_turn(console, s, 0, "play A♦", only, ["you", "bot"], args, [], ui) == want
         out = console.export_text()
         assert ("'kd': play A♦ is the only move you have now" in out) == (want is None)
 

@@ -8,7 +8,8 @@ import pytest
 from rich.console import Console
 
 import krazy_core
-from krazy_core import cli, cli_table
+from krazy_core import cli
+from krazy_core.cli import table as cli_table
 from krazy_core.cards import format_card
 from krazy_core.ui import load_ui
 
@@ -121,8 +122,8 @@ def test_krass_kariert_seed_4_shows_the_table_and_folds_the_reserve_takes():
     answers = iter(["", "5"])
     console = Console(file=io.StringIO(), width=80)
     console.input = lambda prompt="": next(answers)
-    assert cli._group_choice(console, g) is None                    # Enter goes back
-    a = cli._group_choice(console, g)
+    assert cli.play._group_choice(console, g) is None                    # Enter goes back
+    a = cli.play._group_choice(console, g)
     assert st.action_to_string(a).startswith("reserve slot") and st.action_to_string(a).endswith("at 4")
 
 
@@ -216,9 +217,9 @@ def test_item3_a_lay_off_naming_no_end_asks_which_end():
     before = s.to_json()
     shown = ui.engine_text(s, base)         # the table numbers melds from 1: the engine's meld + 1
     assert shown != base and int(shown.rsplit(" ", 1)[1]) == int(base.rsplit(" ", 1)[1]) + 1
-    a, err = cli._resolve_name(s, shown, legal, labels, None, ui)
+    a, err = cli.moves._resolve_name(s, shown, legal, labels, None, ui)
     assert a is None and f"'{shown} low'" in err and f"'{shown} high'" in err
-    a, err = cli._resolve_name(s, shown + " high", legal, labels, None, ui)
+    a, err = cli.moves._resolve_name(s, shown + " high", legal, labels, None, ui)
     assert s.action_to_string(a) == base + " high"
     assert s.to_json() == before
     # the game's own reader agrees: it refuses too
@@ -243,9 +244,9 @@ def test_item4_bench_stops_between_chunks_on_ctrl_c(monkeypatch):
     monkeypatch.setattr(core, "simulate_random", fake)
     console = Console(file=io.StringIO(), width=120, record=True)
     args = argparse.Namespace(game="krazy-kings", players=None, option=None, games=100_000_000, seed=5)
-    assert cli.cmd_bench(args, console) == 130
-    assert calls == [(cli.BENCH_CHUNK, 5), (cli.BENCH_CHUNK, 5 + cli.BENCH_CHUNK),
-                     (cli.BENCH_CHUNK, 5 + 2 * cli.BENCH_CHUNK)]
+    assert cli.runs.cmd_bench(args, console) == 130
+    assert calls == [(cli.runs.BENCH_CHUNK, 5), (cli.runs.BENCH_CHUNK, 5 + cli.runs.BENCH_CHUNK),
+                     (cli.runs.BENCH_CHUNK, 5 + 2 * cli.runs.BENCH_CHUNK)]
     text = console.export_text()
     assert "interrupted after 4,000 random games" in text.replace("4000", "4,000") or \
         "interrupted after 4000 random games" in text
@@ -254,7 +255,7 @@ def test_item4_bench_stops_between_chunks_on_ctrl_c(monkeypatch):
 def test_item6_hot_seat_on_a_terminal_that_cannot_clear_pushes_the_hand_off():
     dumb = Console(file=io.StringIO(), force_terminal=True, height=30, _environ={"TERM": "dumb"})
     assert dumb.is_dumb_terminal
-    cli._clear_screen(dumb)
+    cli.common._clear_screen(dumb)
     assert dumb.file.getvalue() == "\n" * 100
 
 
@@ -370,8 +371,8 @@ def test_item14_wording():
     c = Console(file=io.StringIO(), width=100, record=True)
     c.print(ui.render(st, 0))
     assert "round_two" not in c.export_text() and "(direction)" not in c.export_text()
-    assert cli._you(st, "player 0 does not hold 3♠") == "you do not hold 3♠"
-    assert cli._you(st, "player 2 has gone out") == "seat 3 has gone out"
+    assert cli.moves._you(st, "player 0 does not hold 3♠") == "you do not hold 3♠"
+    assert cli.moves._you(st, "player 2 has gone out") == "seat 3 has gone out"
 
 
 # ------------------------------------------------------------------ gaps against a card-game app
@@ -383,26 +384,26 @@ def test_gap_runs_of_draws_and_of_passes_are_one_line():
           {"event": "draw", "player": 1, "card": None},
           {"event": "draw", "player": 0, "card": 0x11, "card_text": "A♥"},
           {"event": "draw", "player": 0, "card": 0x12, "card_text": "2♥"}]
-    assert cli._log_lines(ui, ev, names) == ["seat 2 (heuristic bot) fails the challenge and draws 3",
+    assert cli.narrate._log_lines(ui, ev, names) == ["seat 2 (heuristic bot) fails the challenge and draws 3",
                                              "seat 1 (you) draws 2 cards: A♥ 2♥"]
     cr = load_ui("contract-rummy")
     passes = [{"event": "pass", "player": p} for p in (1, 2)]
-    assert cli._log_lines(cr, passes, ["a", "b", "c"]) == ["b passes (no buy) · c passes (no buy)"]
+    assert cli.narrate._log_lines(cr, passes, ["a", "b", "c"]) == ["b passes (no buy) · c passes (no buy)"]
 
 
 def test_gap_hints_only_when_the_search_has_an_opinion():
     labels, legal = ["discard A", "discard B", "discard C", "discard D"], [1, 2, 3, 4]
-    flat = cli._hint_text({1: 0.26, 2: 0.25, 3: 0.25, 4: 0.24}, labels, legal).plain
+    flat = cli.play._hint_text({1: 0.26, 2: 0.25, 3: 0.25, 4: 0.24}, labels, legal).plain
     assert flat.startswith("No clear hint") and "discard A 26%" in flat
-    sure = cli._hint_text({1: 0.7, 2: 0.1, 3: 0.1, 4: 0.1}, labels, legal).plain
+    sure = cli.play._hint_text({1: 0.7, 2: 0.1, 3: 0.1, 4: 0.1}, labels, legal).plain
     assert sure == "Hint: discard A (sure: 70% of the search's visits; next discard B 10%)"
-    slight = cli._hint_text({3: 0.4, 2: 0.28, 1: 0.2, 4: 0.12}, labels, legal).plain
+    slight = cli.play._hint_text({3: 0.4, 2: 0.28, 1: 0.2, 4: 0.12}, labels, legal).plain
     assert slight.startswith("Hint: discard C (fairly sure: 40%")
 
 
 def test_gap_the_joker_as_text_and_suits_readable_on_light_backgrounds():
     out = io.StringIO()
-    f = cli.JokerText(out)
+    f = cli.common.JokerText(out)
     f.write("lay 🃏 and 5♠")
     assert out.getvalue() == "lay JK and 5♠"
     code, text = krazy("--joker-text", "match", "contract-rummy", "--seed", "2", "-o", "rounds=1")
@@ -444,7 +445,7 @@ def test_gap_play_again_deals_the_next_seed():
     console.input = answer
     args = cli.build_parser().parse_args(["play", "krazy-kings", "--players", "2", "--seed", "5",
                                           "--delay", "0", "--no-roll-key"])
-    assert cli.cmd_play(args, console) == 0
+    assert cli.play.cmd_play(args, console) == 0
     text = console.export_text()
     assert "Krazy Kings — seed 5" in text and "Krazy Kings — seed 6" in text
     assert text.count("hand at the end") == 2 and sum(p.startswith("Play again?") for p in prompts) == 2
@@ -477,18 +478,18 @@ def test_gap_crazy_rummy_lays_a_whole_meld_and_discards_a_bare_card():
                 break
             laid.append(text.split()[-1])
         laid = [x for x in laid if x[-1] in "♠♥♦♣🃏"]
-        pieces = cli._expand(ui, s, ["lay " + " ".join(reversed(laid))])
+        pieces = cli.moves._expand(ui, s, ["lay " + " ".join(reversed(laid))])
         opts = [x for x in pieces if isinstance(x, list)]
         assert pieces[0] == "go down" and pieces[-1] == "finish meld" and len(opts) == 1
         assert sorted(o[0] for o in opts[0]) == sorted(f"lay {c}" for c in laid)
         # a second meld on the same line does not go down again
-        assert cli._expand(ui, s, ["lay " + " ".join(laid), "lay " + " ".join(laid)]).count("go down") == 1
+        assert cli.moves._expand(ui, s, ["lay " + " ".join(laid), "lay " + " ".join(laid)]).count("go down") == 1
         queue = []
         legal = s.legal_actions()
         labels = [ui.action_label(s, a) for a in legal]
         played = []
         a = s.string_to_action("go down")
-        cli._queue(queue, s, pieces[1:], legal, labels)
+        cli.moves._queue(queue, s, pieces[1:], legal, labels)
         console = Console(file=io.StringIO(), width=100)
         while True:
             s.apply_action(a)
@@ -497,7 +498,7 @@ def test_gap_crazy_rummy_lays_a_whole_meld_and_discards_a_bare_card():
                 break
             legal = s.legal_actions()
             labels = [ui.action_label(s, x) for x in legal]
-            a = cli._next_queued(console, s, queue, legal, labels, ui)
+            a = cli.moves._next_queued(console, s, queue, legal, labels, ui)
             assert a is not None, console.file.getvalue()
         melds = s.observation(s.current_player() if s.current_player() >= 0 else 0)["melds"]
         from krazy_core.cards import format_card as fc
@@ -513,7 +514,7 @@ def test_gap_crazy_rummy_lays_a_whole_meld_and_discards_a_bare_card():
             discards = [n for n in names if n.startswith("discard ")]
             if discards:
                 card = discards[0].split()[1]
-                assert cli._expand(ui, s, [card]) == [discards[0]]
+                assert cli.moves._expand(ui, s, [card]) == [discards[0]]
                 return
             s.apply_action(s.heuristic_action(seed=k))
     pytest.fail("no discard found")
@@ -537,22 +538,22 @@ def test_gap_press_enter_to_roll_your_own_dice():
     asked = []
     console = Console(file=io.StringIO(), width=100, record=True)
     console.input = lambda prompt="": asked.append(prompt) or ""
-    assert cli._print_events(console, ui, ev, names, {0}) is True
+    assert cli.narrate._print_events(console, ui, ev, names, {0}) is True
     assert len(asked) == 1 and "press Enter to roll the dice" in asked[0]
     text = console.export_text()
     assert text.index("seat 2 (heuristic bot) rolls") < text.index("seat 1 (you) rolls")
     console.input = lambda prompt="": "q"
-    assert cli._print_events(console, ui, ev, names, {0}) is False
+    assert cli.narrate._print_events(console, ui, ev, names, {0}) is False
 
 
 def test_gap_bots_pause_once_per_turn_not_per_decision(monkeypatch):
     """A Crazy Rummy bot going down is ~10 decisions: one pause for its turn (--delay)."""
     sleeps = []
-    monkeypatch.setattr(cli.time, "sleep", lambda s: sleeps.append(s))
+    monkeypatch.setattr(cli.play.time, "sleep", lambda s: sleeps.append(s))
     console = Console(file=io.StringIO(), width=100, height=40)
     args = cli.build_parser().parse_args(["play", "contract-rummy", "--humans", "0", "--seed", "2",
                                           "-o", "rounds=1", "--delay", "0.5"])
-    assert cli.cmd_play(args, console) == 0
+    assert cli.play.cmd_play(args, console) == 0
     st = krazy_core.make("contract-rummy", rounds=1).new_initial_state(seed=2)
     from krazy_core.bots import make_bot
     bots = [make_bot("heuristic", seed=2 * 104729 + p) for p in range(4)]

@@ -64,7 +64,7 @@ def test_krass_kariert_unseen_draws_after_a_trick_are_one_line():
     ev = [{"event": "drawn", "player": 1, "card": None, "position": None} for _ in range(3)]
     ev += [{"event": "drawn", "player": 0, "card": 5, "card_text": "5", "position": 2},
            {"event": "drawn", "player": 0, "card": 7, "card_text": "7", "position": 0}]
-    assert cli._log_lines(ui, ev, names) == [
+    assert cli.narrate._log_lines(ui, ev, names) == [
         "seat 2 (heuristic bot) draws 3 cards",
         "seat 1 (you) draws 5 and inserts it at position 3",        # positions from 1 at the table
         "seat 1 (you) draws 7 and inserts it at position 1"]
@@ -125,7 +125,7 @@ def test_a_bot_thinking_longer_than_the_think_limit_is_refused():
         code, out = krazy(*cmd, "--bots", "ismcts:1e9s", input="q\n", timeout=60)
         assert code == 2 and "ismcts:1e9s" in out and "at most 600 s" in out, out
     from krazy_core import cli
-    assert cli._bot_list("ismcts:600s,heuristic", 3) == ["ismcts:600s", "heuristic", "ismcts:600s"]
+    assert cli.common._bot_list("ismcts:600s,heuristic", 3) == ["ismcts:600s", "heuristic", "ismcts:600s"]
 
 
 def test_enter_alone_at_a_move_prompt_says_what_to_type():
@@ -153,7 +153,7 @@ def _ka_state_with_many_x_plays():
 def test_krass_kariert_plays_of_an_x_are_one_choice_then_which_rank():
     # KA-3: an X stands for any rank, so a lead held 12 "play 2 solo N (X=N)" lines and 12
     # each for every pair and straight with it: 66 choices, 9 pages at 40x15
-    from krazy_core import cli_table
+    from krazy_core.cli import table as cli_table
     ui, s, legal, labels = _ka_state_with_many_x_plays()
     entries = cli_table.choice_entries(ui, s, legal, labels)
     assert len(entries) == 23
@@ -170,7 +170,7 @@ def test_krass_kariert_plays_of_an_x_are_one_choice_then_which_rank():
     assert sorted(reach) == sorted(legal)
     # and by its full name at the prompt
     from krazy_core import cli
-    a, err = cli._resolve_name(s, "play 3 solo 7 (X=7): X", legal, labels, ui=ui)
+    a, err = cli.moves._resolve_name(s, "play 3 solo 7 (X=7): X", legal, labels, ui=ui)
     assert err is None and a == solo[0][3]["7"]
 
 
@@ -437,7 +437,7 @@ def test_a_play_that_meets_a_challenge_is_one_line():
     ev = [{"event": "play", "player": 0, "card": 0x01, "card_text": "A♠", "announced": False},
           {"event": "challenge_met", "player": 0, "card": 0x01, "card_text": "A♠", "challenger": 1},
           {"event": "draw", "player": 1, "card": None, "reason": "challenge"}]
-    assert cli._log_lines(ui, ev, names) == [
+    assert cli.narrate._log_lines(ui, ev, names) == [
         "seat 1 (you) meets the challenge with A♠; seat 2 (heuristic bot) draws 1 card"]
 
 
@@ -530,7 +530,7 @@ def test_krass_kariert_every_move_typed_with_positions_from_1_is_that_move():
             elif w[0] == "insert":
                 forms.append(f"insert {int(w[2]) + 1}")
             for text in forms:
-                got, err = cli._resolve_name(st, text, legal, labels, ui.short_forms, ui)
+                got, err = cli.moves._resolve_name(st, text, legal, labels, ui.short_forms, ui)
                 if got is None and "fits" in (err or ""):
                     continue                    # an X card: several values, the label says which
                 assert got == a, (text, engine, err)
@@ -687,7 +687,7 @@ def test_crazy_rummy_t_at_a_buy_offer_is_refused_with_the_buy_offer_words():
     legal = ui.action_order(st, st.legal_actions())
     assert sorted(st.action_to_string(a) for a in legal) == ["buy", "pass"]
     labels = [ui.action_label(st, a) for a in legal]
-    got, err = cli._resolve_name(st, "t", legal, labels, ui.short_forms, ui)
+    got, err = cli.moves._resolve_name(st, "t", legal, labels, ui.short_forms, ui)
     assert got is None
     assert "at a buy offer 'b' buys, 'p' passes" in " ".join(err.split())
 
@@ -697,9 +697,9 @@ def test_a_split_hint_is_not_called_about_the_same():
     # (play K♣ 50%, play J♦ 40%, play 6♦ 10%)" — two moves stood out, one did not
     from krazy_core import cli
     labels, legal = ["play 6♦", "play J♦", "play K♣"], [1, 2, 3]
-    split = cli._hint_text({3: 0.50, 2: 0.41, 1: 0.09}, labels, legal).plain
+    split = cli.play._hint_text({3: 0.50, 2: 0.41, 1: 0.09}, labels, legal).plain
     assert split == "No clear hint: the search is split between play K♣ (50%) and play J♦ (41%); then play 6♦ 9%."
-    flat = cli._hint_text({1: 0.34, 2: 0.33, 3: 0.33}, labels, legal).plain
+    flat = cli.play._hint_text({1: 0.34, 2: 0.33, 3: 0.33}, labels, legal).plain
     assert flat == "No clear hint: the search rates these moves about the same (play 6♦ 34%, play J♦ 33%, play K♣ 33%)."
 
 
@@ -735,7 +735,7 @@ def test_crazy_rummy_round_end_says_who_went_out():
 
 def test_a_one_choice_prompt_does_not_say_1_to_1():
     # KrassKariert, a drawn card to insert: "Your move (1-1, or a name; h hint, q quit):"
-    from krazy_core import cli_table
+    from krazy_core.cli import table as cli_table
     assert cli_table.prompt_text(None, 1, 1) == "Your move (1, or a name; h hint, q quit): "
     assert cli_table.prompt_text("Ann", 7, 2) == "Ann, your move (1-7, m more, or a name; h hint, q quit): "
 
@@ -897,9 +897,9 @@ def test_crazy_rummy_refusals_at_a_buy_offer_speak_to_the_buyer():
     class Seat2:
         def current_player(self):
             return 2
-    assert cli._you(Seat2(), "seat 0 first takes or declines the up-card (CR-8)") == \
+    assert cli.moves._you(Seat2(), "seat 0 first takes or declines the up-card (CR-8)") == \
         "seat 1 first takes or declines the up-card (CR-8)"
-    assert cli._you(Seat2(), "seat 2 holds no 5♠") == "you hold no 5♠"
+    assert cli.moves._you(Seat2(), "seat 2 holds no 5♠") == "you hold no 5♠"
 
 
 def test_krass_kariert_says_why_a_hand_is_lost():

@@ -100,7 +100,7 @@ def test_CR_11_lay_off_without_its_end_when_both_ends_fit_is_unclear():
         s.string_to_action("lay off jk on meld 4")
     assert set(e.value.matches) == {low, high}
     assert "'lay off 🃏 on meld 4 low'" in str(e.value) and "'lay off 🃏 on meld 4 high'" in str(e.value)
-    from krazy_core.cli import _resolve_name
+    from krazy_core.cli.moves import _resolve_name
     legal = s.legal_actions()
     # the terminal numbers melds from 1: the engine's meld 4 is the table's meld 5, and the
     # table's meld 4 (the engine's 3) takes the Joker one way only

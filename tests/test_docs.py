@@ -91,7 +91,7 @@ def _docstring_modules():
 
 
 @pytest.mark.parametrize("name", _docstring_modules())
-@slow_cases('krazy_core.tournament')
+@slow_cases('krazy_core.runs.tournament')
 def test_docstring_examples(name):
     mod = pytest.importorskip(name) if name.startswith("krazy_core.envs.") else importlib.import_module(name)
     finder = doctest.DocTestFinder(exclude_empty=True)

@@ -15,8 +15,16 @@ Layers, bottom up:
    game's words for frontends, over its core and notation, never the state), the package
    ``__init__`` (over those), ``view`` (a face: nothing of the game imports it, the registry
    finds it); none of them imports the registry (``krazy_core.game``) or ``krazy_core``;
-3. the Python faces above the games: ``game`` (the registry, ``make``), ``bots``, ``arena``,
-   ``ui``, ``cli``, ``search.bot``, the package ``__init__``.
+3. the Python faces above the games: ``game`` (the registry, ``make``), ``bots``, ``ui``,
+   ``search.bot``, ``learn.model``, the package ``__init__``; ``protocol`` (the JSON faces
+   and their schemas) and ``envs`` (the AI faces);
+4. running many games: the package ``runs`` (``runner``, ``store``, ``jobs``, then
+   ``arena``, ``tournament``, ``sprt``, ``selfplay``) and ``learn.train``;
+5. the front ends: the package ``cli`` (``common``, ``table``, ``moves``, ``narrate``,
+   ``play``, ``runs``, ``info``, then the parser) and ``server``.
+
+Nothing imports a layer above its own, and no module imports a module of the package
+inside a function unless a comment on that line or the line above says why.
 """
 import ast
 import pathlib
@@ -29,7 +37,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "krazy_core"
 BASE = {"krazy_core.errors", "krazy_core._validate", "krazy_core.cards", "krazy_core._cards",
         "krazy_core._ops", "krazy_core.rng", "krazy_core.spec", "krazy_core._words"}
 GAME_LAYER_OK = BASE | {"krazy_core._state", "krazy_core.games.melds"}
-FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.arena", "krazy_core.ui",
+FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.runs.arena", "krazy_core.ui",
          "krazy_core.cli", "krazy_core.search.bot"}
 
 # the four games' packages (krazy_core/games/<game>/)
@@ -189,7 +197,7 @@ def test_a_game_package_imports_one_way(path):
     if part == "view":
         return                                  # a face: the generic ui, rich, the cards ...
     allowed = GAME_LAYER_OK | ({"krazy_core.search.ismcts"} if part in ("core", "state") else set()) \
-        | ({"krazy_core.schemas._parts"} if part == "schema" else set())
+        | ({"krazy_core.protocol.schemas._parts"} if part == "schema" else set())
     assert not others - allowed, f"{game}/{path.name} imports {sorted(others - allowed)}"
     text = path.read_text(encoding="utf-8")
     assert "krazy_core.make(" not in text and "import krazy_core\n" not in text
@@ -210,6 +218,108 @@ def test_bots_and_search_do_not_import_each_other_in_a_circle():
     assert "krazy_core.game" not in _modules(imports_of(ROOT / "spec.py"))
 
 
+# the layers above the games, bottom up: a module of one may import the ones below, never above
+# (``learn.model``, the learned models' face, sits with the bots; ``learn.train`` is a run)
+UPPER = [("krazy_core.protocol", "krazy_core.envs"),
+         ("krazy_core.runs", "krazy_core.learn.train"),
+         ("krazy_core.cli", "krazy_core.server", "krazy_core.__main__")]
+# the schemas' building blocks: a leaf (it imports nothing of the package) the games' own
+# schema parts are written with
+SCHEMA_PARTS = "krazy_core.protocol.schemas._parts"
+
+
+def _layer_of(module):
+    for i, group in enumerate(UPPER):
+        if any(module == g or module.startswith(g + ".") for g in group):
+            return i
+    return -1                       # the engine, the games, the bots: below every group
+
+
+def _all_py_and_pyx():
+    return [p for p in ROOT.rglob("*") if p.suffix in (".py", ".pyx", ".pxd") and "__pycache__" not in p.parts]
+
+
+def test_the_reader_sees_the_upper_layers():
+    assert _layer_of("krazy_core.runs.arena") == 1 and _layer_of("krazy_core.cli.play") == 2
+    assert _layer_of("krazy_core.protocol.schemas") == 0 and _layer_of("krazy_core.game") == -1
+    assert "krazy_core.runs.runner" in imports_of(ROOT / "runs" / "arena.py")
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    """The engine and the games import none of protocol, envs, learn, runs, cli, server
+    (but the schema parts, a leaf); the runs import no front end; the protocol no run."""
+    bad = []
+    for p in _all_py_and_pyx():
+        me = _module_of(p)
+        mine = _layer_of(me)
+        for m in _modules(imports_of(p)):
+            if m == SCHEMA_PARTS:
+                continue
+            if _layer_of(m) > mine:
+                bad.append(f"{me} imports {m}")
+    assert not bad, bad
+    assert not _modules(imports_of(ROOT / "protocol" / "schemas" / "_parts.py"))
+
+
+def test_the_runs_are_no_circle():
+    """The runner plays what a batch's payload names: it imports none of the runs above it."""
+    runner = _modules(imports_of(ROOT / "runs" / "runner.py"))
+    assert not {m for m in runner if m.startswith("krazy_core.runs")}, runner
+    jobs = _modules(imports_of(ROOT / "runs" / "jobs.py"))
+    assert not {m for m in jobs if m.startswith("krazy_core.runs")}, jobs
+    for name in ("arena", "tournament", "sprt", "selfplay"):
+        used = {m for m in _modules(imports_of(ROOT / "runs" / f"{name}.py")) if m.startswith("krazy_core.runs.")}
+        assert used <= {"krazy_core.runs.jobs", "krazy_core.runs.runner", "krazy_core.runs.store"}, (name, used)
+
+
+CLI_ORDER = ["common", "table", "moves", "narrate", "play", "runs", "info", "__init__"]
+
+
+def test_the_cli_modules_import_one_way():
+    """Each module of ``cli`` imports only the ones before it in ``CLI_ORDER``."""
+    for i, name in enumerate(CLI_ORDER):
+        path = ROOT / "cli" / f"{name}.py"
+        below = {"krazy_core.cli." + n for n in CLI_ORDER[:i] if n != "__init__"}
+        used = {m for m in _modules(imports_of(path)) if m.startswith("krazy_core.cli.")}
+        assert used <= below, (name, used - below)
+    assert sorted(p.stem for p in (ROOT / "cli").glob("*.py")) == sorted(CLI_ORDER + ["__main__"])
+
+
+def _function_level_imports(path):
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    seen = set()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if id(node) in seen or not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            seen.add(id(node))
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if isinstance(node, ast.ImportFrom) and node.level:
+                names = ["krazy_core.(relative)"]
+            if any(n == "krazy_core" or n.startswith("krazy_core.") for n in names):
+                said = "#" in lines[node.lineno - 1] or lines[node.lineno - 2].strip().startswith("#")
+                yield node.lineno, names[0], said
+
+
+def test_the_reader_sees_function_level_imports(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("def f():\n    from krazy_core.cards import parse_card\n\n"
+                 "def g():\n    # why: a cycle\n    import krazy_core.game\n", encoding="utf-8")
+    assert list(_function_level_imports(f)) == [(2, "krazy_core.cards", False), (6, "krazy_core.game", True)]
+
+
+def test_no_function_level_import_of_the_package_without_a_reason():
+    """An import of the package's own modules inside a function hides a cycle or a cost;
+    where one is needed (an optional extra, a real cycle), a comment says why."""
+    bad = [f"{p.relative_to(ROOT)}:{line} {mod}" for p in sorted(ROOT.rglob("*.py"))
+           for line, mod, said in _function_level_imports(p) if not said]
+    assert not bad, bad
+
+
 def test_bots_ismcts_is_a_class():
     from krazy_core import bots
     b = bots.make_bot("ismcts:10", seed=1)
@@ -220,7 +330,7 @@ def test_bots_ismcts_is_a_class():
 
 def test_the_generic_cli_holds_no_game_knowledge():
     """The CLI names no game and tests no game's card codes (``typed_card`` of the view)."""
-    text = (ROOT / "cli.py").read_text(encoding="utf-8")
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "cli").glob("*.py")))
     for word in ("0x60", "0x61", "0x70", "krazy-kings\"", "kings-rummy\"", "contract-rummy\"",
                  "krass-kariert\"", "_action_named", "_explain_illegal", "hasattr(state, \"_"):
         assert word not in text, word

@@ -10,7 +10,7 @@ import pytest
 
 import krazy_core
 from krazy_core import cli
-from krazy_core.arena import run_arena
+from krazy_core.runs.arena import run_arena
 from krazy_core.bots import ISMCTSBot, HeuristicBot, RandomBot, make_bot
 from krazy_core.bots.levels import (DESCRIPTIONS, LEVEL_NAMES, LEVELS, is_level, level_bot,
                                     level_choices, level_word)
@@ -63,8 +63,8 @@ def test_unknown_level_names_the_levels():
 
 
 def test_cli_uses_the_one_vocabulary():
-    assert cli.LEVELS is LEVELS
-    assert cli._bot_list("easy,hard", 3) == ["easy", "hard", "easy"]
+    assert cli.common.LEVELS is LEVELS
+    assert cli.common._bot_list("easy,hard", 3) == ["easy", "hard", "easy"]
 
 
 @pytest.mark.parametrize("level", LEVEL_NAMES)

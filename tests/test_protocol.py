@@ -16,7 +16,7 @@ import pytest
 import krazy_core
 from krazy_core import protocol
 from krazy_core.cards import format_card
-from krazy_core.schemas import _generate
+from krazy_core.protocol.schemas import _generate
 from protocol_helpers import Checker, Invalid, compile_schema
 from helpers import slow_cases  # noqa: E402
 
@@ -29,7 +29,7 @@ def test_shipped_schemas_are_what_the_generator_builds():
     assert sorted(built) == sorted(protocol.SCHEMA_FILES)
     for name, body in built.items():
         with open(f"{protocol.SCHEMA_DIR}/{name}", encoding="utf-8") as f:
-            assert f.read() == _generate.dumps(body), f"{name}: run python -m krazy_core.schemas._generate"
+            assert f.read() == _generate.dumps(body), f"{name}: run python -m krazy_core.protocol.schemas._generate"
         jsonschema.Draft202012Validator.check_schema(body)
         assert body["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 

@@ -6,11 +6,11 @@ import os
 import pytest
 
 import krazy_core
-from krazy_core.arena import run_arena
-from krazy_core.runner import InlineRunner, LocalRunner, RayRunner
-from krazy_core.sprt import run_sprt
-from krazy_core.store import Store
-from krazy_core.tournament import plot_ratings, run_tournament
+from krazy_core.runs.arena import run_arena
+from krazy_core.runs.runner import InlineRunner, LocalRunner, RayRunner
+from krazy_core.runs.sprt import run_sprt
+from krazy_core.runs.store import Store
+from krazy_core.runs.tournament import plot_ratings, run_tournament
 
 ray = pytest.importorskip("ray")
 
@@ -25,7 +25,7 @@ CONFIGS = {
 
 @pytest.fixture(scope="session")
 def ray_cluster():
-    from krazy_core.runner import ray_init
+    from krazy_core.runs.runner import ray_init
     started = not ray.is_initialized()
     if started:
         ray_init(num_cpus=2)
@@ -62,8 +62,8 @@ def test_simulate_and_sprt_are_the_same_on_ray(on_ray):
     s2 = run_arena(game, ["heuristic", "random"], 60, seed=3, runner=on_ray, batch_size=7)
     assert (s1.wins, s1.decisions, s1.turns) == (s2.wins, s2.decisions, s2.turns)
     g2 = krazy_core.make("krazy-kings", num_players=2)
-    x = run_sprt(g2, "random", "heuristic", seed=1)
-    y = run_sprt(g2, "random", "heuristic", seed=1, runner=on_ray)
+    x = run_sprt(g2, ["random", "heuristic"], seed=1)
+    y = run_sprt(g2, ["random", "heuristic"], seed=1, runner=on_ray)
     assert y.decision == x.decision == "H1" and y.games == x.games and y.test.llr() == x.test.llr()
 
 
@@ -84,14 +84,14 @@ def test_a_ray_worker_killed_mid_batch_loses_nothing(on_ray, tmp_path):
 @pytest.mark.slow
 def test_selfplay_on_ray_writes_the_same_shards(on_ray, tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
-    from krazy_core.selfplay import run_selfplay
+    from krazy_core.runs.selfplay import run_selfplay
     game = krazy_core.make("krazy-kings")
-    run_selfplay(game, "ismcts:8", 4, str(tmp_path / "a"), seed=5, batch_size=2, runner=InlineRunner())
-    s = run_selfplay(game, "ismcts:8", 4, str(tmp_path / "b"), seed=5, batch_size=2, runner=on_ray,
+    run_selfplay(game, "ismcts:8", 4, out=str(tmp_path / "a"), seed=5, batch_size=2, runner=InlineRunner())
+    s = run_selfplay(game, "ismcts:8", 4, out=str(tmp_path / "b"), seed=5, batch_size=2, runner=on_ray,
                      fault=(1, str(tmp_path / "killed")))
-    assert s["shards"] == 2 and (tmp_path / "killed").exists()
+    assert s.shards == 2 and (tmp_path / "killed").exists()
     a, b = pq.read_table(str(tmp_path / "a")), pq.read_table(str(tmp_path / "b"))
-    assert a.num_rows == b.num_rows == s["decisions"] and a.equals(b)
+    assert a.num_rows == b.num_rows == s.decisions and a.equals(b)
 
 
 @pytest.mark.slow

@@ -9,12 +9,13 @@ import os
 import pytest
 
 import krazy_core
-from krazy_core.arena import run_arena, seating, duplicate_block, rotations
+from krazy_core.runs.arena import run_arena
+from krazy_core.runs.jobs import seating, duplicate_block, rotations
 from krazy_core.errors import ConfigError
-from krazy_core.runner import InlineRunner, LocalRunner, make_runner
-from krazy_core.sprt import SPRT, elo_to_score, run_sprt
-from krazy_core.store import Store, StoreError
-from krazy_core.tournament import Tournament, plan_tables, run_tournament, plot_ratings, tournament_job
+from krazy_core.runs.runner import InlineRunner, LocalRunner, make_runner
+from krazy_core.runs.sprt import SPRT, elo_to_score, run_sprt
+from krazy_core.runs.store import Store, StoreError
+from krazy_core.runs.tournament import Tournament, plan_tables, run_tournament, plot_ratings, tournament_job
 
 BOTS4 = ["random", "heuristic", "ismcts:8", "ismcts:8:rollout=random"]
 
@@ -118,7 +119,7 @@ def test_an_interrupted_tournament_resumes_from_the_store(tmp_path):
 
 
 def test_store_refuses_a_folder_and_keeps_batches_once(tmp_path):
-    from krazy_core.store import open_store
+    from krazy_core.runs.store import open_store
     with pytest.raises(ConfigError, match="is a folder"):
         open_store(str(tmp_path))
     with pytest.raises(StoreError, match="not a folder"):
@@ -244,37 +245,37 @@ def test_sprt_llr_matches_the_gsprt_formula():
 
 def test_sprt_decides_both_ways_and_the_same_on_every_backend():
     game = _kk(2)
-    up = run_sprt(game, "random", "heuristic", seed=1, batch_size=2)
+    up = run_sprt(game, ["random", "heuristic"], seed=1, batch_size=2)
     assert up.decision == "H1" and up.games == 2 * up.pairs and 10 < up.games < 2000
     with LocalRunner(2) as r:
-        again = run_sprt(game, "random", "heuristic", seed=1, runner=r, batch_size=16)
+        again = run_sprt(game, ["random", "heuristic"], seed=1, runner=r, batch_size=16)
     assert (again.decision, again.games, again.test.llr()) == (up.decision, up.games, up.test.llr())
-    down = run_sprt(game, "heuristic", "random", seed=1)
+    down = run_sprt(game, ["heuristic", "random"], seed=1)
     assert down.decision == "H0"
-    undecided = run_sprt(game, "random", "heuristic", seed=1, max_games=6)
+    undecided = run_sprt(game, ["random", "heuristic"], seed=1, games=6)
     assert undecided.decision is None and undecided.games == 6
 
 
 @pytest.mark.parametrize("kw, words", [({"alpha": 0}, "alpha"), ({"beta": 0.7}, "beta"),
-                                        ({"elo0": 10, "elo1": 5}, "below"), ({"max_games": 0}, "max-games")])
+                                        ({"elo0": 10, "elo1": 5}, "below"), ({"games": 0}, "max-games")])
 def test_sprt_bad_flags(kw, words):
     with pytest.raises(ConfigError, match=words):
-        run_sprt(_kk(2), "random", "heuristic", **kw)
+        run_sprt(_kk(2), ["random", "heuristic"], **kw)
     with pytest.raises(ConfigError, match="two different bots"):
-        run_sprt(_kk(2), "random", "random")
+        run_sprt(_kk(2), ["random", "random"])
 
 
 # ------------------------------------------------------------------ self-play
 @pytest.mark.slow
 def test_selfplay_shards_are_readable_and_hold_every_decision(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
-    from krazy_core.selfplay import run_selfplay
+    from krazy_core.runs.selfplay import run_selfplay
     game = krazy_core.make("krass-kariert")
     out = tmp_path / "sp"
-    s = run_selfplay(game, "ismcts:10", 5, str(out), seed=3, batch_size=2)
-    assert s["shards"] == 3 and s["games"] == 5
+    s = run_selfplay(game, "ismcts:10", 5, out=str(out), seed=3, batch_size=2)
+    assert s.shards == 3 and s.games == 5
     table = pq.read_table(str(out))
-    assert table.num_rows == s["decisions"] > 0
+    assert table.num_rows == s.decisions > 0
     meta = pq.read_schema(str(out / "shard-000000.parquet")).metadata
     assert meta[b"krazy.game_id"] == b"krass-kariert" and meta[b"krazy.schema_version"] == b"1"
     rows = table.to_pylist()
@@ -289,15 +290,15 @@ def test_selfplay_shards_are_readable_and_hold_every_decision(tmp_path):
             assert sum(r["policy_visits"]) == pytest.approx(1.0, abs=1e-5)
             st.apply_action(r["action"])
         assert st.is_terminal() and mine[0]["returns"] == pytest.approx(list(st.returns()))
-    again = run_selfplay(game, "ismcts:10", 5, str(out), seed=3)
-    assert again["skipped"] == 3 and again["shards"] == 0          # resumed (2 games a shard kept)
+    again = run_selfplay(game, "ismcts:10", 5, out=str(out), seed=3)
+    assert again.skipped == 3 and again.shards == 0          # resumed (2 games a shard kept)
     with pytest.raises(ConfigError, match="another self-play job"):
-        run_selfplay(game, "ismcts:11", 5, str(out), seed=3, batch_size=2)
+        run_selfplay(game, "ismcts:11", 5, out=str(out), seed=3, batch_size=2)
 
 
 def test_selfplay_full_disk_and_unwritable_out_lose_nothing(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
-    from krazy_core.selfplay import run_selfplay, SelfplayError
+    from krazy_core.runs.selfplay import run_selfplay, SelfplayError
     game = _kk(4)
     out = tmp_path / "sp"
     calls = []
@@ -311,18 +312,18 @@ def test_selfplay_full_disk_and_unwritable_out_lose_nothing(tmp_path):
         pq.write_table(table, path)
 
     with pytest.raises(SelfplayError, match="disk is full.*2 shards already written"):
-        run_selfplay(game, "heuristic", 8, str(out), batch_size=2, writer=full_after_two)
+        run_selfplay(game, "heuristic", 8, out=str(out), batch_size=2, writer=full_after_two)
     names = sorted(os.listdir(out))
     assert names == ["_selfplay.json", "shard-000000.parquet", "shard-000001.parquet"]
     assert pq.read_table(str(out)).num_rows > 0
-    done = run_selfplay(game, "heuristic", 8, str(out), batch_size=2)        # resumes
-    assert done["skipped"] == 2 and done["shards"] == 2
+    done = run_selfplay(game, "heuristic", 8, out=str(out), batch_size=2)        # resumes
+    assert done.skipped == 2 and done.shards == 2
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     with pytest.raises(ConfigError, match="is a file"):
-        run_selfplay(game, "heuristic", 2, str(blocker))
+        run_selfplay(game, "heuristic", 2, out=str(blocker))
     with pytest.raises(ConfigError, match="cannot be written"):
-        run_selfplay(game, "heuristic", 2, str(blocker / "sub"))
+        run_selfplay(game, "heuristic", 2, out=str(blocker / "sub"))
 
 
 # ------------------------------------------------------------------ CLI

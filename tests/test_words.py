@@ -6,7 +6,7 @@ import pytest
 
 import krazy_core
 from krazy_core import protocol
-from krazy_core.cli import _log_lines
+from krazy_core.cli.narrate import _log_lines
 from krazy_core.errors import IllegalActionError, UnclearActionError
 from krazy_core.games import melds
 from krazy_core.ui import load_ui

@@ -14,6 +14,7 @@ from krazy_core.bots.base import Bot
 from krazy_core.errors import ConfigError
 from krazy_core.rng import Rng
 from krazy_core.search.ismcts import DEFAULT_EXPLORATION, check_options, search
+from krazy_core.search.ismcts import _model_arrays, _policy_arrays, game_defaults
 
 __all__ = ["ISMCTSBot", "DEFAULT_TIME_LIMIT"]
 
@@ -63,7 +64,6 @@ class ISMCTSBot(Bot):
     def check_game(self, game) -> None:
         """``ConfigError`` unless the learned models these options name (``value="model"``,
         ``prior_from="model"``, with the game's own search defaults) load and fit ``game``."""
-        from krazy_core.search.ismcts import _model_arrays, _policy_arrays, game_defaults
         state = game.new_initial_state(seed=0)
         o = check_options(dict(self._given, iterations=1, time_limit=None), defaults=game_defaults(state))
         if o["value"] == "model":

@@ -6,6 +6,7 @@ import io
 
 from krazy_core.errors import ConfigError
 from krazy_core.game import available_games, get_spec
+from krazy_core.ui import load_ui
 
 # game id -> Gymnasium id (registered on import of krazy_core.envs): each game's GameSpec.env_id
 ENV_IDS = {gid: get_spec(gid).env_id for gid in available_games()}
@@ -33,7 +34,6 @@ def render_text(state, viewer, width=100) -> str:
     """The terminal view (``krazy_core.ui``) of ``state`` as seat ``viewer`` sees it
     (``None``: a spectator), as plain text."""
     from rich.console import Console
-    from krazy_core.ui import load_ui
     buf = io.StringIO()
     console = Console(file=buf, width=width, color_system=None, force_terminal=False,
                       legacy_windows=False)

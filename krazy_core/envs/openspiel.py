@@ -95,6 +95,7 @@ from krazy_core.game import get_spec
 from krazy_core._state import Tape, apply_taped, new_state_taped
 from krazy_core.errors import IllegalActionError
 from krazy_core.rng import Rng
+from krazy_core.bots import make_bot
 
 __all__ = ["register", "short_name", "SHORT_NAMES", "CHANCE_NAMES", "KrazyBot"]
 
@@ -465,7 +466,6 @@ class KrazyBot(pyspiel.Bot):
 
     def __init__(self, game, player_id, bot="heuristic", *, seed=None):
         super().__init__()
-        from krazy_core.bots import make_bot
         self.player_id = player_id
         self.bot = make_bot(bot, seed=seed) if isinstance(bot, str) else bot
 

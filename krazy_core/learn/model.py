@@ -18,6 +18,10 @@ from krazy_core.errors import ConfigError
 # the file format and the reference forward pass live below the search, which loads the model
 from krazy_core.search.value_model import (MODELS_DIR, load_value_model, model_path,
                                            save_value_model, value_numpy, normalize_values)
+from krazy_core.search.ismcts import _model_arrays
+from krazy_core.search.policy_model import policy_path
+from krazy_core.search.ismcts import _policy_arrays
+from krazy_core.search.ismcts import policy_priors
 
 __all__ = ["MODELS_DIR", "model_path", "load_value_model", "value_numpy", "seat_values",
            "save_value_model", "ValueBot", "PolicyBot"]
@@ -51,7 +55,6 @@ class ValueBot(Bot):
 
     def check_game(self, game) -> None:
         """``ConfigError`` unless the value model loads and fits ``game``'s tensor."""
-        from krazy_core.search.ismcts import _model_arrays
         _model_arrays(game.new_initial_state(seed=0), self.model)
 
     def step(self, state) -> int:
@@ -95,17 +98,14 @@ class PolicyBot(Bot):
         self.model = model
 
     def _path(self):
-        from krazy_core.search.policy_model import policy_path
         m = self.model
         return policy_path(m) if m is not None and not m.endswith(".npz") else m
 
     def check_game(self, game) -> None:
         """``ConfigError`` unless the policy loads and fits ``game``'s tensor and actions."""
-        from krazy_core.search.ismcts import _policy_arrays
         _policy_arrays(game.new_initial_state(seed=0), self._path())
 
     def step(self, state) -> int:
-        from krazy_core.search.ismcts import policy_priors
         self._check(state)
         legal = state.legal_actions()
         if len(legal) == 1:

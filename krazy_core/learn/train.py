@@ -33,6 +33,12 @@ import numpy as np
 import krazy_core
 from krazy_core.learn.model import save_value_model, value_numpy
 from krazy_core.rng import Rng
+from krazy_core.runs.jobs import make_job
+from krazy_core.runs.runner import make_runner
+from krazy_core.runs.selfplay import play_batch as selfplay_batch
+from krazy_core.search.policy_model import policy_logits_numpy, save_policy_model
+from krazy_core.search import value_model
+from krazy_core.bots import make_bot
 
 __all__ = ["selfplay_data", "fit", "train", "search_selfplay", "fit_policy", "policy_loss",
            "train_policy", "main"]
@@ -175,10 +181,8 @@ def search_selfplay(game_id: str, teacher: str, games: int, seed: int, players: 
     actions, ``target`` float32 (N, A): with ``target="move"`` a one-hot of the move the
     teacher played (its most visited), with ``"visits"`` its root visit fractions (sum 1
     over the mask), ``g`` int32 (N,) the game's index.  Game g is dealt from ``seed + g`` at the table
-    size ``players[g % len(players)]`` (:func:`krazy_core.selfplay.play_batch`, played by
+    size ``players[g % len(players)]`` (:func:`krazy_core.runs.selfplay.play_batch`, played by
     ``workers`` local processes; the result does not depend on their number)."""
-    from krazy_core.arena import make_job
-    from krazy_core.runner import make_runner
     xs, ms, ts, gs = [], [], [], []
     t0 = time.perf_counter()
     base = 0
@@ -192,7 +196,7 @@ def search_selfplay(game_id: str, teacher: str, games: int, seed: int, players: 
         runner = make_runner(workers)
         done = 0
         try:
-            payloads = ((lo, {"kind": "selfplay", "job": job, "lo": lo, "hi": min(count, lo + size)})
+            payloads = ((lo, {"play": selfplay_batch, "job": job, "lo": lo, "hi": min(count, lo + size)})
                         for lo in range(0, count, size))
             for _, cols in runner.run(payloads):
                 m = cols["mask"]
@@ -227,7 +231,6 @@ def _masked_softmax(z, mask):
 
 def policy_loss(P, x, mask, target) -> float:
     """Mean cross entropy of the teacher's visit fractions under the model's policy."""
-    from krazy_core.search.policy_model import policy_logits_numpy
     p = _masked_softmax(policy_logits_numpy(P, x).astype(np.float64), mask)
     return float(-np.mean(np.sum(np.where(target > 0, target * np.log(np.maximum(p, 1e-12)), 0.0), 1)))
 
@@ -279,7 +282,6 @@ def train_policy(game_id: str, out: str, *, teacher: str = "ismcts:1000", games:
     (``prior_from=model``).  Round r plays the games dealt from ``seed + r * games``.  Writes
     ``DIR/<game_id>.policy.npz`` (:mod:`krazy_core.search.policy_model`) and
     ``DIR/<game_id>.policy.json`` (the report); returns the report."""
-    from krazy_core.search.policy_model import policy_logits_numpy, save_policy_model
     w0 = time.perf_counter()
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, f"{game_id}.policy.npz")
@@ -357,9 +359,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                          "GAME.value.json, or GAME.policy.json with --policy): rebuilds that model")
     a = ap.parse_args(argv)
     if a.shipped:
-        from krazy_core.search.value_model import MODELS_DIR
         kind = "policy" if a.policy else "value"
-        rep = os.path.join(MODELS_DIR, f"{a.game}.{kind}.json")
+        rep = os.path.join(value_model.MODELS_DIR, f"{a.game}.{kind}.json")
         if not os.path.exists(rep):
             ap.error(f"--shipped{' --policy' if a.policy else ''}: no shipped {kind} report for {a.game!r} ({rep})")
         with open(rep) as f:
@@ -390,7 +391,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.policy:
         if a.rounds < 1 or not 1 <= a.workers <= 256:
             ap.error("need --rounds >= 1 and --workers in 1..256")
-        from krazy_core.bots import make_bot
         try:
             make_bot(a.teacher, seed=0).check_game(krazy_core.make(a.game, num_players=players[0]))
         except krazy_core.errors.KrazyError as e:

@@ -71,6 +71,8 @@ from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 from krazy_core.game import get_spec
 from krazy_core.server.store import Store, StoreError, secret_hash
 from krazy_core.server.tables import Table, build_table, dumps, is_search_bot, new_token
+from krazy_core.server.store import default_path
+from krazy_core.search.bot import ISMCTSBot
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_MESSAGE = 4096          # bytes of one client message
@@ -713,7 +715,6 @@ class Server:
 
         def think():
             try:
-                from krazy_core.search.bot import ISMCTSBot
                 return ISMCTSBot(iterations=iters, time_limit=budget, seed=version).step(view)
             except Exception:
                 return view.heuristic_action(seed=version)
@@ -1107,7 +1108,6 @@ def serve(host: str = "127.0.0.1", port: int = 8765, db: Optional[str] = None,
     database file it cannot use ends it with one line and exit status 2. ``limits``:
     :class:`Limits` (expiry times, caps)."""
     import uvicorn
-    from krazy_core.server.store import default_path
     path = db or default_path()
     try:
         app = create_app(path, limits=limits)

@@ -19,6 +19,7 @@ from krazy_core.bots import make_bot
 from krazy_core.bots.levels import LEVEL_NAMES, is_level, level_word
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 from krazy_core.server.store import secret_hash
+from krazy_core.bots.ismcts import ISMCTSBot
 
 try:                                   # the server extra's fast JSON encoder (same output)
     import orjson as _orjson
@@ -117,7 +118,6 @@ def server_bot(word: str, seed: int, budget: float = MOVE_BUDGET):
     as their iterations (whichever ends first), so no move holds a worker longer."""
     word = level_word(word)             # a level is its bot word (krazy_core.bots.levels)
     if is_search_bot(word):
-        from krazy_core.bots.ismcts import ISMCTSBot
         iters = int(word[7:]) if word.startswith("ismcts:") else None
         return ISMCTSBot(iterations=iters, time_limit=budget if iters else min(budget, 0.2), seed=seed)
     return make_bot(word, seed=seed)

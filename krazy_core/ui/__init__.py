@@ -57,6 +57,7 @@ from types import SimpleNamespace
 
 from rich.panel import Panel
 from rich.text import Text
+from krazy_core.game import REGISTRY, get_spec
 
 
 def plural(n: int, word: str) -> str:
@@ -82,14 +83,12 @@ def _generic_event(event, names):
 
 
 def _game_words(game_id: str):
-    from krazy_core.game import REGISTRY, get_spec
     return get_spec(game_id).words if game_id in REGISTRY else None
 
 
 def load_ui(game_id: str):
     """The view module of a game (``games/<game>/view.py``), or the generic view for a game
     without one.  An error inside a game's view is raised, not hidden behind the generic one."""
-    from krazy_core.game import REGISTRY
     mod = None
     if game_id in REGISTRY:
         name = REGISTRY[game_id] + ".view"

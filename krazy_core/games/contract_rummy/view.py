@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from krazy_core.cards import format_card
+from krazy_core.cards import format_card, parse_card
 from krazy_core.games.contract_rummy.words import (  # noqa: F401  (re-exported: the table's words)
     RANK_SHORT, RANK_WORDS, SUIT_WORDS, WILD_MARK, contract_words, engine_text, meld_no as _no, meld_ranges, meld_wilds,
     meld_words)
@@ -20,6 +20,7 @@ from krazy_core.games.contract_rummy.words import narrate as describe_event  # n
 from krazy_core.ui import plural
 from krazy_core.games.contract_rummy.words import (  # noqa: F401  (the shapes of melds, CR-5)
     _book_reason, _gaps, _is_wild, _run_places, _sequence_reason, meld_problem)
+from krazy_core.errors import UnclearActionError
 
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 5: "bold magenta"}
 PHASE_WORDS = {"first_up_card": "dealer: take the first up-card?", "take_or_decline": "take the up-card or draw",
@@ -210,7 +211,7 @@ def hand_text(codes) -> Text:
 def typed_card(code) -> bool:
     """Whether a typed word that ``parse_card`` reads as ``code`` is a card of this table,
     written out as the table writes it: the suit cards and Jokers (codes below 0x60; the
-    CLI's chained moves, ``krazy_core.cli._proper_name``)."""
+    CLI's chained moves, ``krazy_core.cli.moves._proper_name``)."""
     return 0 <= code < 0x60
 
 
@@ -222,7 +223,6 @@ def final_points(state):
 def _cards_in(text):
     """The card codes of the words of ``text`` (``"5s 5♥ JK"``), or ``None`` when a word is
     not a card (``krazy_core.cards.parse_card``; suit cards and Jokers only)."""
-    from krazy_core.cards import parse_card
     out = []
     for w in str(text).split():
         try:
@@ -267,7 +267,6 @@ def expand_typed(state, text):
         if obs.get("phase") != "going_down" and obs.get("down") and obs["down"][me]:
             # (it said "lay K♥ is not allowed now: cards are laid into melds only after 'go
             # down'", to a player who was down and held no K♥: a fresh user's find)
-            from krazy_core.errors import UnclearActionError
             raise UnclearActionError("you are down this round already (one lay-down a round, CR-10): "
                                      "lay off a card onto a meld instead, e.g. 'lay off 7h on meld 4 "
                                      "high' (CR-11)", matches=None)
@@ -276,7 +275,6 @@ def expand_typed(state, text):
             return out + [[(f"lay {format_card(c)}",) for c in cards], "finish meld"]
         ways, _ = _run_places(cards, wrap)
         if not ways:
-            from krazy_core.errors import UnclearActionError
             raise UnclearActionError(meld_problem(cards, wrap), matches=None)
         least = ways[0][0]
         ways = [w for w in ways if w[0] == least]
@@ -373,7 +371,6 @@ def prompt_hint(state):
 def typed_action(state, action, text):
     """A lay off typed without its end (``lay off 2♠ on meld 5``) when both ends of the run
     are open is not played at one end by choice: ``UnclearActionError`` asks which (CR-8)."""
-    from krazy_core.errors import UnclearActionError
     name = engine_text(state, state.action_to_string(action))       # the meld as the table numbers it
     low = " " + " ".join(str(text).lower().split()) + " "
     if name.startswith("lay off ") and name.endswith((" low", " high")) and \
@@ -441,7 +438,6 @@ def typed_text(state, text: str) -> str:
     def down(m):
         k = int(m.group(2)) if len(m.group(2)) < 8 else 0      # (-1, a huge number: no meld)
         if not 1 <= k <= 3 * n:
-            from krazy_core.errors import UnclearActionError
             # (no "meld N" in these words: engine_text would renumber it)
             raise UnclearActionError(f"{m.group(2)} is not a meld number at this table: melds are "
                                      f"numbered 1-{3 * n} ({meld_ranges(n)})", matches=None)

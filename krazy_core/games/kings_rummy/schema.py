@@ -1,7 +1,7 @@
-"""Kings Rummy's parts of the JSON Schemas (``krazy_core.schemas`` builds the shipped files
+"""Kings Rummy's parts of the JSON Schemas (``krazy_core.protocol.schemas`` builds the shipped files
 from every game's): the observation's own keys, each event's keys, the full state."""
 
-from krazy_core.schemas._parts import (
+from krazy_core.protocol.schemas._parts import (
     BOOL, CARD, CARD_TEXT, CARDS, HIDDEN_CARD, INT, NAT, PER_SEAT_CARDS, PER_SEAT_INT, PLAYER, RNG,
     SEAT_OR_NONE, arr, enum, ev, nullable, obj)
 

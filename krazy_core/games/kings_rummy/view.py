@@ -202,7 +202,7 @@ def compact(state, viewer, minimal=False):
 def typed_card(code) -> bool:
     """Whether a typed word that ``parse_card`` reads as ``code`` is a card of this table,
     written out as the table writes it: the suit cards and Jokers (codes below 0x60; the
-    CLI's chained moves, ``krazy_core.cli._proper_name``)."""
+    CLI's chained moves, ``krazy_core.cli.moves._proper_name``)."""
     return 0 <= code < 0x60
 
 

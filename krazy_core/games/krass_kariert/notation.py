@@ -64,6 +64,8 @@ def _ways(combos):
 def read_short_form(state, text):
     """The action a short form names (legal or not), ``None`` when ``text`` is no short form.
     Raises ``UnclearActionError`` (see the module docstring)."""
+    # core when used: state.pyx checks this module's tables against core's at import, so
+    # importing this module alone must not import the package (tests load it alone)
     from krazy_core.games.krass_kariert.core import combination_index, window_combinations
     want = " ".join(str(text).strip().lower().split())
     p = state.current_player()
@@ -187,7 +189,7 @@ def _combo(hand, kind, value, legal, two, window_combinations, combination_index
 
 
 def _reserve(reserves, hn, card_word, pos_word):
-    from krazy_core.games.krass_kariert.core import _as_card
+    from krazy_core.games.krass_kariert.core import _as_card   # when used: see read_short_form
     slots = [i for i, c in enumerate(reserves) if c is not None]
     if not slots:
         raise UnclearActionError("you have no reserve card left")

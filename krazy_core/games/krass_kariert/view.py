@@ -15,6 +15,7 @@ from krazy_core.cards import format_card
 from krazy_core.games.krass_kariert.words import action_text as action_label  # noqa: F401  (the table's choice words)
 from krazy_core.games.krass_kariert.words import combo_text
 from krazy_core.games.krass_kariert.words import narrate as describe_event  # noqa: F401  (the play by play)
+from krazy_core.errors import UnclearActionError
 
 X, DRAW, STOP = 0x70, 0x71, 0x72
 STYLE = {X: "bold magenta", DRAW: "bold cyan", STOP: "bold red"}
@@ -282,7 +283,6 @@ _T_RESERVE = re.compile(r"((?:take\s+(?:reserve\s+)?|reserve\s+|r\s+)(?:\S+?\s*)
 def _down(word: str) -> str:
     n = int(word)
     if n < 1:
-        from krazy_core.errors import UnclearActionError
         # (no "position N" in these words: engine_text would renumber it)
         raise UnclearActionError("positions count from 1 at the table, as seats do: the first card "
                                  "of your hand is p1")
@@ -347,7 +347,7 @@ def engine_text(state, text: str) -> str:
 
 def typed_card(code) -> bool:
     """Whether a typed word that ``parse_card`` reads as ``code`` is written out as a card
-    (``krazy_core.cli._proper_name``): suit cards and Jokers only (codes below 0x60), so
+    (``krazy_core.cli.moves._proper_name``): suit cards and Jokers only (codes below 0x60), so
     ``"draw"`` or ``"1"``, which read as KrassKariert cards, stay the words typed."""
     return 0 <= code < 0x60
 

@@ -718,7 +718,7 @@ def test_CR_11_lay_off_event_on_a_book_names_no_end():
 def test_CR_11_CR_12_refused_lay_offs_and_swaps_say_why_at_the_table():
     """The table's answer to a typed lay off or swap that is not legal now names the rule
     broken (the engine's string_to_action still refuses such names outright)."""
-    from krazy_core.cli import _resolve_name
+    from krazy_core.cli.moves import _resolve_name
     s = scripted(rnd=2, hands={0: "4S 9S 8H AD KS", 1: "QD KD KH"},
                  melds={0: ("book", 9, None, "9D 9C 9H"), 1: ("run", 3, 4, "4C 5C 6C 7C"),
                         3: ("book", 12, None, "QC QH QS"), 4: ("run", 0, 5, "5S 6S 7S 8S")},
@@ -794,7 +794,7 @@ def test_CR_8_a_lay_off_typed_with_an_end_onto_a_book_lays_it_off():
     """A fresh user's find: 'lay off 4h on meld 8 high' onto a book (no ends, CR-8) was
     refused as '4♥ does not fit the book of meld 8'; the end is dropped for a book."""
     import random
-    from krazy_core.cli import _resolve_name
+    from krazy_core.cli.moves import _resolve_name
     from krazy_core.games.contract_rummy import view
     from krazy_core.ui import load_ui
     g = krazy_core.make("contract-rummy", num_players=2)

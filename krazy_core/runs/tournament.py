@@ -1,7 +1,7 @@
 """Tournaments: every bot against every other over duplicate deals, rated with openskill.
 
     >>> import krazy_core
-    >>> from krazy_core.tournament import run_tournament
+    >>> from krazy_core.runs.tournament import run_tournament
     >>> t = run_tournament(krazy_core.make("krazy-kings"), ["random", "heuristic", "ismcts:50"],
     ...                    games=60, seed=1)
     >>> [bot for bot, mu, lo, hi in t.ratings()]     # [(bot, mu, lo, hi), ...] best first
@@ -27,14 +27,14 @@ often the row bot scored above the column bot (a tie counts a half).
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from krazy_core.arena import duplicate_block, make_job, run_job, seating, wilson_interval
 from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError
+from krazy_core.runs.jobs import duplicate_block, make_job, run_job, seating, wilson_interval
+from krazy_core.runs.runner import make_runner
 
 __all__ = ["plan_tables", "tournament_job", "Tournament", "run_tournament", "plot_ratings",
            "text_plot"]
@@ -182,21 +182,33 @@ class Tournament:
         return [[self.pair_wins[a][b] / self.pair_games[a][b] if a != b and self.pair_games[a][b] else None
                  for b in range(k)] for a in range(k)]
 
+    def to_dict(self) -> dict:
+        """JSON-ready: game, bots, games, seconds, backend, job id; per bot its games, mean
+        score and interval, rating ``[mu, lo, hi]`` (as :meth:`ratings`), in the order of ``bots``."""
+        r = {name: (mu, lo, hi) for name, mu, lo, hi in self.ratings()}
+        return {"game": self.game_id, "players": self.num_players, "bots": list(self.bots),
+                "games": self.games, "decisions": self.decisions, "seconds": self.seconds,
+                "backend": self.backend, "job_id": self.job_id,
+                "played": list(self.played),
+                "mean_scores": [self.mean_score(b) for b in range(len(self.bots))],
+                "intervals": [list(self.score_interval(b)) for b in range(len(self.bots))],
+                "ratings": [list(r[name]) if name in r else None for name in self.bots],
+                "pairwise": self.pairwise()}
+
     def fingerprint(self) -> tuple:
         """Everything counted, for comparing two runs (backends) exactly."""
         return (self.games, self.decisions, self.score, self.pair_wins, self.ratings())
 
 
-def run_tournament(game, bots: Sequence[str], games: int, seed: int = 0, runner=None,
-                   store=None, batch_size: Optional[int] = None, progress=None, fault=None,
-                   workers: int = 1, tables: Optional[Sequence[Sequence[int]]] = None) -> Tournament:
+def run_tournament(game, bots: Sequence[str], games: int, *, seed: int = 0, workers: int = 1,
+                   runner=None, store=None, batch_size: Optional[int] = None, progress=None,
+                   tables: Optional[Sequence[Sequence[int]]] = None, fault=None) -> Tournament:
     """Play a tournament (see the module docstring).  ``tables``: which bots meet (default
     every ``num_players`` of them, :func:`plan_tables`); ``runner``: a backend of
-    :mod:`krazy_core.runner` (default: ``workers`` local processes, or this process);
-    ``store``: a :class:`krazy_core.store.Store` (the tournament resumes from it);
+    :mod:`krazy_core.runs.runner` (default: ``workers`` local processes, or this process);
+    ``store``: a :class:`krazy_core.runs.store.Store` (the tournament resumes from it);
     ``progress(k)`` after each batch of ``k`` games.  Raises ``ConfigError`` for unknown or
     repeated bots, fewer than two bots, or ``games < 1``."""
-    from krazy_core.runner import make_runner
     bots = check_bots(bots)
     _model(True)                                   # openskill missing: say so before playing
     job = tournament_job(game, bots, games, seed, tables)

@@ -26,8 +26,10 @@ import time
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
-from krazy_core.arena import duplicate_block, make_job, run_job, seating
+from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError
+from krazy_core.runs.jobs import duplicate_block, make_job, run_job, seating
+from krazy_core.runs.runner import make_runner
 
 __all__ = ["SPRT", "elo_to_score", "score_to_elo", "sprt_job", "run_sprt", "SprtResult"]
 
@@ -116,7 +118,14 @@ def sprt_job(game, a: str, b: str, max_games: int, seed: int = 0) -> dict:
 
 @dataclass
 class SprtResult:
-    decision: Optional[str]        # "H1", "H0", or None (max games reached undecided)
+    """The test's outcome: ``decision`` "H1" (B is at least ``elo1`` better), "H0", or
+    ``None`` (the most games were played undecided); the test itself (its LLR, Elo
+    estimate); whole pairs and games played, wall seconds, job id and backend."""
+
+    game_id: str
+    num_players: int
+    bots: List[str]                # [A, B]
+    decision: Optional[str]
     test: SPRT
     pairs: int
     games: int
@@ -124,6 +133,17 @@ class SprtResult:
     seconds: float
     job_id: Optional[str]
     backend: str
+
+    def to_dict(self) -> dict:
+        """JSON-ready: game, bots, decision, LLR and its bounds, pairs, games, the Elo
+        estimate of B over A with its 95 % interval, seconds, backend, job id."""
+        elo = [x if math.isfinite(x) else None for x in self.test.elo_interval()]
+        return {"game": self.game_id, "players": self.num_players, "bots": list(self.bots),
+                "decision": self.decision, "llr": self.test.llr(),
+                "bounds": [self.test.lower, self.test.upper],
+                "pairs": self.pairs, "games": self.games, "pair_size": self.pair_size,
+                "elo": elo, "seconds": self.seconds,
+                "backend": self.backend, "job_id": self.job_id}
 
 
 def game_score(job, record) -> float:
@@ -136,17 +156,21 @@ def game_score(job, record) -> float:
     return 1.0 if b > a else 0.5 if b == a else 0.0
 
 
-def run_sprt(game, a: str, b: str, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
-             beta: float = 0.05, max_games: int = 20000, seed: int = 0, runner=None, store=None,
-             batch_size: Optional[int] = None, progress=None, workers: int = 1) -> SprtResult:
-    """Run the test of B against A (see the module docstring) until it decides or
-    ``max_games`` are played.  Raises ``ConfigError`` for bad bots, error rates or bounds."""
-    from krazy_core.bots import make_bot
-    from krazy_core.runner import make_runner
+def run_sprt(game, bots: Sequence[str], games: int = 20000, *, seed: int = 0, workers: int = 1,
+             runner=None, store=None, batch_size: Optional[int] = None, progress=None,
+             elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
+             beta: float = 0.05) -> SprtResult:
+    """Run the test of B against A, ``bots = (A, B)`` (see the module docstring), until it
+    decides or ``games`` (the most it may take, rounded up to whole pairs) are played.
+    Raises ``ConfigError`` for bad bots (not two, or the same twice), error rates or
+    bounds."""
+    if isinstance(bots, str) or len(bots) != 2:
+        raise ConfigError(f"krazy sprt compares two bots, A and B; got {bots!r}")
+    a, b = bots
     for w in (a, b):
         make_bot(w, seed=0)
     test = SPRT(elo0, elo1, alpha, beta)
-    job = sprt_job(game, a, b, max_games, seed)
+    job = sprt_job(game, a, b, games, seed)
     unit = len(duplicate_block(job["tables"]))
     if batch_size is not None and (batch_size < 1 or batch_size % unit):
         raise ConfigError(f"the batch size must be a multiple of the pair size {unit}, got {batch_size}")
@@ -179,7 +203,8 @@ def run_sprt(game, a: str, b: str, elo0: float = 0.0, elo1: float = 20.0, alpha:
     finally:
         if own:
             runner.close()
-    return SprtResult(state["decision"], test, state["pairs"], state["pairs"] * unit, unit,
+    return SprtResult(game.game_id, game.num_players, [a.strip(), b.strip()],
+                      state["decision"], test, state["pairs"], state["pairs"] * unit, unit,
                       time.perf_counter() - t0, jid, runner.describe())
 
 

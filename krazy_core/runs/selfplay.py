@@ -42,14 +42,16 @@ import errno
 import json
 import os
 import time
-from typing import Optional
+from dataclasses import asdict, dataclass
+from typing import List, Optional, Sequence, Union
 
 import numpy as np
 
 import krazy_core
-from krazy_core.arena import _job_game, make_job
 from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError, KrazyError
+from krazy_core.runs.jobs import job_game, make_job
+from krazy_core.runs.runner import make_runner
 
 __all__ = ["run_selfplay", "play_batch", "SCHEMA_VERSION", "SelfplayError", "arrow_schema"]
 
@@ -76,7 +78,7 @@ def play_batch(payload: dict, hook=None) -> dict:
     (``observation`` float32 (R, D), ``mask`` bool (R, A), ``policy`` as flat values with
     offsets, ``returns`` float32 (R, N)...)."""
     job = payload["job"]
-    game = _job_game(job)
+    game = job_game(job)
     n = game.num_players
     cols: dict[str, list] = {k: [] for k in ("game", "deal_seed", "ply", "player", "action")}
     obs: list = []
@@ -234,14 +236,46 @@ def prepare_out(folder: str, job: dict, batch_size: int):
     return done, batch_size
 
 
-def run_selfplay(game, bot: str, games: int, out: str, seed: int = 0, runner=None,
-                 batch_size: Optional[int] = None, progress=None, workers: int = 1,
-                 fault=None, writer=None) -> dict:
-    """Play ``games`` self-play games of ``bot`` and write them to ``out`` (see the module
-    docstring).  Returns ``{"shards", "decisions", "games", "seconds", "decisions_per_second",
-    "skipped"}`` (``skipped``: shards already there).  Raises ``ConfigError`` for an unknown
-    bot, ``games < 1``, a bad ``out``; ``SelfplayError`` when a shard cannot be written."""
-    from krazy_core.runner import make_runner
+@dataclass
+class SelfplayResult:
+    """What a self-play run wrote: shards written now and ``skipped`` (there before: a
+    resumed run), decisions and games played now, wall seconds, the backend."""
+
+    game_id: str
+    num_players: int
+    bots: List[str]                # the one bot playing every seat
+    out: str
+    shards: int = 0
+    decisions: int = 0
+    games: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+    backend: str = ""
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict:
+        """JSON-ready: every field, and ``decisions_per_second``."""
+        d = asdict(self)
+        d["game"] = d.pop("game_id")
+        d["players"] = d.pop("num_players")
+        d["decisions_per_second"] = self.decisions_per_second
+        return d
+
+
+def run_selfplay(game, bots: Union[str, Sequence[str]], games: int, *, out: str, seed: int = 0,
+                 workers: int = 1, runner=None, batch_size: Optional[int] = None, progress=None,
+                 writer=None, fault=None) -> SelfplayResult:
+    """Play ``games`` self-play games of one bot (``bots``: its word, or a list of that one
+    word) and write them to ``out`` as Parquet shards (see the module docstring); a rerun
+    skips the shards already there.  Raises ``ConfigError`` for an unknown bot or more than
+    one, ``games < 1``, a bad ``out``; ``SelfplayError`` when a shard cannot be written."""
+    words = [bots] if isinstance(bots, str) else list(bots)
+    if not all(isinstance(w, str) for w in words) or len({w.strip() for w in words}) != 1:
+        raise ConfigError(f"self-play plays one bot in every seat; got {bots!r}")
+    bot = words[0]
     _pa()
     make_bot(bot, seed=0)
     job = make_job(game, {"schedule": "selfplay", "bot": bot.strip()}, games, seed)
@@ -262,7 +296,7 @@ def run_selfplay(game, bot: str, games: int, out: str, seed: int = 0, runner=Non
         for b in range(nb):
             if b in done:
                 continue
-            payload = {"kind": "selfplay", "job": job, "lo": b * size, "hi": min(games, (b + 1) * size)}
+            payload = {"play": play_batch, "job": job, "lo": b * size, "hi": min(games, (b + 1) * size)}
             if fault is not None and fault[0] == b:
                 payload["fault"] = fault[1]
             yield b, payload
@@ -270,23 +304,23 @@ def run_selfplay(game, bot: str, games: int, out: str, seed: int = 0, runner=Non
     own = runner is None
     if own:
         runner = make_runner(workers)
-    stats: dict = {"shards": 0, "decisions": 0, "games": 0, "skipped": len([b for b in done if b < nb])}
+    stats = SelfplayResult(game.game_id, game.num_players, [bot.strip()], out,
+                           skipped=len([b for b in done if b < nb]))
     t0 = time.perf_counter()
     it = runner.run(batches())
     try:
         for b, cols in it:
             _write_shard(_table(cols, schema), out, b, writer)
-            stats["shards"] += 1
-            stats["decisions"] += len(cols["game"])
+            stats.shards += 1
+            stats.decisions += len(cols["game"])
             k = min(games, (b + 1) * size) - b * size
-            stats["games"] += k
+            stats.games += k
             if progress:
                 progress(k)
     finally:
         it.close()
         if own:
             runner.close()
-    stats["seconds"] = time.perf_counter() - t0
-    stats["decisions_per_second"] = stats["decisions"] / stats["seconds"] if stats["seconds"] else 0.0
-    stats["backend"] = runner.describe()
+    stats.seconds = time.perf_counter() - t0
+    stats.backend = runner.describe()
     return stats

@@ -14,7 +14,7 @@ sequential test's stopping point) is the same on every backend.
 A worker that dies in the middle of a batch (killed, out of memory) loses nothing: its
 batch's games were never delivered, and the batch runs again from its start (local pool:
 the pool is rebuilt and the unfinished batches resubmitted; Ray: the task is retried).  A
-batch is delivered once; a store (:mod:`krazy_core.store`) keeps each batch's games under
+batch is delivered once; a store (:mod:`krazy_core.runs.store`) keeps each batch's games under
 their indices, so nothing is counted twice.
 
 Use::
@@ -33,7 +33,7 @@ import os
 import signal
 import socket
 from collections import deque
-from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
 
 from krazy_core.errors import ConfigError, KrazyError
 
@@ -49,19 +49,15 @@ class WorkerLostError(KrazyError, RuntimeError):
 
 
 def run_payload(payload: Dict[str, Any]):
-    """Run one batch in a worker: ``payload["kind"]`` names the module that plays it
-    (``"games"``: :func:`krazy_core.arena.play_batch`; ``"selfplay"``:
-    :func:`krazy_core.selfplay.play_batch`).  ``payload["fault"]``, a test hook, names a file:
-    if it does not exist yet, the worker creates it after half the batch and kills itself
-    with SIGKILL (a worker lost in the middle of a batch)."""
-    kind = payload["kind"]
-    play_batch: Callable[[dict, Any], Any]
-    if kind == "games":
-        from krazy_core.arena import play_batch
-    elif kind == "selfplay":
-        from krazy_core.selfplay import play_batch
-    else:
-        raise ConfigError(f"unknown batch kind {kind!r}")
+    """Run one batch in a worker: ``payload["play"]`` is the module-level function that plays
+    it, ``play(payload, hook)`` (:func:`krazy_core.runs.jobs.play_batch` for games,
+    :func:`krazy_core.runs.selfplay.play_batch` for self-play; pickled by reference).
+    ``payload["fault"]``, a test hook, names a file: if it does not exist yet, the worker
+    creates it after half the batch and kills itself with SIGKILL (a worker lost in the
+    middle of a batch).  Raises ``ConfigError`` when ``payload["play"]`` is not callable."""
+    play_batch = payload.get("play")
+    if not callable(play_batch):
+        raise ConfigError(f"a batch's payload names no play function, got {play_batch!r}")
     fault = payload.get("fault")
     hook = None
     if fault:
@@ -359,7 +355,7 @@ def _away_from_a_checkout():
     ``krazy_core/`` instead of the installed build.  While Ray starts, the current folder is
     the one holding this ``krazy_core``; elsewhere nothing changes."""
     cwd = os.getcwd()
-    mine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    mine = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if (os.path.realpath(cwd) == os.path.realpath(mine)
             or not os.path.isdir(os.path.join(cwd, "krazy_core"))):
         yield
@@ -374,7 +370,7 @@ def _away_from_a_checkout():
 def _package_root() -> str:
     """The folder holding this ``krazy_core`` (workers of a local cluster import the same
     build; a real cluster needs krazy_core installed on every node)."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     old = os.environ.get("PYTHONPATH")
     return here + (os.pathsep + old if old else "")
 

@@ -7,7 +7,7 @@ Schemas (draft 2020-12) that describe every payload.
   without parsing strings (``schemas/action.json``).
 - :func:`seat_view` is everything one seat may see: its observation, its view of the events
   and its described actions. The game server sends only what this builds.
-- :func:`schema` / :func:`validator` load the shipped schemas (``krazy_core/schemas/*.json``;
+- :func:`schema` / :func:`validator` load the shipped schemas (``krazy_core/protocol/schemas/*.json``;
   ``validator`` needs the ``jsonschema`` package).
 
 Built only from what the games expose: ``describe_action`` (each game's words module),

@@ -1,28 +1,37 @@
-"""Arena: play many seeded games between bots and collect the results.
+"""Jobs: what a run of many games is, as data, and how one batch of it is played.
 
-    >>> import krazy_core
-    >>> from krazy_core.arena import run_arena
-    >>> r = run_arena(krazy_core.make("krazy-kings"), ["heuristic", "random"], games=200, seed=1)
-    >>> r.win_rate(0), r.interval(0)         # bot 0's win rate and its 95 % interval
-    (0.355, (0.2919..., 0.4234...))
-
-Bots are given as words (``make_bot``: ``random``, ``heuristic``, ``ismcts:N``); a list shorter
-than the table repeats.  With ``rotate`` (default) game ``g`` shifts every bot ``g`` seats, so
-each bot plays every seat equally often.  ``workers > 1`` plays in that many processes;
-``runner=`` any backend of :mod:`krazy_core.runner` (Ray included).  Games go in batches
-(:func:`run_job`), and the same seed gives the same result on every backend.
+A job is a JSON-ready dict (see the comment above :func:`rotations`); a batch is a range of
+its game indices.  Everything here is a pure function of the job and the game's index, so
+every backend of :mod:`krazy_core.runs.runner` gives the same results.  :func:`run_job`
+plays a job on a runner in batches, storing each batch in a :class:`~krazy_core.runs.store.Store`
+when given one.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple, runtime_checkable
 
 import krazy_core
 from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError
+
+
+@runtime_checkable
+class RunResult(Protocol):
+    """What every ``run_*`` function of :mod:`krazy_core.runs` returns: the game, who played,
+    how many games, how long (wall seconds), on which backend (``Runner.describe()``), and
+    ``to_dict()``: the same as a JSON-ready dict (the CLI's ``--json`` output)."""
+
+    game_id: str
+    num_players: int
+    bots: List[str]
+    games: int
+    seconds: float
+    backend: str
+
+    def to_dict(self) -> Dict[str, Any]: ...
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]:
@@ -34,35 +43,6 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / d
     return (max(0.0, c - h), min(1.0, c + h))
-
-
-@dataclass
-class ArenaResult:
-    """Per bot entry: summed returns (``wins``); per game: decisions, turns, turn-limit ends."""
-
-    game_id: str
-    num_players: int
-    bots: List[str]
-    games: int = 0
-    wins: List[float] = field(default_factory=list)
-    decisions: List[int] = field(default_factory=list)
-    turns: List[int] = field(default_factory=list)
-    turn_limit_games: int = 0
-    seconds: float = 0.0
-
-    def win_rate(self, entry: int) -> float:
-        return self.wins[entry] / self.games if self.games else 0.0
-
-    def interval(self, entry: int) -> Tuple[float, float]:
-        return wilson_interval(self.wins[entry], self.games)
-
-    @property
-    def mean_decisions(self) -> float:
-        return sum(self.decisions) / len(self.decisions) if self.decisions else 0.0
-
-    @property
-    def mean_turns(self) -> Optional[float]:
-        return sum(self.turns) / len(self.turns) if self.turns else None
 
 
 def play_game(game, bot_words: Sequence[str], seed: int, bot_seed: Optional[int] = None,
@@ -135,7 +115,8 @@ def seating(job: dict, g: int, _cache={}) -> Tuple[List[int], List[str], int, in
 _GAMES: dict = {}
 
 
-def _job_game(job):
+def job_game(job):
+    """The :class:`~krazy_core.spec.Game` a job plays (one per process, cached)."""
     key = (job["game_id"], job["players"], json.dumps(job["options"], sort_keys=True))
     game = _GAMES.get(key)
     if game is None:
@@ -148,7 +129,7 @@ def play_batch(payload: dict, hook=None) -> List[tuple]:
     per game: ``(g, returns per seat, decisions, turns or None, turn_limit)``.  ``hook(done,
     total)`` is called after every game (the fault test uses it)."""
     job = payload["job"]
-    game = _job_game(job)
+    game = job_game(job)
     lo, hi = payload["lo"], payload["hi"]
     on_decision = payload.get("on_decision")
     out = []
@@ -192,7 +173,7 @@ def run_job(runner, job: dict, on_batch: Callable[[int, List[tuple]], Optional[b
     ``store``); ``on_batch`` returning true stops the run (the batches in flight are
     dropped).  With a ``store`` every batch is stored as it finishes, before ``on_batch``
     sees it, and a batch already stored is not played again.  ``fault=(batch, path)`` is
-    the test hook of :func:`krazy_core.runner.run_payload`.  Returns the job id (``None``
+    the test hook of :func:`krazy_core.runs.runner.run_payload`.  Returns the job id (``None``
     without a store)."""
     total = job["games"]
     if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
@@ -210,7 +191,7 @@ def run_job(runner, job: dict, on_batch: Callable[[int, List[tuple]], Optional[b
         for b in range(nb):
             if b in done:
                 continue
-            payload = {"kind": "games", "job": job, "lo": b * size, "hi": min(total, (b + 1) * size)}
+            payload = {"play": play_batch, "job": job, "lo": b * size, "hi": min(total, (b + 1) * size)}
             if fault is not None and fault[0] == b:
                 payload["fault"] = fault[1]
             if on_decision is not None:
@@ -237,63 +218,3 @@ def run_job(runner, job: dict, on_batch: Callable[[int, List[tuple]], Optional[b
     finally:
         it.close()
     return jid
-
-
-def run_arena(game, bots: Sequence[str], games: int, seed: int = 0, workers: int = 1,
-              rotate: bool = True, progress: Optional[Callable[[int], None]] = None,
-              on_decision: Optional[Callable[[object, int], None]] = None,
-              runner=None, store=None, batch_size: Optional[int] = None) -> ArenaResult:
-    """Play ``games`` games (game ``g`` dealt from ``seed + g``).  ``progress(k)`` is called
-    after each batch of ``k`` games; ``on_decision(state, decisions)`` after every decision
-    of a game played in this process (``workers == 1``; worker processes report whole
-    batches only).  ``runner`` (:mod:`krazy_core.runner`) picks the backend (default: this
-    process for one worker, else ``workers`` local processes); ``store`` (a
-    :class:`krazy_core.store.Store`) keeps every batch so a rerun resumes.  The result is
-    the same on every backend.  Raises ``ConfigError`` for ``games < 1``, ``workers < 1`` or
-    an unknown bot."""
-    import time
-    from krazy_core.runner import make_runner
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ConfigError(f"--games must be >= 1, got {games}")
-    if workers < 1:
-        raise ConfigError(f"--workers must be >= 1, got {workers}")
-    n = game.num_players
-    words = list(bots) or ["random"]
-    entries = [words[i % len(words)] for i in range(n)]
-    for w in set(entries):
-        make_bot(w, seed=0).check_game(game)    # unknown words or models fail here, before any game
-    res = ArenaResult(game.game_id, n, entries, wins=[0.0] * n)
-    job = make_job(game, {"schedule": "rotate", "entries": entries, "rotate": bool(rotate)}, games, seed)
-    own = runner is None
-    if own:
-        runner = make_runner(min(workers, games))
-    inline = runner.name == "in-process"
-
-    def on_batch(b, records):
-        for g, ret, decisions, turns, tl in records:
-            shift = g % n if rotate else 0
-            _tally(res, shift, ret, decisions, {"turns": turns, "turn_limit": tl} if turns is not None
-                   else {"turn_limit": tl})
-        if progress:
-            progress(len(records))
-
-    t0 = time.perf_counter()
-    try:
-        run_job(runner, job, on_batch, batch_size=batch_size, store=store, kind="simulate",
-                on_decision=on_decision if inline else None)
-    finally:
-        if own:
-            runner.close()
-    res.seconds = time.perf_counter() - t0
-    return res
-
-
-def _tally(res: ArenaResult, shift, ret, decisions, stats):
-    n = res.num_players
-    for s in range(n):
-        res.wins[(s - shift) % n] += ret[s]
-    res.games += 1
-    res.decisions.append(decisions)
-    if "turns" in stats:
-        res.turns.append(stats["turns"])
-    res.turn_limit_games += bool(stats.get("turn_limit"))

@@ -1,6 +1,6 @@
 """Writes the JSON Schemas (draft 2020-12) of krazy_core's payloads into this folder.
 
-Run ``python -m krazy_core.schemas._generate`` after changing a payload; a test checks the
+Run ``python -m krazy_core.protocol.schemas._generate`` after changing a payload; a test checks the
 shipped ``*.json`` files equal what this module builds, so the two never drift apart.
 
 Files written:
@@ -15,7 +15,7 @@ import json
 import os
 
 from krazy_core.game import REGISTRY, get_spec
-from krazy_core.schemas._parts import (  # noqa: F401  (the parts: re-exported for tests)
+from krazy_core.protocol.schemas._parts import (  # noqa: F401  (the parts: re-exported for tests)
     BASE, BOOL, CARD, CARD_TEXT, CARDS, COMBINATION, COMMON_OBS, DICE, DIE, DRAFT, HIDDEN_CARD, INT,
     NAT, PER_SEAT_CARDS, PER_SEAT_INT, PLAYER, RNG, SEAT_OR_NONE, STR, arr, enum, ev, nullable, obj)
 

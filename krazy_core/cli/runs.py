@@ -1,5 +1,5 @@
-"""The ``krazy`` commands that play many games on a backend: ``tournament``, ``sprt``,
-``selfplay`` (and the backend flags ``krazy simulate`` shares).
+"""The ``krazy`` commands that play many games: ``simulate``, ``tournament``, ``sprt``,
+``selfplay`` on a backend (the backend flags they share), and ``bench`` (in-core playouts).
 
     krazy tournament GAME --bots A,B,C... --games N [--plot FILE.png|.svg] [--store FILE]
     krazy sprt GAME A B [--elo0 0 --elo1 20 --alpha 0.05 --beta 0.05 --max-games N]
@@ -15,12 +15,30 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from contextlib import contextmanager
 
+from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-__all__ = ["add_backend_flags", "add_run_commands", "backend", "open_store_arg"]
+from krazy_core import _state
+from krazy_core.bots import make_bot
+from krazy_core.bots.levels import level_word
+from krazy_core.cli.common import _bot_list, _make_game, add_game_args
+from krazy_core.cli.narrate import _game_progress
+from krazy_core.errors import ConfigError
+from krazy_core.runs.arena import run_arena
+from krazy_core.runs.jobs import make_job
+from krazy_core.runs.runner import MAX_WORKERS, RayRunner, make_runner, ray_wanted
+from krazy_core.runs.selfplay import _pa, run_selfplay
+from krazy_core.runs.sprt import SPRT, run_sprt, sprt_job
+from krazy_core.runs.store import job_id_of, open_store
+from krazy_core.runs.tournament import _model, check_bots, plot_ratings, run_tournament, text_plot, tournament_job
+from krazy_core.ui import plural
+
+__all__ = ["add_backend_flags", "add_run_commands", "backend", "cmd_bench", "cmd_simulate", "open_store_arg"]
 
 DEFAULT_STORE = "krazy-results.sqlite"
 
@@ -39,8 +57,6 @@ def add_backend_flags(p, store_default=None):
 
 
 def _check_workers(args):
-    from krazy_core.errors import ConfigError
-    from krazy_core.runner import MAX_WORKERS
     if not 1 <= args.workers <= MAX_WORKERS:
         raise ConfigError(f"--workers must be 1..{MAX_WORKERS}, got {args.workers}")
     if args.batch is not None and not 1 <= args.batch <= 1_000_000:
@@ -50,7 +66,6 @@ def _check_workers(args):
 @contextmanager
 def backend(args, console, games=None):
     """The runner the flags ask for, closed (and a Ray cluster it started shut down) after."""
-    from krazy_core.runner import make_runner, RayRunner, ray_wanted
     _check_workers(args)
     workers = args.workers if games is None else min(args.workers, games)
     if ray_wanted(getattr(args, "ray", False)):
@@ -66,14 +81,12 @@ def backend(args, console, games=None):
 
 
 def open_store_arg(args):
-    from krazy_core.store import open_store
     return open_store(getattr(args, "store", None))
 
 
 def _levels(words):
     """Bot words with the levels people type (easy, normal, hard) as the bots they
     stand for (``krazy_core.bots.levels.LEVELS``): ``--bots`` says they are accepted."""
-    from krazy_core.bots.levels import level_word
     return [level_word(w.strip()) for w in words]
 
 
@@ -81,7 +94,6 @@ def _stored_games(store, kind, job):
     """How many games of this job an earlier run left in ``store`` (0 without a store)."""
     if store is None:
         return 0
-    from krazy_core.store import job_id_of
     return store.count_games(job_id_of(kind, job))
 
 
@@ -94,7 +106,6 @@ def _from_store_note(store, before, total):
 
 
 def _progress(console, total, what):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                  TimeRemainingColumn(), console=console)
     return p, p.add_task(what, total=total)
@@ -111,11 +122,6 @@ def _interrupted(console, store, job_note=""):
 
 # ---------------------------------------------------------------------------- tournament
 def cmd_tournament(args, console) -> int:
-    from krazy_core.cli import _make_game
-    from krazy_core.errors import ConfigError
-    from krazy_core.tournament import (check_bots, plot_ratings, run_tournament, text_plot,
-                                       tournament_job, _model)
-    from krazy_core.ui import plural
     game = _make_game(args)
     bots = check_bots(_levels(args.bots.split(",")))
     _model(True)
@@ -183,10 +189,6 @@ def cmd_tournament(args, console) -> int:
 
 # ---------------------------------------------------------------------------- sprt
 def cmd_sprt(args, console) -> int:
-    from krazy_core.cli import _make_game
-    from krazy_core.ui import plural
-    from krazy_core.sprt import SPRT, run_sprt, sprt_job
-    from krazy_core.bots import make_bot
     game = _make_game(args)
     args.a, args.b = _levels([args.a, args.b])
     for w in (args.a, args.b):
@@ -201,9 +203,9 @@ def cmd_sprt(args, console) -> int:
         prog, bar = _progress(console, job["games"], "games (stops when sure)")
         try:
             with prog:
-                r = run_sprt(game, args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta,
-                             args.max_games, seed=seed, runner=runner, store=store, batch_size=args.batch,
-                             progress=lambda k: prog.advance(bar, k))
+                r = run_sprt(game, [args.a, args.b], args.max_games, seed=seed, runner=runner, store=store,
+                             batch_size=args.batch, progress=lambda k: prog.advance(bar, k),
+                             elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta)
                 prog.update(bar, total=r.games, completed=r.games)     # decided: the bar ends here
         except KeyboardInterrupt:
             return _interrupted(console, store)
@@ -240,11 +242,6 @@ def cmd_sprt(args, console) -> int:
 
 # ---------------------------------------------------------------------------- selfplay
 def cmd_selfplay(args, console) -> int:
-    from krazy_core.cli import _make_game
-    from krazy_core.selfplay import run_selfplay, _pa
-    from krazy_core.bots import make_bot
-    from krazy_core.arena import make_job
-    from krazy_core.ui import plural
     game = _make_game(args)
     _pa()
     args.bot = _levels([args.bot])[0]
@@ -254,29 +251,28 @@ def cmd_selfplay(args, console) -> int:
         prog, bar = _progress(console, args.games, "games")
         try:
             with prog:
-                s = run_selfplay(game, args.bot, args.games, args.out, seed=args.seed or 0, runner=runner,
+                s = run_selfplay(game, args.bot, args.games, out=args.out, seed=args.seed or 0, runner=runner,
                                  batch_size=args.batch, progress=lambda k: prog.advance(bar, k))
         except KeyboardInterrupt:
             console.print(f"\n[yellow]interrupted: the shards written are whole in {escape(args.out)}; "
                           "run the same command again to resume.[/]")
             return 130
-    if not s["games"] and s["skipped"]:
+    if not s.games and s.skipped:
         console.print(f"Nothing to play: all {plural(args.games, 'game')} are already in {escape(args.out)} "
-                      f"({plural(s['skipped'], 'file')}, from an earlier run of this command). For more games, "
+                      f"({plural(s.skipped, 'file')}, from an earlier run of this command). For more games, "
                       "write to a new --out folder (a folder holds one job: this game, bot and --games).")
         return 0
-    skipped = (f"; {plural(s['skipped'], 'file')} from an earlier run were already there and kept"
-               if s["skipped"] else "")
-    console.print(f"Wrote {plural(s['games'], 'game')}, {plural(s['decisions'], 'position')} (one per "
-                  f"move, with the move played) in {plural(s['shards'], 'Parquet file')} to "
-                  f"{escape(args.out)}{skipped}; {s['seconds']:.1f} s, "
-                  f"[bold]{s['decisions_per_second']:,.0f}[/] positions/s ({escape(s['backend'])}).")
+    skipped = (f"; {plural(s.skipped, 'file')} from an earlier run were already there and kept"
+               if s.skipped else "")
+    console.print(f"Wrote {plural(s.games, 'game')}, {plural(s.decisions, 'position')} (one per "
+                  f"move, with the move played) in {plural(s.shards, 'Parquet file')} to "
+                  f"{escape(args.out)}{skipped}; {s.seconds:.1f} s, "
+                  f"[bold]{s.decisions_per_second:,.0f}[/] positions/s ({escape(s.backend)}).")
     return 0
 
 
-def add_run_commands(sub, common):
-    """Register ``tournament``, ``sprt`` and ``selfplay`` on ``sub`` (``common`` adds the
-    game, players, seed and option flags)."""
+def add_run_commands(sub):
+    """Register ``tournament``, ``sprt`` and ``selfplay`` on ``sub``."""
     p = sub.add_parser("tournament", help="every bot against every other over duplicate deals; "
                        "ratings with intervals, a pairwise table, a plot",
                        description="Every bot plays every other. Each deal is played once with the bots "
@@ -286,7 +282,7 @@ def add_run_commands(sub, common):
                                    "Results are kept in --store as they come: run the same command again "
                                    "to resume or to print them again. Example: krazy tournament "
                                    "krazy-kings --bots random,heuristic,ismcts:200 --games 400")
-    common(p, "random,heuristic")
+    add_game_args(p, "random,heuristic")
     p.add_argument("--games", type=int, default=400, help="games in all (default 400; rounded up so "
                    "every deal is played in every seating)")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw the ratings to FILE.png or FILE.svg")
@@ -335,3 +331,100 @@ def add_run_commands(sub, common):
     p.add_argument("--ray", action="store_true", help="run on Ray (also when RAY_ADDRESS is set)")
     p.add_argument("--batch", type=int, default=None, help="games per Parquet file (default: chosen from --games)")
     p.set_defaults(func=cmd_selfplay)
+
+
+# ---------------------------------------------------------------------------- simulate
+def cmd_simulate(args, console: Console) -> int:
+    game = _make_game(args)
+    n = game.num_players
+    # the levels --bots offers (easy, normal, hard) as the bots they stand for
+    entries = [level_word(w) for w in _bot_list(args.bots, n, game)]
+    base = args.seed or 0
+    make_job(game, {}, args.games, base)           # --games 0 / absurd: a clear error first
+    if args.workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    cpus = os.cpu_count() or 1
+    if args.workers > max(64, 4 * cpus) and not args.ray:
+        raise ConfigError(f"--workers {args.workers} is more processes than make sense here "
+                          f"({cpus} CPUs): use at most {max(64, 4 * cpus)}, e.g. --workers {cpus}")
+    store = open_store_arg(args)
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=console)
+    with backend(args, console, args.games) as runner, progress:
+        bar = progress.add_task("simulating", total=args.games)
+        on_decision = None
+        if runner.name == "in-process":
+            # inside a game too: a long game of search bots otherwise shows nothing for minutes
+            inner = progress.add_task("this game", total=None)
+            last = [0.0]
+            played = [0]
+
+            def on_decision(state, decisions):
+                # games counted here: the bar advances by batches, so its count named the
+                # wrong game, and a finished run ended on "game 181: turn 17, decisions 17/?"
+                # under 200/200, a game that looked still running
+                if decisions == 1:
+                    played[0] += 1
+                now = time.monotonic()
+                done = state.is_terminal()
+                if now - last[0] >= 0.1 or done:
+                    last[0] = now
+                    progress.update(inner, completed=decisions, total=decisions if done else None,
+                                    description=f"game {played[0]}: {_game_progress(state)}")
+
+        try:
+            res = run_arena(game, entries, args.games, seed=base, rotate=args.rotate, runner=runner,
+                            store=store, batch_size=args.batch,
+                            progress=lambda k: progress.advance(bar, k), on_decision=on_decision)
+        except KeyboardInterrupt:
+            progress.stop()
+            return _interrupted(console, store)
+        finally:
+            if store is not None:
+                store.close()
+    table = Table(title=f"{game.name}, {n} players, {plural(args.games, 'game')} (seed {base}"
+                        f"{', seats rotated' if args.rotate else ''})")
+    for col in ("bot", "wins", "win rate", "95% interval", "fair share"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    fair = sum(res.wins) / res.games / n      # a bot no better than the table's average
+    for j, w in enumerate(entries):
+        lo, hi = res.interval(j)
+        table.add_row(f"{j}: {w}", f"{res.wins[j]:.1f}", f"{res.win_rate(j):.1%}",
+                      f"{lo:.1%} – {hi:.1%}", f"{fair:.1%}")
+    console.print(table)
+    turns = f", {res.mean_turns:.1f} turns" if res.mean_turns is not None else ""
+    console.print(f"mean game length: {res.mean_decisions:.1f} decisions{turns}; max_turns ended "
+                  f"{res.turn_limit_games} of {plural(res.games, 'game')} ({res.turn_limit_games / res.games:.1%}); "
+                  f"{res.seconds:.1f} s")
+    return 0
+
+
+BENCH_CHUNK = 2000                  # games per call into the core: Ctrl-C is seen between calls
+
+
+def cmd_bench(args, console: Console) -> int:
+    """Random playouts in the core, ``BENCH_CHUNK`` games per call so that Ctrl-C (which the
+    core's loop does not see) stops it within one chunk, reporting what was done."""
+    game = _make_game(args)
+    if args.games < 1:
+        raise ConfigError(f"--games must be at least 1, got {args.games}")
+    done = decisions = 0
+    seconds = 0.0
+    seed = args.seed or 0
+    interrupted = False
+    try:
+        while done < args.games:
+            k = min(BENCH_CHUNK, args.games - done)
+            r = _state.simulate_random(game, k, seed=seed + done)
+            done += int(r["games"])
+            decisions += int(r["decisions"])
+            seconds += r["seconds"]
+    except KeyboardInterrupt:
+        interrupted = True
+    rate = decisions / seconds if seconds > 0 else 0.0
+    head = f"interrupted after {plural(done, 'random game')}" if interrupted else plural(done, "random game")
+    # a decision: one move chosen (at random) by the player to act
+    console.print(f"{game.name}, {game.num_players} players: {head} in the core, "
+                  f"{plural(decisions, 'decision')} (moves chosen) in {seconds:.3f} s = "
+                  f"[bold]{rate:,.0f}[/] decisions/s")
+    return 130 if interrupted else 0

@@ -1,0 +1,6 @@
+"""``python -m krazy_core.cli ARGS``: the ``krazy`` command."""
+import sys
+
+from krazy_core.cli import main
+
+sys.exit(main())

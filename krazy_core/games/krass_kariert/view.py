@@ -252,7 +252,7 @@ _X_PLAY = re.compile(r"^play (\d+(?:-\d+)?) (solo|pair|triple|2-straight|3-strai
 # from 0 (KA-2: "position 0 is the first card dealt"); the table, like its seats, from 1.  What
 # a player types is renumbered to the engine's count (``typed_text``), what the engine says back
 # to the table's (``engine_text``).  The forms are those of ``notation`` (tested
-# against it move by move in tests/test_cli_tester.py).
+# against it move by move in tests/test_cli_moves.py).
 
 RULES_NOTE = ("At the table (krazy play) hand positions count from 1, as seats do: the first "
               "card of your hand is position 1, and you type them so ('p1', '3-4 pair', "

@@ -1,5 +1,5 @@
 """Issue 12 item 2, one test per clause of the contract on the base ``State``, for every game
-(the rest is in tests/test_contract.py and tests/test_conformance.py):
+(the rest is in tests/test_api_contract.py and tests/test_conformance.py):
 
 1. ``string_to_action(text)`` returns a legal action, or raises ``IllegalActionError`` (a move
    not legal now, ``.action`` set and not legal) or ``UnclearActionError`` (``.matches``: none,

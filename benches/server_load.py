@@ -173,7 +173,7 @@ def main():
     prof = []
     # every scripted seat connects from 127.0.0.1: the per-address caps (made for one person
     # or household per address) are raised for this one address playing 1,000 people
-    code = ("from krazy_core.server.app import serve, Limits\n"
+    code = ("from krazy_core.server.launch import serve\nfrom krazy_core.server.guards import Limits\n"
             f"def run(): serve(port={port}, db={db!r}, limits=Limits(conns_per_address=5000, address_rate=1e6, "
             "address_burst=1e6, tables_per_address=5000, open_tables_per_address=5000, creates_rate=1e6, "
             "creates_burst=1e6))\n")

@@ -13,7 +13,8 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 import krazy_core  # noqa: E402
-from krazy_core.server.app import MAX_MESSAGE, create_app  # noqa: E402
+from krazy_core.server.app import create_app
+from krazy_core.server.guards import MAX_MESSAGE  # noqa: E402
 from krazy_core.server.tables import Table, build_table, public_view  # noqa: E402
 from protocol_helpers import Checker  # noqa: E402
 
@@ -526,7 +527,7 @@ def test_no_message_to_a_seat_holds_hidden_cards_stock_order_or_prng_state(gid):
 def test_serve_says_how_other_devices_reach_the_table():
     """127.0.0.1: only this computer, and the --host to use; 0.0.0.0: an address to open
     elsewhere (never 127.x), and that anyone on the network can reach it."""
-    from krazy_core.server.app import _lan_addresses, _network_note
+    from krazy_core.server.launch import _lan_addresses, _network_note
     local = " ".join(_network_note("127.0.0.1", 8765))
     assert "only this computer" in local and "--host 0.0.0.0" in local
     lines = _network_note("0.0.0.0", 9000)

@@ -30,8 +30,9 @@ ws_exceptions = pytest.importorskip("websockets.exceptions")
 from starlette.testclient import TestClient  # noqa: E402
 
 import krazy_core  # noqa: E402
-from krazy_core.server.app import Limits, create_app  # noqa: E402
-from krazy_core.server.store import Store, StoreError  # noqa: E402
+from krazy_core.server.app import create_app
+from krazy_core.server.guards import Limits  # noqa: E402
+from krazy_core.server.db import Store, StoreError  # noqa: E402
 
 CANARY_P99 = 0.3        # s: generous (a shared 2-core machine); the figures are in benches/README.md
 PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(krazy_core.__file__)))

@@ -75,7 +75,8 @@ def cmd_games(args, console: Console) -> int:
 def cmd_serve(args, console: Console) -> int:
     try:
         # the server extra (Starlette, uvicorn) is optional: imported only for krazy serve
-        from krazy_core.server.app import Limits, serve
+        from krazy_core.server.guards import Limits
+        from krazy_core.server.launch import serve    # (the same extra)
     except ImportError as e:
         console.print(f"[red]error:[/] krazy serve needs the server extra: pip install 'krazy_core[server]' ({escape(str(e))})")
         return 2

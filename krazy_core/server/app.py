@@ -52,10 +52,8 @@ import re
 import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields
 from functools import partial
 from typing import Any, Callable, Deque, Dict, Optional
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -69,102 +67,15 @@ from krazy_core import protocol
 from krazy_core.bots.levels import LEVEL_NAMES, level_choices
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
 from krazy_core.game import get_spec
-from krazy_core.server.store import Store, StoreError, secret_hash
+from krazy_core.server.guards import (JOIN_WAIT, MAX_BODY, MAX_MESSAGE, MAX_STRIKES, Bucket, Limits,
+                                      SecurityHeaders, _address, _install_log_filter, json_response,
+                                      safe_dumps, same_origin)
+from krazy_core.server.db import Store, secret_hash
 from krazy_core.server.tables import Table, build_table, dumps, is_search_bot, new_token
-from krazy_core.server.store import default_path
 from krazy_core.search.bot import ISMCTSBot
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-MAX_MESSAGE = 4096          # bytes of one client message
-RATE = 20.0                 # messages per second a connection may send (sustained)
-BURST = 40.0                # and in one burst
-MAX_STRIKES = 50            # refused-for-rate messages before the connection is closed
-MAX_BODY = 16384            # bytes of a POST body
-MAX_TABLES = 5000           # live tables (expired ones are deleted and do not count)
-JOIN_WAIT = 1.0             # seconds a connection without ?token= has to send its join
 log = logging.getLogger("krazy_core.server")
-
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-     b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-     b"frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
-
-
-@dataclass
-class Limits:
-    """What one client may do, and what the server takes (``create_app(limits=...)``).
-    Rates are messages per second with a burst; times are seconds."""
-    rate: float = RATE                      # messages/s of one connection
-    burst: float = BURST
-    seat_rate: float = RATE                 # messages/s of one seat, all its connections
-    seat_burst: float = BURST
-    address_rate: float = 60.0              # messages/s of one client address, all its connections
-    address_burst: float = 120.0
-    sync_interval: float = 1.0              # s between two syncs of one connection
-    conns_per_address: int = 64
-    conns_per_table: int = 256
-    conns_per_token: int = 4
-    tables: int = MAX_TABLES                # live tables of the server
-    tables_per_address: int = 100           # live tables created by one address
-    open_tables_per_address: int = 20       # of those, not over
-    creates_rate: float = 0.5               # tables/s one address may create (sustained)
-    creates_burst: float = 20.0
-    search_seats: int = 16                  # search-bot seats at unfinished tables, per server
-    search_seats_per_address: int = 8
-    move_budget: float = 2.0                # s of search per bot move
-    hint_iterations: int = 300              # a hint's search
-    hint_budget: float = 0.3                # s
-    laydown_budget: float = 0.5             # s of lay-down search
-    workers: int = 2                        # search threads
-    queue: int = 256                        # messages waiting to be sent on one connection
-    send_timeout: float = 10.0              # s one send may wait for a slow reader
-    finished_ttl: float = 3600.0            # s after its last action a finished table is deleted
-    idle_ttl: float = 7 * 86400.0           # s without an action before an unfinished one is
-    expire_every: float = 60.0              # s between expiry sweeps
-
-    def __post_init__(self):
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise ConfigError(f"limit {f.name} must be a number >= 0, got {v!r}")
-
-
-class Bucket:
-    """A token bucket: ``rate`` per second, at most ``burst`` saved."""
-    __slots__ = ("rate", "burst", "tokens", "stamp")
-
-    def __init__(self, rate: float, burst: float):
-        self.rate, self.burst, self.tokens, self.stamp = rate, burst, burst, time.monotonic()
-
-    def take(self, now: Optional[float] = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def full(self) -> bool:
-        """Whether it has refilled to its burst (nothing to remember about its client)."""
-        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
-
-
-def safe_dumps(obj) -> str:
-    """JSON text that always encodes (a lone surrogate in an echoed input is escaped)."""
-    try:
-        return dumps(obj)
-    except (TypeError, ValueError, UnicodeError):
-        return json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
-
-
-def json_response(obj, status: int = 200) -> Response:
-    return Response(safe_dumps(obj).encode("utf-8"), status, media_type="application/json")
 
 
 class Scheduler:
@@ -772,59 +683,6 @@ def _rules(gid: str) -> Dict[str, Any]:
     return {"game": gid, "name": spec.name, "rules": rules, "text": text}
 
 
-class SecurityHeaders:
-    """ASGI middleware: ``SECURITY_HEADERS`` on every HTTP response (a CSP with
-    ``frame-ancestors 'none'``, ``nosniff``, ``no-referrer``)."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                message = dict(message, headers=list(message.get("headers", [])) + SECURITY_HEADERS)
-            await send(message)
-        await self.app(scope, receive, send_with_headers)
-
-
-class _OneLineUTF8(logging.Filter):
-    """uvicorn logs an invalid UTF-8 text frame with a traceback: one line is enough."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if str(record.msg).startswith("Invalid UTF-8"):
-            record.exc_info = None
-            record.exc_text = None
-            record.levelno, record.levelname = logging.INFO, "INFO"
-            record.msg = "a client sent a text frame that is not UTF-8: closed (1007)"
-            return logging.getLogger("uvicorn.error").isEnabledFor(logging.INFO)
-        return True
-
-
-def _install_log_filter() -> None:
-    lg = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, _OneLineUTF8) for f in lg.filters):
-        lg.addFilter(_OneLineUTF8())
-
-
-def same_origin(headers) -> bool:
-    """No ``Origin`` (not a browser), or an ``Origin`` whose host:port is the ``Host``."""
-    origin = headers.get("origin")
-    if origin is None:
-        return True
-    try:
-        netloc = urlsplit(origin).netloc
-    except ValueError:
-        return False
-    return bool(netloc) and netloc.lower() == (headers.get("host") or "").lower()
-
-
-def _address(conn) -> str:
-    return conn.client.host if conn.client else "unknown"
-
-
 def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
                limits: Optional[Limits] = None) -> Starlette:
     """The app over one SQLite file; tables in it are loaded (replayed and checked) now and
@@ -1051,78 +909,3 @@ def create_app(db_path: str = ":memory:", bot_think_scale: float = 1.0,
     ], lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.server = server
     return app
-
-
-def _check_port(host: str, port: int) -> None:
-    """Exit 3 with the reason when ``host:port`` cannot be listened on (a busy port): uvicorn
-    said so too, but after the "open http://..." line had sent the user to a dead link."""
-    import socket
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as e:
-        print(f"krazy serve: cannot listen on {host}:{port}: {e}", flush=True)
-        raise SystemExit(3) from None
-    family, kind, proto, _, addr = infos[0]
-    with socket.socket(family, kind, proto) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)      # as uvicorn binds
-        try:
-            s.bind(addr)
-        except OSError as e:
-            print(f"krazy serve: cannot listen on {host}:{port}: {e.strerror or e} "
-                  f"(another server there? try --port {port + 1})", flush=True)
-            raise SystemExit(3) from None
-
-
-def _lan_addresses() -> list:
-    """This machine's IPv4 addresses other devices on the network may reach (no packet is
-    sent: a UDP socket "connected" to a public address names the outgoing interface)."""
-    import socket
-    out = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))             # TEST-NET-1: never routed, nothing sent
-            out.append(s.getsockname()[0])
-    except OSError:
-        pass
-    return [a for a in out if not a.startswith("127.") and a != "0.0.0.0"]
-
-
-def _network_note(host: str, port: int) -> list:
-    """What ``krazy serve`` says about other devices: on 127.0.0.1 only this computer can
-    open the table (and how to change that); on 0.0.0.0 the addresses to open elsewhere."""
-    if host in ("127.0.0.1", "localhost", "::1"):
-        return ["only this computer can open it; for phones and other computers on the same network, "
-                "run krazy serve --host 0.0.0.0 and open the address it prints there"]
-    if host in ("0.0.0.0", "::"):
-        lan = _lan_addresses()
-        if lan:
-            return [f"on another device of this network: http://{a}:{port}/" for a in lan] + \
-                   ["(anyone on this network can reach it; seat links hold each seat's key)"]
-        return ["on another device of this network: http://<this computer's address>:" + str(port) + "/"]
-    return [f"on another device: http://{host}:{port}/"]
-
-
-def serve(host: str = "127.0.0.1", port: int = 8765, db: Optional[str] = None,
-          limits: Optional[Limits] = None) -> None:
-    """Run the server (``krazy serve``) until interrupted; prints the URL to open. A
-    database file it cannot use ends it with one line and exit status 2. ``limits``:
-    :class:`Limits` (expiry times, caps)."""
-    import uvicorn
-    path = db or default_path()
-    try:
-        app = create_app(path, limits=limits)
-    except StoreError as e:
-        print(f"krazy serve: cannot use {e}", flush=True)
-        raise SystemExit(2) from None
-    server = app.state.server
-    print(f"krazy serve: tables in {path} ({server.loaded} loaded)")
-    for tid, why in server.broken.items():
-        print(f"krazy serve: table {tid} not loaded: {why}")
-    _check_port(host, port)             # before the link: a busy port printed it, then failed
-    print(f"open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/ in a browser", flush=True)
-    for line in _network_note(host, port):
-        print(line, flush=True)
-    # permessage-deflate off: compressing every update cost more CPU than building it (a
-    # quarter of the event loop's time at 250 tables, benches/README.md); updates are a few kB
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False)

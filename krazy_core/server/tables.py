@@ -18,7 +18,7 @@ from krazy_core import protocol
 from krazy_core.bots import make_bot
 from krazy_core.bots.levels import LEVEL_NAMES, is_level, level_word
 from krazy_core.errors import ConfigError, IllegalActionError, KrazyError
-from krazy_core.server.store import secret_hash
+from krazy_core.server.db import secret_hash
 from krazy_core.bots.ismcts import ISMCTSBot
 
 try:                                   # the server extra's fast JSON encoder (same output)

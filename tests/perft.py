@@ -1,6 +1,6 @@
 """Move counts from seeded states (perft, as python-chess and chess engines check move
 generators): from each position, the number of legal-action sequences of length 1..DEPTH.
-The expected counts are data, ``tests/data/perft/<game>.json``; ``tests/test_perft.py``
+The expected counts are data, ``tests/games/<game>/perft.json``; ``tests/test_perft.py``
 recomputes them.  Regenerate after a deliberate rules change (and say why in the commit):
 
     python tests/perft.py            # every game (PYTHONPATH=. for an in-place build)
@@ -17,7 +17,7 @@ import pathlib
 import random
 import sys
 
-DATA = pathlib.Path(__file__).resolve().parent / "data" / "perft"
+GAMES_DIR = pathlib.Path(__file__).resolve().parent / "games"     # tests/games/<game>/perft.json
 # deepest level per game: every game's whole file recomputes in well under a second but
 # KrassKariert's (many combinations per lead: its depth 4 costs seconds)
 DEPTH = {"krazy-kings": 5, "kings-rummy": 5, "contract-rummy": 5, "krass-kariert": 3}
@@ -76,13 +76,12 @@ def compute(game_id):
 
 
 def path_for(game_id):
-    return DATA / f"{game_id}.json"
+    return GAMES_DIR / game_id.replace("-", "_") / "perft.json"
 
 
 def main(argv):
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
     games = argv or sorted(DEPTH)
-    DATA.mkdir(parents=True, exist_ok=True)
     for g in games:
         doc = compute(g)
         rows = ",\n".join("  " + json.dumps(r) for r in doc["positions"])

@@ -1,4 +1,4 @@
-"""Move counts from seeded states, as data (issue 12 item 8): ``tests/data/perft/<game>.json``
+"""Move counts from seeded states, as data (issue 12 item 8): ``tests/games/<game>/perft.json``
 holds, for 36 positions per game (every table size from min to max, 4 seeds, 0/15/60 random
 steps), the number of legal-action sequences of each length 1..depth; this recomputes them.
 A change to legal-action generation, to apply, or to the PRNG draws inside apply (shuffles,

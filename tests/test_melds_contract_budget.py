@@ -281,7 +281,7 @@ def test_CR_10_melds_alone_gets_the_oracle(tmp_path):
         "import sys, krazy_core.games.melds as M\n"
         "print('krazy_core.games.contract_rummy' in sys.modules)\n"
         f"r = M.crazy_best_arrangement({hand!r}, contract=(0, 3), ace_wrap=True)\n"
-        "print(r[2], 'krazy_core.games.contract_rummy' in sys.modules, M._contract_oracle is not None)\n")
+        "print(r[2], 'krazy_core.games.contract_rummy' in sys.modules, M.faces._contract_oracle is not None)\n")
     # cwd: a folder without the checkout ('-c' puts the cwd first on sys.path: from the
     # checkout's root the child would import the unbuilt source tree)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,

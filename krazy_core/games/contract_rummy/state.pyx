@@ -13,8 +13,9 @@ import numpy as np
 from krazy_core._ops cimport kz_ops, kz_events, KZ_TERMINAL
 from krazy_core._state cimport State
 from krazy_core._state import check_seed
-from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind,
-                                     KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND, kz_meld_contract)
+from krazy_core.games.melds.rules cimport (kz_meld_rules, kz_rules_crazy, kz_meld_kind,
+                                           KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND)
+from krazy_core.games.melds.free cimport kz_meld_contract
 from krazy_core.games.contract_rummy.core cimport *
 from krazy_core.games.contract_rummy.core import CONTRACTS
 from krazy_core.cards import format_card, parse_card

@@ -1,11 +1,162 @@
-"""Every meld question of the rummy games (the package that was ``games/melds.pyx``): the rules
-and kind checks (``rules``), the free solver (``free``), contract feasibility (``contract``) and
-the Python faces (``faces``), re-exported here."""
-from krazy_core.games.melds import faces  # noqa: F401
+"""Every meld question of the rummy games, answered once: which cards are wild, what a set
+of cards is (a book, a run, no meld), the best free arrangement of a hand, whether a
+contract can still be laid down, and the best contract lay-down.
+
+Layout (``krazy_core/games/melds/``; this package imports no game, the games import it):
+
+* ``rules.pxd`` / ``rules.pyx`` -- :c:type:`kz_meld_rules` (minimum lengths, wild caps, rank
+  range, Ace high or wrap-around, the wild rank and whether it can be natural, points: one
+  small plain struct), its two fillings ``kz_rules_kings`` (KR-5..KR-7, KR-14) and
+  ``kz_rules_crazy`` (CR-2, CR-3, CR-5, CR-15), and the kind checks (``kz_meld_kind``).
+* ``free.pxd`` / ``free.pyx`` (+ ``materialize.pxi``, ``shares.pxi``) -- the free solver,
+  Kings Rummy's engine: ``kz_meld_deadwood``, ``kz_meld_deadwood_below``, ``kz_meld_all``,
+  ``kz_meld_going_out``, and ``kz_meld_contract`` (exactly ``books`` + ``runs`` melds).
+* ``contract.pxd`` / ``contract.pyx`` -- contract feasibility, Crazy Rummy's engine
+  (``kz_contract_feasible``: is a contract laid down in steps still completable?).
+* ``faces.pyx`` -- the Python faces re-exported here.
+* this module -- :class:`MeldRules`, :class:`Arrangement` and :func:`best_arrangement`, the
+  one public question; each game gives its rules with ``meld_rules(options, ...)``.
+
+Use from another Cython module::
+
+    from krazy_core.games.melds.rules cimport kz_meld_rules, kz_arrangement, kz_rules_crazy
+    from krazy_core.games.melds.free cimport kz_meld_contract, kz_meld_deadwood
+    from krazy_core.games.melds.contract cimport kz_contract_query, kz_contract_feasible
+
+The free solver (KR-10, KR-12)
+------------------------------
+Given a hand -- a multiset, the same card may be held twice -- and which cards are wild,
+which arrangement into books and runs leaves the fewest points, and can every card but one
+be laid down (going out)?  The answer is exact, not greedy: at wild rank 7 the hand
+``3H 4H 5H 6H 6S 6C 9D`` leaves 9 points (``3H 4H 5H`` + ``6H 6S 6C``), not the 21 a greedy
+"longest run first" split would leave.
+
+Method (C, no GIL, no allocation): wilds are a pooled count; natural cards sit in a
+suit x rank count table.  A depth-first branch and bound takes the first natural card ``c``
+(suit-major, rank ascending) and decides its fate: left over (deadwood), in a run in which
+it is the lowest natural card, or in a book of its rank with any of the other naturals of
+that rank.  A meld of ``2m`` or more cards splits into two melds of at least ``m`` (with no
+more wilds in either part), so in the free arrangement a run spans at most ``2m-1``
+positions and a book holds at most ``2m-1`` naturals -- which keeps the search small.  A
+meld is given only the wilds it needs; any wilds left at the end join melds that still have
+room under the rules' wild caps (or, when wilds are unlimited, form an all-wild book), and
+the wilds that stay in hand are the cheapest ones.  The wild-share bound (``shares.pxi``)
+prunes hands whose naturals need more wilds than the hand holds.
+
+Contract lay-downs (CR-10)
+--------------------------
+``kz_meld_contract`` lays exactly ``books`` books and ``runs`` runs, each as long as wished,
+leaving the fewest points; in Crazy Rummy's contract mode (:func:`crazy_best_arrangement`)
+two runs of one suit never overlap or join into one sequence: at each complete lay-down
+holding two runs of one suit the search tries at most 18^3 placements of their spans (3
+lengths x 3 starts, x 2 laps with Ace wrap, a run), runs whose naturals already touch
+pruned.  A hand that holds no such lay-down is answered by ``kz_contract_feasible`` first
+(at most (52 x 16)^3 steps), so no search has to prove it.  From 14 cards, when the
+contract is a Crazy Rummy round's (CR-4) and the hand keeps CR-1, the exact lay-down
+optimizer's DPs give the fewest points and the search starts from that exact bound and stops
+at its first leaf reaching it, within a budget of 10,000,000 steps; past the budget the
+answer is the optimizer's own lay-down (the same points).  The optimizer and its DPs still
+live in ``contract_rummy/state.pyx`` (``best_arrangement``); it is registered here when that
+game is imported (``_set_contract_oracle``), and ``krazy_core/__init__.py`` sets a loader so
+that a caller who imported only this package gets it too (see ``CHANGELOG.md``; measured
+times: ``benches/README.md``).
+
+``kz_contract_feasible`` lays the contract's melds in their fixed order from the counts,
+exactly: the partly built meld first, then the fresh runs by their first four positions'
+natural/wild choice (with ``overlapping_runs`` a run may also grow), then the fresh books by
+counts; wilds are promised lazily.  At most 52 windows x 16 choices per fresh run and 13 x
+2 per fresh book: (52 x 16)^3 steps for a contract of 3 runs, whatever the hand size.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, List, NamedTuple, Optional, Tuple, Union
+
+from krazy_core.games.melds import faces
 from krazy_core.games.melds.faces import (  # noqa: F401
-    MAX_HAND, BOOK, RUN, is_book, is_run, is_meld, deadwood_points, best_arrangement,
+    MAX_HAND, BOOK, RUN, is_book, is_run, is_meld, deadwood_points,
     going_out_discards, can_meld_all, crazy_meld_kind, crazy_best_arrangement,
     crazy_contract_feasible, _card_items, _fmt, _parse_kings_cards, _parse_crazy_cards,
     _set_contract_oracle, _set_oracle_loader, _set_contract_budget, _contract_budget_stats,
     _time_solver, _crazy_is, _wild_share_bound, _can_meld_all_unfiltered,
     _arrangement_pruned_and_not, _deadwood_below)
+
+__all__ = ["MeldRules", "Arrangement", "best_arrangement", "kings_rules", "crazy_rules",
+           "MAX_HAND", "BOOK", "RUN", "is_book", "is_run", "is_meld", "deadwood_points",
+           "going_out_discards", "can_meld_all", "crazy_meld_kind", "crazy_best_arrangement",
+           "crazy_contract_feasible"]
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    """One game's meld rules, as :func:`best_arrangement` takes them.
+
+    ``game``: ``"kings"`` (Kings Rummy, KR-5..KR-7, KR-14: runs and books of 3+, any number
+    of wilds, ``wild_rank`` 3..13 the round's wild rank, ``wild_points`` / ``joker_points``
+    what a wild / Joker left in hand costs) or ``"crazy"`` (Crazy Rummy, CR-2, CR-3, CR-5,
+    CR-15: books 3+ with at most 1 wild, runs 4+ with at most 2, 2s and Jokers wild;
+    ``ace_wrap`` CR-3's K-A-2 runs, ``overlapping_runs`` CR-10's house rule).  Build one with
+    :func:`kings_rules` / :func:`crazy_rules` or a game's ``meld_rules(options)``; values are
+    checked when they are used (``ValueError``)."""
+
+    game: str
+    wild_rank: int = 2
+    wild_points: int = 20
+    joker_points: int = 50
+    ace_wrap: bool = False
+    overlapping_runs: bool = False
+
+
+def kings_rules(wild_rank: int, *, wild_points: int = 20, joker_points: int = 50) -> MeldRules:
+    """Kings Rummy's meld rules for a round whose wild rank is ``wild_rank`` (3..13, KR-3)."""
+    return MeldRules("kings", wild_rank, wild_points, joker_points)
+
+
+def crazy_rules(*, ace_wrap: bool = False, overlapping_runs: bool = False) -> MeldRules:
+    """Crazy Rummy's meld rules (CR-2, CR-3, CR-5, CR-15), with the CR-3 / CR-10 options."""
+    return MeldRules("crazy", 2, 20, 20, ace_wrap, overlapping_runs)
+
+
+class Arrangement(NamedTuple):
+    """A hand laid down: ``melds`` (a list of melds, each a list of cards: a run in rank
+    order with each wild at the place it stands for, a book naturals first), ``deadwood``
+    (the cards left, ascending by code) and ``points`` (their value under the rules: KR-14
+    or CR-15).  Cards are ASCII strings, suit symbols (``ascii=False``) or int codes
+    (``as_codes=True``).  A tuple, so ``melds, left, points = best_arrangement(...)``."""
+
+    melds: List[List[Union[int, str]]]
+    deadwood: List[Union[int, str]]
+    points: int
+
+
+def best_arrangement(hand: Any, rules: MeldRules, contract: Optional[Tuple[int, int]] = None, *,
+                     as_codes: bool = False, ascii: bool = True) -> Optional[Arrangement]:
+    """The arrangement of ``hand`` into melds that leaves the fewest points under ``rules``
+    (a :class:`MeldRules`), as an :class:`Arrangement`; with ``contract=(books, runs)``
+    (Crazy Rummy's rules only, CR-10: exactly that many books and runs, each as long as
+    wished, two runs of one suit never overlapping or joining) the best such lay-down, or
+    ``None`` when the hand holds none.
+
+    Kings Rummy (KR-10, KR-12): exact, whatever was imported before.  Crazy Rummy: the
+    answer of :func:`crazy_best_arrangement` (its docstring gives the bounds).
+    ``hand``: a string of cards or a list of strings / int codes, at most 32 (``MAX_HAND``).
+    Raises ``ValueError`` for a bad card, a bad rule value, a contract with Kings Rummy's
+    rules, and (for now) a contract with ``overlapping_runs``: ask
+    ``contract_rummy.best_arrangement(hand, round, overlapping_runs=True)``."""
+    if not isinstance(rules, MeldRules):
+        raise ValueError(f"rules must be a MeldRules (melds.kings_rules(...), melds.crazy_rules(...) "
+                         f"or a game's meld_rules(options)), got {rules!r}")
+    if rules.game == "kings":
+        if contract is not None:
+            raise ValueError(f"Kings Rummy has no contracts (KR-10): contract must be None, got {contract!r}")
+        r = faces.best_arrangement(hand, rules.wild_rank, wild_points=rules.wild_points,
+                                   joker_points=rules.joker_points, as_codes=as_codes, ascii=ascii)
+    elif rules.game == "crazy":
+        if contract is not None and rules.overlapping_runs:
+            raise ValueError("a contract with overlapping_runs (CR-10 option) is answered by "
+                             "contract_rummy.best_arrangement(hand, round, overlapping_runs=True)")
+        r = crazy_best_arrangement(hand, ace_wrap=rules.ace_wrap, contract=contract,
+                                   as_codes=as_codes, ascii=ascii)
+    else:
+        raise ValueError(f"rules.game must be 'kings' or 'crazy', got {rules.game!r}")
+    return None if r is None else Arrangement(r[0], r[1], r[2])

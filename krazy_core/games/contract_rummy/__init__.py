@@ -31,8 +31,6 @@ from krazy_core.games.contract_rummy.state import (  # noqa: F401
     best_arrangement, EVENT_NAMES, PHASE_NAMES, ROUND_END_REASONS, SUIT_LETTERS, TENSOR_LAYOUT)
 from krazy_core.games.contract_rummy.notation import _action_text  # noqa: F401
 import krazy_core.games.melds as _melds
-from krazy_core.games.melds import _set_contract_oracle
-from krazy_core.games.contract_rummy.state import _contract_points
 from krazy_core.games.contract_rummy import words as _words
 from krazy_core.games.contract_rummy import schema as _schema
 from krazy_core.spec import GameSpec, Option, tensor_bounds
@@ -106,8 +104,6 @@ SPEC = GameSpec(
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )
 _bind_spec(SPEC)
-# melds.crazy_best_arrangement's contract mode takes its exact value from the DPs here
-_set_contract_oracle(_contract_points)
 
 
 def meld_rules(options) -> _melds.MeldRules:

@@ -20,6 +20,7 @@ from krazy_core.games.melds.contract cimport (kz_contract_query, KZ_CQ_KINDS, KZ
                                               KZ_CQ_MAX_FIXED, KZ_CQ_NO_NAT, KZ_CQ_NONE,
                                               kz_contract_feasible)
 
+from krazy_core.games.melds.optimizer import best_laydown
 from krazy_core.cards import parse_card, format_card
 from krazy_core._validate import c_int as _c_int, index_in as _index_in
 
@@ -274,43 +275,35 @@ cdef extern from "krazy/clock.h" nogil:
 
 
 cdef enum:
-    ORACLE_MIN = 14             # contract mode asks the oracle from this many cards (the game's DPs' own floor;
-                                # below, the search takes at most a few ms)
-    CONTRACT_BUDGET = 10000000  # steps of the search from the oracle's exact bound (see crazy_best_arrangement)
+    EXACT_MIN = 14              # contract mode takes the optimizer's exact value from this many cards (its
+                                # DPs' own floor; below, the search takes at most a few ms)
+    CONTRACT_BUDGET = 10000000  # steps of the search from the optimizer's exact bound (see crazy_best_arrangement)
     BEYOND_CR1_MAX = 22         # contract mode: most cards of a hand beyond CR-1 (the search alone answers)
-_contract_oracle = None
 cdef int64_t _contract_budget = CONTRACT_BUDGET
-_contract_fallbacks = 0     # calls answered by the oracle's lay-down (the budget ran out), for tests
-_contract_last_steps = 0    # steps of the last search from the oracle's bound, for tests and benchmarks
+_contract_fallbacks = 0     # calls answered by the optimizer's lay-down (the budget ran out), for tests
+_contract_last_steps = 0    # steps of the last search from the optimizer's bound, for tests and benchmarks
 _contract_last_ns = 0       # and its time (ns)
 
-
-def _set_contract_oracle(f):
-    """Contract mode's exact answer: ``f(codes, books, runs, ace_wrap)`` -> None (not known:
-    the contract is no Crazy Rummy round's, or the hand breaks CR-1) or ``(points,
-    arrangement)``: the fewest points, -1 when no such lay-down exists (arrangement None),
-    and a lay-down leaving them, ``(melds, leftover, points)`` in int codes (each meld a
-    list of codes, a run low to high with each wild at its place).
-    ``krazy_core.games.contract_rummy`` sets its DPs here when it is imported (melds
-    imports no game: the layer rule)."""
-    global _contract_oracle
-    _contract_oracle = f
+# CR-4: the contract of each round, (books, runs) -> round
+_ROUND_OF = {(2, 0): 1, (1, 1): 2, (0, 2): 3, (3, 0): 4, (2, 1): 5, (1, 2): 6, (0, 3): 7}
 
 
-_oracle_loader = None        # makes the oracle when none is set (krazy_core/__init__.py sets it)
-
-
-def _set_oracle_loader(f):
-    """``f()`` registers the contract oracle (:func:`_set_contract_oracle`): called by contract
-    mode the first time it would ask the oracle and none is set, so that a caller who imported
-    only this module gets the bounded answer too.  ``krazy_core/__init__.py`` (above the
-    games: the layer rule holds) sets a loader that imports ``krazy_core.games.contract_rummy``."""
-    global _oracle_loader
-    _oracle_loader = f
+def _contract_points(codes, books, runs, ace_wrap):
+    """Contract mode's exact answer (the optimizer, :func:`optimizer.best_laydown`):
+    ``(points, arrangement)``, the fewest points ``codes`` leave laying ``books`` books and
+    ``runs`` runs as CR-10 lays them (no overlapping_runs) and that lay-down (int codes:
+    ``(melds, leftover, points)``); ``(-1, None)`` when they cannot be laid; None when the
+    contract is no round's (CR-4) or the hand breaks CR-1 (more than 2 of a card or 4
+    Jokers), where only the search answers."""
+    rnd = _ROUND_OF.get((books, runs))
+    if rnd is None or _beyond_cr1(codes):
+        return None
+    r = best_laydown(codes, rnd, bool(ace_wrap), False, True, False, EXACT_MIN)
+    return (-1, None) if r is None else (r[2], r)
 
 
 def _set_contract_budget(steps):
-    """Tests and benchmarks: the step budget of contract mode's search from the oracle's
+    """Tests and benchmarks: the step budget of contract mode's search from the optimizer's
     exact bound (``crazy_best_arrangement``); 0 for none.  Returns the previous budget."""
     global _contract_budget
     if type(steps) is not int or not 0 <= steps < 2 ** 62:
@@ -322,8 +315,8 @@ def _set_contract_budget(steps):
 
 def _contract_budget_stats():
     """Tests and benchmarks: ``(fallbacks, steps, ns)``, how many contract-mode calls since
-    import ran out of the step budget and returned the oracle's lay-down, and the steps and
-    nanoseconds the last search from the oracle's bound took (steps: at most the budget
+    import ran out of the step budget and returned the optimizer's lay-down, and the steps and
+    nanoseconds the last search from the optimizer's bound took (steps: at most the budget
     plus one leaf's run placements)."""
     return _contract_fallbacks, _contract_last_steps, _contract_last_ns
 
@@ -349,8 +342,8 @@ def _beyond_cr1(codes):
     return any(k > (4 if c == 0x50 else 2) for c, k in seen.items())
 
 
-cdef tuple _oracle_lists(const kz_meld_rules *r, arr, bint as_codes, bint ascii):
-    """The oracle's lay-down (int codes) in ``crazy_best_arrangement``'s form: a run as the
+cdef tuple _exact_lists(const kz_meld_rules *r, arr, bint as_codes, bint ascii):
+    """The optimizer's lay-down (int codes) in ``crazy_best_arrangement``'s form: a run as the
     game lists it (rank order, each wild at its place), a book naturals first (the same
     sort as ``_arrangement_lists``), the leftover ascending by code."""
     cdef uint8_t buf[KZ_MELD_MAX_HAND]
@@ -393,39 +386,15 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     ``overlapping_runs``.  A contract has at most 3 melds (CR-4: ``books`` and ``runs`` ints
     0..3).
 
-    Cost, bounded.  The search is the shared branch and bound
-    (``kz_meld_contract``), plus at each complete lay-down holding two runs of one suit at
-    most 18^3 placements of their spans (3 lengths x 3 starts, x 2 laps with Ace wrap, a
-    run), runs whose naturals already touch pruned; it is not proven polynomial, so:
-
-    * A hand that holds no such lay-down is answered None by the going-down check first
-      (``kz_contract_feasible``: at most (52 x 16)^3 steps), so no search has to prove it.
-    * From 14 cards, when the contract is a Crazy Rummy round's (CR-4) and the hand keeps
-      CR-1 (at most 2 of a card, 4 Jokers), the game's exact DPs give the fewest points and
-      a lay-down leaving them (``contract_rummy.best_arrangement``, polynomial: its
-      docstring gives the bounds and their measured worst, round 5 with ace_wrap the
-      slowest; registered when ``krazy_core.games.contract_rummy`` is imported, and
-      imported at the first call that needs it through a loader ``krazy_core/__init__.py``
-      sets, so also for a caller who imported only this module: this layer imports no game).  The search then starts from that exact bound and stops at
-      its first leaf reaching it -- the lay-down the plain search records -- within a budget
-      of 10,000,000 steps (a search node, a book's choice of naturals, a run's naturals
-      tried, a placement of two same-suit runs' spans: 10-30 ns each).  When the budget runs
-      out the answer is the game's lay-down in this function's form: the same points (both
-      are the exact minimum), perhaps another of the equal-points lay-downs.  Random hands
-      of 20..32 cards take at most 1.7 M steps from 4 suits and 24 M from 2 (crowded
-      one-suit hands up to 160 M: 1 in 20 of them runs out); on 3,400 such hands the
-      answers are the old ones bit for bit but for the 22 that ran out (the same points),
-      and so on 3,000 of 14..19 cards (none ran out; the DPs were asked from 20 cards
-      before).  Measured worst (benches/meld_worst_cases.py, on a shared 2-core machine):
-      32 cards, two suits twice and 4 wilds, ace_wrap, contract (0, 3) 12-17 s -> 0.10 s,
-      (0, 2) 3.8-7.1 s -> 0.14-0.21 s; a random 29-card one-suit hand, (1, 2) with ace_wrap,
-      1.3-1.5 s -> 0.11-0.13 s; 19-card hands hunted for the search alone 0.3-0.55 s ->
-      0.001-0.08 s.
-    * Below 14 cards, the contracts that are no round's ((0, 0), (1, 0), (0, 1)) and hands
-      beyond CR-1: the search alone, bounded by the input: at most 32 cards, and at most 22
-      when the hand breaks CR-1 (ValueError beyond: 24 such cards took 0.8-1.2 s).  Measured
-      worst of the hands we built or hunted: 13 cards 4 ms, 22 cards beyond CR-1 (one suit
-      three times, 10 wilds) (1, 2) with ace_wrap 0.23-0.34 s, 32 cards (0, 1) 0.06 s.
+    Cost, bounded (the method: the package docstring, "Contract lay-downs"; measured
+    times: benches/README.md).  A hand without such a lay-down is answered None by
+    ``kz_contract_feasible`` first.  From 14 cards, for a round's contract (CR-4) and a hand
+    within CR-1, the contract optimizer (``optimizer.best_laydown``, polynomial) gives the
+    exact fewest points; the search starts from that bound and stops at its first leaf
+    reaching it, within 10,000,000 steps, past which the optimizer's own lay-down is the
+    answer (the same points, perhaps another of the equal-points lay-downs).  Otherwise
+    (under 14 cards, a contract that is no round's, a hand beyond CR-1) the search alone,
+    bounded by the input: at most 32 cards, 22 when the hand breaks CR-1.
 
     Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, a
     contract that is not ``(books, runs)`` of at most 3 melds, or a contract-mode hand
@@ -453,10 +422,8 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
                 f"(up to {KZ_MELD_MAX_HAND} cards) or fewer cards")
         if not _feasible(&r, codes, nb, nr, False):
             return None             # no such lay-down (the going-down check): the search need not prove it
-        if n >= ORACLE_MIN and _contract_oracle is None and _oracle_loader is not None:
-            _oracle_loader()        # the game's DPs, imported once (the layer rule: not from here)
-        if n >= ORACLE_MIN and _contract_oracle is not None:
-            v = _contract_oracle(codes, nb, nr, bool(ace_wrap))
+        if n >= EXACT_MIN:
+            v = _contract_points(codes, nb, nr, bool(ace_wrap))
             if v is not None:
                 if v[0] < 0:
                     return None
@@ -472,7 +439,7 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
             _contract_last_ns = t1 - t0
             if pts == -2:
                 _contract_fallbacks += 1
-                return _oracle_lists(&r, v[1], as_codes, ascii)
+                return _exact_lists(&r, v[1], as_codes, ascii)
             if pts != known:                # (never seen: the plain search, to be exact)
                 known = -1
         if known < 0:

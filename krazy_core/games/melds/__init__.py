@@ -13,6 +13,9 @@ Layout (``krazy_core/games/melds/``; this package imports no game, the games imp
   ``kz_meld_going_out``, and ``kz_meld_contract`` (exactly ``books`` + ``runs`` melds).
 * ``contract.pxd`` / ``contract.pyx`` -- contract feasibility, Crazy Rummy's engine
   (``kz_contract_feasible``: is a contract laid down in steps still completable?).
+* ``laydown.pxd`` / ``laydown.pyx``, ``runs.pyx``, ``runs_ovw.pyx``, ``optimizer.pyx`` -- the
+  one exact optimizer for contract lay-downs (``optimizer.best_laydown``): the CR-10
+  lay-down sequence over a hand's counts, the runs DPs, the books DP, the mixed search.
 * ``faces.pyx`` -- the Python faces re-exported here.
 * this module -- :class:`MeldRules`, :class:`Arrangement` and :func:`best_arrangement`, the
   one public question; each game gives its rules with ``meld_rules(options, ...)``.
@@ -50,16 +53,96 @@ leaving the fewest points; in Crazy Rummy's contract mode (:func:`crazy_best_arr
 two runs of one suit never overlap or join into one sequence: at each complete lay-down
 holding two runs of one suit the search tries at most 18^3 placements of their spans (3
 lengths x 3 starts, x 2 laps with Ace wrap, a run), runs whose naturals already touch
-pruned.  A hand that holds no such lay-down is answered by ``kz_contract_feasible`` first
-(at most (52 x 16)^3 steps), so no search has to prove it.  From 14 cards, when the
-contract is a Crazy Rummy round's (CR-4) and the hand keeps CR-1, the exact lay-down
-optimizer's DPs give the fewest points and the search starts from that exact bound and stops
-at its first leaf reaching it, within a budget of 10,000,000 steps; past the budget the
-answer is the optimizer's own lay-down (the same points).  The optimizer and its DPs still
-live in ``contract_rummy/state.pyx`` (``best_arrangement``); it is registered here when that
-game is imported (``_set_contract_oracle``), and ``krazy_core/__init__.py`` sets a loader so
-that a caller who imported only this package gets it too (see ``CHANGELOG.md``; measured
-times: ``benches/README.md``).
+pruned.  It is not proven polynomial, so a hand that holds no such lay-down is answered by
+``kz_contract_feasible`` first (at most (52 x 16)^3 steps), and from 14 cards, when the
+contract is a Crazy Rummy round's (CR-4) and the hand keeps CR-1, the contract optimizer
+below gives the fewest points: the search starts from that exact bound and stops at its
+first leaf reaching it (the lay-down the plain search records), within a budget of
+10,000,000 steps (a search node, a book's choice of naturals, a run's naturals tried, a
+placement of two same-suit runs' spans: 10-30 ns each); past the budget the answer is the
+optimizer's own lay-down (the same points, perhaps another of the equal-points lay-downs).
+Below 14 cards, for contracts that are no round's and for hands beyond CR-1 (at most 22
+cards then) the search alone answers.
+
+The contract optimizer (``laydown``, ``runs``, ``runs_ovw``, ``optimizer``)
+----------------------------------------------------------------------------
+It searches and walks the CR-10 lay-down sequence of one hand (``laydown.pxd``: books
+first, by rank, then runs by (suit, first position), one card or one start a step, each
+step kept completable by ``kz_contract_feasible``) and takes, of the lay-downs laying the
+most points then the most cards, the least (sorted melds, leftover).  The runs DP is one
+dispatch, ``runs._runs_rest``, on ``ace_wrap`` and ``overlapping_runs`` over one-suit DPs
+(``_suit_runs``; ``_suit_runs_wrap`` over ``_win_runs`` windows; ``_suit_runs_ov``;
+``runs_ovw._suit_runs_ovw``), suits joined by the pool wilds each uses.  (The four one-suit
+DPs were moved intact, not merged into one: each keeps its own state space, and merging them
+bit for bit and within 3 % of their speed was not done.)
+
+The exact lay-down of a round's contract (``optimizer.best_laydown``, which
+``contract_rummy.best_arrangement`` answers with).  Cost (the answer is exact; n = cards in
+hand, 41 at most in a real game without buys):
+
+* Books only (rounds 1 and 4, any option), n >= 14: no search.  A DP over the ranks
+  (every natural of a book's rank lies in its books; books of 2s take the 2s, only
+  Jokers as their wild, CR-2, CR-5) gives the best (points, cards) in O(12 x 4 x 4 x 13
+  x 4) steps; the least key is then found book by book, the least candidate book some
+  best lay-down holds: at most books x 13 x 3^4 x 6 candidates, one DP each.
+* Only runs left in a contract of 2 or 3 runs (rounds 3 and 7 from the start, round 6
+  after its book), no overlapping_runs, n >= 14: no search.  A DP over each suit's 14
+  positions (CR-3 Ace low or high, never both; CR-5 at most 2 wilds a run, a 2 in its
+  place natural; CR-10 runs in (suit, first position) order that do not join), suits
+  joined by the wilds each uses: O(4 x 14 x 4 x 13 x 5 x 3 x 4) steps.  With ace_wrap
+  a suit's first run fixes a window of 13 positions that all its runs lie in (no run
+  covers a rank twice; the others end a rank before the first, round the corner):
+  O(4 x 13 windows x 13 x 4 x 13 x 5 x 3 x 2) steps.  The least lay-down reaching the
+  best is walked one step at a time (at most 41 steps x 50 actions, each one DP).
+* Books and runs (rounds 2, 5, 6), no overlapping_runs, n >= 14: no search.  In a best
+  lay-down every natural of a book's rank lies in a book or a run, and the runs hold at
+  most one card of each (suit, rank) (CR-10; not the 2s, also wilds, nor without
+  ace_wrap the Aces, low in one run and high in another), so a book of rank 3..K has
+  at most 2^4 choices of its naturals and 6 of its wild (CR-2, CR-5), a book of 2s
+  3^4 x 2, of Aces 3^4 x 6: B <= 11 x 16 x 6 + 162 + 486 = 1,704 single books, at
+  most B^2 / 2 pairs (round 5; the pairs of one rank listed apart), each followed by
+  the runs DP above: O(B^2 x 4 x 14 x 4 x 13 x 5 x 3 x 4) steps at worst (with
+  ace_wrap its bound).  The sets are taken best first by the books' value and cut once
+  that plus the runs DP of the whole hand (fewer cards lay no more) is below the best,
+  so few are tried.  The least key: the least sorted books of the best, then the runs
+  walk above.
+* overlapping_runs without ace_wrap, n >= 14 (CR-10 option: runs of one suit may
+  overlap but never continue one another): rounds 3 and 7, and round 6 after its book,
+  by a DP over each suit's 14 positions whose state is the multiset of the suit's open
+  runs (at most 3, each: cards 0..4+, wilds 0..2, begun at the low Ace), the runs begun,
+  the pool wilds and the low Aces used; at a position each open run stops (4+ cards) or
+  takes a natural or a wild, fresh runs begin where no run stopped just before: at most
+  14 x 5,456 x 4 x 13 x 3 states x 27 x 10 moves a suit (the states reached are far
+  fewer).  Round 6 tries every book (no lemma: two runs may share a rank; at most 13 x
+  3^4 x 6 = 6,318), best first with the cut above, each followed by that DP.  Rounds 2
+  and 5 hold one run, where the option changes nothing: the mixed DP above (ace_wrap
+  too).
+* overlapping_runs with ace_wrap, n >= 14 (CR-3 option: runs go round K-A-2, an arc of
+  4..13 ranks, each rank once): rounds 3, 7 and round 6 as above, by a DP over each
+  suit's 13 ranks as a cycle cut between K and A and swept A..K once (each rank's
+  naturals once).  Its state is the multiset (at most 3) of the suit's run pieces: a
+  run inside A..K (its first rank, wilds 0..2), a wrapping run's tail (begun at A), the
+  tail's record once it ends (its last rank, wilds) and the head that binds a record
+  later (open through K; cards 0..4+, wilds), with the runs counted, the pool wilds and
+  one bit for the join across K-A.  Two runs join (apart and touching, CR-10,
+  ``kz_runs_join``) only where one stops and the next begins, and each such place is
+  checked where the sweep meets it: inside A..K always joined; a run stopping just
+  before a head unless the head's tail reached the run's first rank; a run beginning
+  just after a tail unless it is open when the head begins; a run from A against one
+  open through K begun after it stopped.  A first rank or a record's last rank is kept
+  only as far as those checks (and the runs laid before) tell it apart.  Bound: 13
+  positions x at most C(231, 3) = 2,027,795 item multisets x 5 x 2 x 13 states (a
+  constant, whatever n) x at most 27 moves of the pieces x 8 of the run being laid x
+  945 of the runs beginning (35 fresh starts x 3^3 records bound);
+  reached: at most 282,000 states over the 4 suits' 52 layers on the worst hand below.
+  A suit with no run laid yet keeps its answer in a cache (the walk asks it again at
+  every step).
+* Everything else is a branch and bound over the CR-10 lay-down sequence, not proven
+  polynomial: hands under 14 cards (bounded by the lay-downs of 13 cards; the search is
+  faster there, and the tests check both against the exhaustive enumeration).  It is
+  bounded by the shared solver (``melds.pxd`` ``kz_meld_contract``) for 17..24 cards,
+  except with overlapping_runs, where that solver (it keeps two runs of one suit apart)
+  is no bound.
 
 ``kz_contract_feasible`` lays the contract's melds in their fixed order from the counts,
 exactly: the partly built meld first, then the fresh runs by their first four positions'

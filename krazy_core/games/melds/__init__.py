@@ -153,7 +153,7 @@ counts; wilds are promised lazily.  At most 52 windows x 16 choices per fresh ru
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, List, NamedTuple, Optional, Tuple, Union, overload
 
 from krazy_core.games.melds import faces
 from krazy_core.games.melds.faces import (  # noqa: F401
@@ -212,6 +212,14 @@ class Arrangement(NamedTuple):
     points: int
 
 
+@overload
+def best_arrangement(hand: Any, rules: MeldRules, contract: None = None, *,
+                     as_codes: bool = False, ascii: bool = True) -> Arrangement: ...
+@overload
+def best_arrangement(hand: Any, rules: MeldRules, contract: Tuple[int, int], *,
+                     as_codes: bool = False, ascii: bool = True) -> Optional[Arrangement]: ...
+
+
 def best_arrangement(hand: Any, rules: MeldRules, contract: Optional[Tuple[int, int]] = None, *,
                      as_codes: bool = False, ascii: bool = True) -> Optional[Arrangement]:
     """The arrangement of ``hand`` into melds that leaves the fewest points under ``rules``
@@ -229,6 +237,7 @@ def best_arrangement(hand: Any, rules: MeldRules, contract: Optional[Tuple[int, 
     if not isinstance(rules, MeldRules):
         raise ValueError(f"rules must be a MeldRules (melds.kings_rules(...), melds.crazy_rules(...) "
                          f"or a game's meld_rules(options)), got {rules!r}")
+    r: Optional[Tuple[Any, Any, int]]
     if rules.game == "kings":
         if contract is not None:
             raise ValueError(f"Kings Rummy has no contracts (KR-10): contract must be None, got {contract!r}")

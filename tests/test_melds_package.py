@@ -53,6 +53,22 @@ def test_the_result_type():
         M.best_arrangement("3H 4H 5H", M.kings_rules(14))       # KR-3: wild rank 3..13
 
 
+@pytest.mark.parametrize("rnd", [3, 6, 7])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_CR_10_overlapping_runs_contract_is_the_games_answer(rnd, wrap):
+    from krazy_core.games import contract_rummy
+    from krazy_core.games.contract_rummy.core import CONTRACTS
+    hands = ["AS 2S 3S 4S 5S 6S 7S 3S 4S 5S 6S JK 9H 9D 9C KD",
+             "QS KS AS 2S 3S 4S 5S 6S JK 2H 8H 8D 8C 10H JH QH KH",
+             "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 5H 6H 7H 8H JK 2C"]
+    for h in hands:
+        got = M.best_arrangement(h, M.crazy_rules(ace_wrap=wrap, overlapping_runs=True), CONTRACTS[rnd])
+        want = contract_rummy.best_arrangement(h, rnd, ace_wrap=wrap, overlapping_runs=True, ascii=True)
+        assert (None if got is None else tuple(got)) == (None if want is None else tuple(want))
+    with pytest.raises(ValueError):
+        M.best_arrangement(hands[0], M.crazy_rules(overlapping_runs=True), (0, 1))   # no round's
+
+
 def test_each_game_gives_its_meld_rules():
     import krazy_core
     from krazy_core.games import contract_rummy, kings_rummy

@@ -155,7 +155,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, List, NamedTuple, Optional, Tuple, Union, overload
 
-from krazy_core.games.melds import faces
+from krazy_core.games.melds import faces, optimizer
 from krazy_core.games.melds.faces import (  # noqa: F401
     MAX_HAND, BOOK, RUN, is_book, is_run, is_meld, deadwood_points,
     going_out_discards, can_meld_all, crazy_meld_kind, crazy_best_arrangement,
@@ -228,12 +228,14 @@ def best_arrangement(hand: Any, rules: MeldRules, contract: Optional[Tuple[int, 
     wished, two runs of one suit never overlapping or joining) the best such lay-down, or
     ``None`` when the hand holds none.
 
-    Kings Rummy (KR-10, KR-12): exact, whatever was imported before.  Crazy Rummy: the
-    answer of :func:`crazy_best_arrangement` (its docstring gives the bounds).
-    ``hand``: a string of cards or a list of strings / int codes, at most 32 (``MAX_HAND``).
-    Raises ``ValueError`` for a bad card, a bad rule value, a contract with Kings Rummy's
-    rules, and (for now) a contract with ``overlapping_runs``: ask
-    ``contract_rummy.best_arrangement(hand, round, overlapping_runs=True)``."""
+    Kings Rummy (KR-10, KR-12): exact.  Crazy Rummy: the answer of
+    :func:`crazy_best_arrangement` (its docstring gives the bounds); with
+    ``overlapping_runs`` and a contract (a round's, CR-4, on a hand within CR-1) the contract
+    optimizer's, as ``contract_rummy.best_arrangement(hand, round, overlapping_runs=True)``.
+    Whatever was imported before, the answer is the same.  ``hand``: a string of cards or a
+    list of strings / int codes, at most 32 (``MAX_HAND``).  Raises ``ValueError`` for a bad
+    card, a bad rule value, a contract with Kings Rummy's rules, and with
+    ``overlapping_runs`` a contract that is no round's or a hand beyond CR-1."""
     if not isinstance(rules, MeldRules):
         raise ValueError(f"rules must be a MeldRules (melds.kings_rules(...), melds.crazy_rules(...) "
                          f"or a game's meld_rules(options)), got {rules!r}")
@@ -245,10 +247,24 @@ def best_arrangement(hand: Any, rules: MeldRules, contract: Optional[Tuple[int, 
                                    joker_points=rules.joker_points, as_codes=as_codes, ascii=ascii)
     elif rules.game == "crazy":
         if contract is not None and rules.overlapping_runs:
-            raise ValueError("a contract with overlapping_runs (CR-10 option) is answered by "
-                             "contract_rummy.best_arrangement(hand, round, overlapping_runs=True)")
-        r = crazy_best_arrangement(hand, ace_wrap=rules.ace_wrap, contract=contract,
-                                   as_codes=as_codes, ascii=ascii)
+            r = _overlapping_laydown(hand, rules, contract, as_codes, ascii)
+        else:
+            r = crazy_best_arrangement(hand, ace_wrap=rules.ace_wrap, contract=contract,
+                                       as_codes=as_codes, ascii=ascii)
     else:
         raise ValueError(f"rules.game must be 'kings' or 'crazy', got {rules.game!r}")
     return None if r is None else Arrangement(r[0], r[1], r[2])
+
+
+def _overlapping_laydown(hand: Any, rules: MeldRules, contract: Tuple[int, int], as_codes: bool,
+                         ascii: bool) -> Optional[Tuple[Any, Any, int]]:
+    """A contract with ``overlapping_runs`` (CR-10 option): the contract optimizer's lay-down."""
+    nb, nr = faces._contract_counts(contract)
+    rnd = faces._ROUND_OF.get((nb, nr))
+    if rnd is None:
+        raise ValueError(f"with overlapping_runs a contract is a round's (CR-4: "
+                         f"{sorted(faces._ROUND_OF)}), got {contract!r}")
+    codes = _parse_crazy_cards(hand)
+    if faces._beyond_cr1(codes):
+        raise ValueError("with overlapping_runs a hand holds at most 2 of each card and 4 Jokers (CR-1)")
+    return optimizer.best_laydown(codes, rnd, bool(rules.ace_wrap), True, as_codes, ascii)

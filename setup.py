@@ -37,7 +37,8 @@ LIMITED_API = os.environ.get("KRAZY_LIMITED_API", "")        # e.g. "0x030B0000"
 # parallel jobs end together rather than one long module starting last
 COST_ORDER = ["krazy_core.games.krazy_kings.core", "krazy_core.games.krass_kariert.core",
               "krazy_core.games.contract_rummy.core", "krazy_core.games.kings_rummy.core", "krazy_core._state",
-              "krazy_core.search.ismcts", "krazy_core.games.melds", "krazy_core.games.krazy_kings.state",
+              "krazy_core.search.ismcts", "krazy_core.games.melds.free", "krazy_core.games.melds.runs_ovw",
+              "krazy_core.games.melds.optimizer", "krazy_core.games.melds.runs", "krazy_core.games.krazy_kings.state",
               "krazy_core.games.contract_rummy.state", "krazy_core.games.kings_rummy.state",
               "krazy_core.games.krass_kariert.state"]
 

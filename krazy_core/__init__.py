@@ -28,17 +28,6 @@ from krazy_core.game import Game, Option, available_games, make
 from krazy_core._state import State, TERMINAL_PLAYER
 from krazy_core._version import __version__
 
-
-def _load_contract_oracle() -> None:
-    """Imports Crazy Rummy, whose import registers its exact lay-down DPs as the contract
-    oracle of ``krazy_core.games.melds.crazy_best_arrangement`` (its contract
-    mode is bounded only with them; melds may not import a game, so the loader lives here)."""
-    import krazy_core.games.contract_rummy  # noqa: F401
-
-
-from krazy_core.games import melds as _melds  # noqa: E402
-_melds._set_oracle_loader(_load_contract_oracle)
-
 __all__ = [
     "make", "available_games", "Game", "State", "Option", "TERMINAL_PLAYER",
     "KrazyError", "IllegalActionError", "InvalidStateError", "ConfigError",

@@ -204,7 +204,7 @@ def test_lay_down_helpers_take_any_integer_round():
                 f(hand, bad)
             assert str(e.value) == f"round must be 1..7, got {bad!r}"
     # Kings Rummy: the round's wild rank and the points of wilds
-    assert melds.best_arrangement("3S 4S 5S 9H", np.int64(9)) == ([["3S", "4S", "5S", "9H"]], [], 0)
+    assert melds.best_arrangement("3S 4S 5S 9H", melds.kings_rules(np.int64(9))) == ([["3S", "4S", "5S", "9H"]], [], 0)
     assert melds.deadwood_points("KS QH 9H JK", np.int16(9), wild_points=np.int64(5),
                                  joker_points=np.int32(7)) == 12             # K 9 JK a book; Q♥ left
     assert melds.deadwood_points("KS QH 4D 8C", np.int64(9)) == 13 + 12 + 4 + 8

@@ -8,7 +8,9 @@ Layers, bottom up:
    spec types, ``Game``), ``_words`` (the game-blind half of the game's words): the base,
    importing nothing of the package above it;
 1. ``_state``: the generic state, over layer 0 only (``rng`` below it, not above);
-2. the games, ``games.melds``, ``search.ismcts``: over layers 0-1 and the shared solver;
+2. the games, the meld package ``games.melds`` (``games/melds/``: every meld question, over
+   layer 0 and its own modules only, never a game), ``search.ismcts``: over layers 0-1 and
+   the meld package;
    each game is a package ``games/<game>/`` (issue 12 item 1), layered inside, bottom up:
    ``core`` (``.pxd``/``.pyx``: the rules; no Python face of any kind), ``notation`` (over
    the base and its own core), ``state`` (over its core and its notation), ``words`` (the
@@ -37,6 +39,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "krazy_core"
 BASE = {"krazy_core.errors", "krazy_core._validate", "krazy_core.cards", "krazy_core._cards",
         "krazy_core._ops", "krazy_core.rng", "krazy_core.spec", "krazy_core._words"}
 GAME_LAYER_OK = BASE | {"krazy_core._state", "krazy_core.games.melds"}
+MELDS = "krazy_core.games.melds"
+
+
+def _is_melds(name):
+    """Whether dotted ``name`` is the meld package or one of its modules."""
+    return name == MELDS or name.startswith(MELDS + ".")
+
+
 FACES = {"krazy_core", "krazy_core.game", "krazy_core.bots", "krazy_core.runs.arena", "krazy_core.ui",
          "krazy_core.cli", "krazy_core.search.bot"}
 
@@ -124,12 +134,37 @@ def test_rng_sits_below_the_state():
     assert not bad, f"_state imports {sorted(bad)} from above it"
 
 
+def _melds_files():
+    return _files("games/melds/*.py", "games/melds/*.pyx", "games/melds/*.pxi", "games/melds/*.pxd")
+
+
+def test_the_meld_rules_see_the_meld_package():
+    names = {p.relative_to(ROOT).as_posix() for p in _melds_files()}
+    assert {"games/melds/__init__.py", "games/melds/rules.pxd", "games/melds/free.pyx",
+            "games/melds/contract.pxd"} <= names
+    assert "krazy_core.games.melds.rules" in imports_of(ROOT / "games" / "melds" / "free.pyx")
+
+
+@pytest.mark.parametrize("path", _melds_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_meld_package_imports_no_game(path):
+    """``games/melds/`` sits below every game: its modules import the base (layer 0) and the
+    package's own modules, never a game, the generic State, the search or a face (so what a
+    meld call answers cannot depend on what was imported before it)."""
+    mods = _modules(imports_of(path))
+    bad = {m for m in mods if not _is_melds(m)} - BASE
+    assert not bad, f"games/melds/{path.name} imports {sorted(bad)}"
+    text = path.read_text(encoding="utf-8")
+    assert "import krazy_core\n" not in text and "krazy_core.make(" not in text
+
+
 @pytest.mark.parametrize("path", _files("games/*.pyx", "games/*.pxi", "games/*.pxd", "games/*/*.pyx",
                                         "games/*/*.pxi", "games/*/*.pxd", "search/*.pyx",
                                         "search/*.pxd"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_compiled_games_import_no_python_face(path):
     """No compiled game (or the search) imports the registry, ``krazy_core.make``, a bot, the
     CLI or a view; none calls ``krazy_core.make``."""
+    if path.parent.name == "melds":
+        return                                      # test_the_meld_package_imports_no_game
     if path.parent.parent.name == "games":
         # a game package (games/<game>/): core (.pxd/.pyx) over the base only; state over its
         # core and notation
@@ -141,7 +176,7 @@ def test_compiled_games_import_no_python_face(path):
         allowed = GAME_LAYER_OK | {"krazy_core.search.ismcts", "krazy_core.search.value_model",
                                    "krazy_core.search.policy_model"}
     mods = _modules(imports_of(path))
-    bad = mods - allowed
+    bad = {m for m in mods if not _is_melds(m)} - allowed
     assert not bad, f"{path.name} imports {sorted(bad)}"
     assert not mods & FACES
     text = path.read_text(encoding="utf-8")
@@ -192,12 +227,13 @@ def test_a_game_package_imports_one_way(path):
     bad = {m for m in own if _package_part(m, game) not in PACKAGE_LAYERS[part]}
     assert not bad, f"{game}/{path.name} ({part}) imports {sorted(bad)} from above it"
     others = mods - own
-    other_games = {m for m in others if m.startswith("krazy_core.games.") and m != "krazy_core.games.melds"}
+    other_games = {m for m in others if m.startswith("krazy_core.games.") and not _is_melds(m)}
     assert not other_games, f"{game}/{path.name} imports another game: {sorted(other_games)}"
     if part == "view":
         return                                  # a face: the generic ui, rich, the cards ...
     allowed = GAME_LAYER_OK | ({"krazy_core.search.ismcts"} if part in ("core", "state") else set()) \
         | ({"krazy_core.protocol.schemas._parts"} if part == "schema" else set())
+    others = {m for m in others if not _is_melds(m)}
     assert not others - allowed, f"{game}/{path.name} imports {sorted(others - allowed)}"
     text = path.read_text(encoding="utf-8")
     assert "krazy_core.make(" not in text and "import krazy_core\n" not in text

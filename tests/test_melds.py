@@ -48,13 +48,13 @@ def test_KR_7_joker_extends_run():
 
 
 def test_KR_14_unmelded_hand_scores_57():
-    melds, left, pts = M.best_arrangement("5H JS KC 4D 9R", 5)
+    melds, left, pts = M.best_arrangement("5H JS KC 4D 9R", M.kings_rules(5))
     assert melds == [] and pts == 57             # 20 + 11 + 13 + 4 + 9
     assert M.deadwood_points("5H JS KC 4D 9R", 5) == 57
 
 
 def test_KR_12_exact_not_greedy():
-    melds, left, pts = M.best_arrangement("3H 4H 5H 6H 6S 6C 9D", 7)
+    melds, left, pts = M.best_arrangement("3H 4H 5H 6H 6S 6C 9D", M.kings_rules(7))
     assert pts == 9 and left == ["9D"]
     assert sorted(map(sorted, melds)) == [["3H", "4H", "5H"], ["6C", "6H", "6S"]]
 
@@ -87,10 +87,10 @@ def test_KR_7_wilds_unlimited_in_a_meld():
 
 
 def test_KR_12_extra_wilds_join_melds():
-    melds, left, pts = M.best_arrangement("3H 4H 5H JK 9S", 7)
+    melds, left, pts = M.best_arrangement("3H 4H 5H JK 9S", M.kings_rules(7))
     assert pts == 9 and left == ["9S"]
     assert melds == [["3H", "4H", "5H", "JK"]]
-    melds, left, pts = M.best_arrangement("3H 4H 5H 7C 9S 9D", 7)
+    melds, left, pts = M.best_arrangement("3H 4H 5H 7C 9S 9D", M.kings_rules(7))
     assert pts == 0 and left == []               # 7C makes 9S 9D a book
     assert sorted(map(sorted, melds)) == [["3H", "4H", "5H"], ["7C", "9D", "9S"]]
 
@@ -117,9 +117,9 @@ def test_KR_10_going_out_discards():
 
 
 def test_arrangement_shape_and_order():
-    melds, left, pts = M.best_arrangement("9H JK 6H 8H", 3)
+    melds, left, pts = M.best_arrangement("9H JK 6H 8H", M.kings_rules(3))
     assert melds == [["6H", "JK", "8H", "9H"]] and pts == 0
-    melds, left, pts = M.best_arrangement(parse_cards("9H JK 6H 8H"), 3, as_codes=True)
+    melds, left, pts = M.best_arrangement(parse_cards("9H JK 6H 8H"), M.kings_rules(3), as_codes=True)
     assert melds == [parse_cards("6H JK 8H 9H")]
 
 
@@ -127,21 +127,21 @@ def test_bad_input_raises_value_error():
     with pytest.raises(ValueError, match="wild_rank"):
         M.is_meld("3H 4H 5H", 2)
     with pytest.raises(ValueError, match="wild_rank"):
-        M.best_arrangement("3H 4H 5H", 14)
+        M.best_arrangement("3H 4H 5H", M.kings_rules(14))
     with pytest.raises(ValueError, match="not a Kings Rummy card"):
         M.is_meld("2H 3H 4H", 7)
     with pytest.raises(ValueError, match="not a Kings Rummy card"):
-        M.best_arrangement(["AH"], 7)
+        M.best_arrangement(["AH"], M.kings_rules(7))
     with pytest.raises(ValueError):
-        M.best_arrangement("ZZ", 7)
+        M.best_arrangement("ZZ", M.kings_rules(7))
     with pytest.raises(ValueError, match="at most 32"):
-        M.best_arrangement(["3H"] * 33, 7)
+        M.best_arrangement(["3H"] * 33, M.kings_rules(7))
     with pytest.raises(ValueError):
         M.going_out_discards(b"3H", 7)
 
 
 def test_empty_and_tiny_hands():
-    assert M.best_arrangement([], 7) == ([], [], 0)
+    assert M.best_arrangement([], M.kings_rules(7)) == ([], [], 0)
     assert M.going_out_discards(["QH"], 7) == ["QH"]
     assert not M.is_meld([], 7)
 
@@ -186,8 +186,8 @@ def _deal(rng, n, k, w, suits=5):
 
 def _check(hand, w):
     ref = REF.best_points(hand, w)
-    melds, left, pts = M.best_arrangement(hand, w, as_codes=True)
-    assert pts == ref, (w, M.best_arrangement(hand, w))
+    melds, left, pts = M.best_arrangement(hand, M.kings_rules(w), as_codes=True)
+    assert pts == ref, (w, M.best_arrangement(hand, M.kings_rules(w)))
     assert all(REF.is_meld(m, w) for m in melds)
     assert sorted(sum(melds, []) + left) == sorted(hand)
     assert sum(REF.points(c, w) for c in left) == pts

@@ -95,6 +95,6 @@ def test_one_best_arrangement_shape_card_forms():
     assert cr.best_arrangement(hand, 7, ascii=False) == b
     codes = cr.best_arrangement(hand, 7, as_codes=True, ascii=True)
     assert codes[1] == [0x05] and codes == cr.best_arrangement(hand, 7, as_codes=True)
-    assert M.best_arrangement("3H 4H 5H JK 9S", 7, ascii=False)[1] == ["9♠"]
-    assert M.best_arrangement("3H 4H 5H JK 9S", 7)[1] == ["9S"]
+    assert M.best_arrangement("3H 4H 5H JK 9S", M.kings_rules(7), ascii=False)[1] == ["9♠"]
+    assert M.best_arrangement("3H 4H 5H JK 9S", M.kings_rules(7))[1] == ["9S"]
     assert "🃏" in M.crazy_best_arrangement("3H 4H 5H JK 9S", ascii=False)[0][0]

@@ -288,7 +288,7 @@ def test_kr12_facts_give_the_best_arrangement_and_the_go_out_discards():
         p = s.current_player()
         obs = s.observation(p)
         f = s.facts(p)
-        groups, left, points = melds.best_arrangement(obs["hand"], obs["wild_rank"], as_codes=True)
+        groups, left, points = melds.best_arrangement(obs["hand"], melds.kings_rules(obs["wild_rank"]), as_codes=True)
         assert f["arrangement"]["points"] == points and f["arrangement"]["deadwood"] == list(left)
         assert f["last_turn"] == (obs["went_out"] is not None)
         outs = f["arrangement"]["go_out"]

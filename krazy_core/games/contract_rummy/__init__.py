@@ -30,8 +30,7 @@ from krazy_core.games.contract_rummy.state import (  # noqa: F401
     ContractRummyState, _bind_spec, _check_options, new_state, state_from_dict, is_book, is_run, contract_options,
     best_arrangement, EVENT_NAMES, PHASE_NAMES, ROUND_END_REASONS, SUIT_LETTERS, TENSOR_LAYOUT)
 from krazy_core.games.contract_rummy.notation import _action_text  # noqa: F401
-from krazy_core.games.melds import _set_contract_oracle
-from krazy_core.games.contract_rummy.state import _contract_points
+import krazy_core.games.melds as _melds
 from krazy_core.games.contract_rummy import words as _words
 from krazy_core.games.contract_rummy import schema as _schema
 from krazy_core.spec import GameSpec, Option, tensor_bounds
@@ -40,7 +39,7 @@ __all__ = ["SPEC", "ContractRummyState", "new_state", "state_from_dict", "is_boo
            "contract_options", "best_arrangement", "CONTRACTS", "EVENT_NAMES", "PHASE_NAMES",
            "ROUND_END_REASONS", "SUIT_LETTERS", "TENSOR_LAYOUT", "KINDS", "MELD_SLOTS", "DISCARD",
            "TAKE", "DECLINE", "BUY", "PASS", "GO_DOWN", "LAY", "START_RUN", "FINISH", "LAY_OFF",
-           "SWAP", "KEEP", "NUM_ACTIONS"]
+           "SWAP", "KEEP", "NUM_ACTIONS", "meld_rules"]
 
 
 _TENSOR = sum(seg.size for seg in TENSOR_LAYOUT)     # 1154 = TENSOR (core.pxd)
@@ -105,5 +104,9 @@ SPEC = GameSpec(
     summary="Contract rummy: seven contracts of books and runs, buying the up-card, laying off, wild swaps.",
 )
 _bind_spec(SPEC)
-# melds.crazy_best_arrangement's contract mode takes its exact value from the DPs here
-_set_contract_oracle(_contract_points)
+
+
+def meld_rules(options) -> _melds.MeldRules:
+    """Crazy Rummy's meld rules (CR-2, CR-3, CR-5, CR-15) for ``melds.best_arrangement``
+    under ``options`` (a game's options: ``ace_wrap`` CR-3, ``overlapping_runs`` CR-10)."""
+    return _melds.crazy_rules(ace_wrap=options.ace_wrap, overlapping_runs=options.overlapping_runs)

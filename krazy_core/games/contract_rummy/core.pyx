@@ -95,8 +95,9 @@ from libc.string cimport memset, memcpy
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_bounded,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
-from krazy_core.games.melds cimport (kz_meld_rules, kz_rules_crazy, kz_contract_query,
-                                     kz_contract_feasible, kz_run_mask, kz_runs_join)
+from krazy_core.games.melds.rules cimport kz_meld_rules, kz_rules_crazy
+from krazy_core.games.melds.contract cimport (kz_contract_query, kz_contract_feasible, kz_run_mask,
+                                              kz_runs_join)
 # the struct, constants, tables and inline helpers: core.pxd (cimported implicitly)
 
 

@@ -27,11 +27,12 @@ from krazy_core.games.kings_rummy.state import (
     new_state, state_from_dict)
 from krazy_core.games.kings_rummy import words as _words
 from krazy_core.games.kings_rummy import schema as _schema
+import krazy_core.games.melds as _melds
 from krazy_core.spec import GameSpec, Option, tensor_bounds
 
 __all__ = ["SPEC", "KingsRummyState", "new_state", "state_from_dict", "simulate_random", "EVENT_NAMES",
            "PHASE_NAMES", "FULL_DECK", "TENSOR", "TENSOR_LAYOUT", "DRAW", "TAKE", "DISCARD", "GO_OUT",
-           "NUM_KINDS", "NUM_ACTIONS", "card_kind"]
+           "NUM_KINDS", "NUM_ACTIONS", "card_kind", "meld_rules"]
 
 
 
@@ -87,3 +88,10 @@ SPEC = GameSpec(
     # A deep tree spends most iterations in rarely visited nodes whose first moves are random.
     search_defaults={"paired": True, "tree_depth": 1},
 )
+
+
+def meld_rules(options, wild_rank: int) -> _melds.MeldRules:
+    """Kings Rummy's meld rules (KR-5..KR-7, KR-14) for ``melds.best_arrangement``: a round
+    whose wild rank is ``wild_rank`` (3..13, KR-3) under ``options`` (a game's options:
+    ``wild_points``, ``joker_points``)."""
+    return _melds.kings_rules(wild_rank, wild_points=options.wild_points, joker_points=options.joker_points)

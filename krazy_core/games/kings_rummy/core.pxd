@@ -7,7 +7,7 @@ is ``suit*11 + rank-3`` (0..54) for a suited card, 55 for the Joker: the unit of
 table (``notation.py``) and of every per-kind count below."""
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from krazy_core._ops cimport kz_ops, kz_events, kz_rng
-from krazy_core.games.melds cimport kz_meld_rules
+from krazy_core.games.melds.rules cimport kz_meld_rules
 
 # ------------------------------------------------------------------ constants
 cdef enum:

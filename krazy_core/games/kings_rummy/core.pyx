@@ -73,10 +73,9 @@ from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_see
 from krazy_core._state cimport State
 from krazy_core._cards cimport JOKER
 from krazy_core._state import check_seed, _games_in_slices
-from krazy_core.games.melds cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
-                                     kz_meld_deadwood, kz_meld_deadwood_below,
-                                     kz_meld_going_out, kz_card_points,
-                                     kz_is_wild, KZ_MELD_BOOK, KZ_MELD_RUN)
+from krazy_core.games.melds.rules cimport (kz_meld_rules, kz_arrangement, kz_rules_kings,
+                                           kz_card_points, kz_is_wild, KZ_MELD_BOOK, KZ_MELD_RUN)
+from krazy_core.games.melds.free cimport kz_meld_deadwood, kz_meld_deadwood_below, kz_meld_going_out
 from krazy_core.errors import ConfigError
 from krazy_core._validate import c_count as _c_count
 

@@ -15,7 +15,7 @@ from krazy_core._state cimport State
 from krazy_core._state import check_seed
 from krazy_core._validate import json_int as _int, json_ints as _ints
 from krazy_core._validate import c_int as _c_int, action_int as _action_int
-from krazy_core.games.melds cimport kz_meld_deadwood
+from krazy_core.games.melds.free cimport kz_meld_deadwood
 from krazy_core._cards cimport JOKER
 from krazy_core.games.kings_rummy.core cimport (
     KRState, MAXP, MAXH, NCARDS, NKIND, A_STOCK, A_TAKE, A_DISCARD, A_OUT, NUM_ACTIONS,

@@ -69,7 +69,7 @@ def hand_by_suit(codes, wild_rank: int) -> Table:
 def arrangement_text(codes, wild_rank: int, points_too: bool = True) -> Text:
     """``[3♥ 4♥ 5♥] [6♠ 6♥ 6♣]  left: 9♦ = 9`` -- the best arrangement (KR-12); without
     ``points_too`` the `` = 9`` is left to a column of its own."""
-    groups, left, points = melds.best_arrangement(codes, wild_rank, as_codes=True)
+    groups, left, points = melds.best_arrangement(codes, melds.kings_rules(wild_rank), as_codes=True)
     t = Text()
     for g in groups:
         t.append("[")

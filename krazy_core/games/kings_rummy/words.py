@@ -101,7 +101,7 @@ def arrangement(state, seat: int, obs=None) -> Dict[str, Any]:
     obs = state.observation(seat) if obs is None else obs
     w = obs["wild_rank"]
     hand = obs["hand"]
-    groups, left, points = _codes(_melds.best_arrangement(hand, w, as_codes=True)) if hand else ([], [], 0)
+    groups, left, points = _codes(_melds.best_arrangement(hand, _melds.kings_rules(w), as_codes=True)) if hand else ([], [], 0)
     outs = []
     if state.current_player() == seat and not state.is_terminal():
         outs = sorted({kind_code(a - GO_OUT) for a in state.legal_actions() if a >= GO_OUT})
@@ -133,7 +133,7 @@ def laid_down(obs) -> list:
         if cards is None:
             out.append(None)
             continue
-        groups, left, points = _codes(_melds.best_arrangement(cards, obs["wild_rank"], as_codes=True)) if cards \
+        groups, left, points = _codes(_melds.best_arrangement(cards, _melds.kings_rules(obs["wild_rank"]), as_codes=True)) if cards \
             else ([], [], 0)
         out.append({"melds": [list(g) for g in groups], "melds_text": [[format_card(c) for c in g] for g in groups],
                     "deadwood": list(left), "deadwood_text": [format_card(c) for c in left], "points": int(points)})

@@ -1,0 +1,1 @@
+# C-level only (cimport the .pxd): no Python names.

@@ -1,0 +1,254 @@
+# cython: language_level=3
+"""The CR-10 lay-down sequence of one hand (``laydown.pxd``): the same steps, in the same
+order, as Crazy Rummy's lay-down (its ``core.pyx`` PH_BUILD), over the counts alone."""
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int32_t, uint8_t, uint32_t
+
+from krazy_core.games.melds.rules cimport kz_meld_rules, kz_rules_crazy
+from krazy_core.games.melds.contract cimport (kz_contract_query, kz_contract_feasible, kz_run_mask,
+                                              kz_runs_join)
+
+# CR-4: contract r's (books, runs)
+_CONTRACTS = {1: (2, 0), 2: (1, 1), 3: (0, 2), 4: (3, 0), 5: (2, 1), 6: (1, 2), 7: (0, 3)}
+
+
+cdef void _init_tables():
+    cdef int s, r, k
+    for k in range(256):
+        CODE_KIND[k] = -1
+    for s in range(4):
+        for r in range(1, 14):
+            k = s * 13 + r - 1
+            KIND_CODE[k] = (s << 4) | r
+            CODE_KIND[(s << 4) | r] = k
+            if r == 1:
+                POINTS[k] = 15
+            elif r == 2:
+                POINTS[k] = 20
+            elif r <= 8:
+                POINTS[k] = 5
+            else:
+                POINTS[k] = 10
+    KIND_CODE[JK] = 0x50
+    CODE_KIND[0x50] = JK
+    POINTS[JK] = 20
+    for k, (b, r) in _CONTRACTS.items():
+        CBOOKS[k] = b
+        CRUNS[k] = r
+    CBOOKS[0] = 0
+    CRUNS[0] = 0
+
+_init_tables()
+
+cdef kz_meld_rules CR_RULES[2]
+kz_rules_crazy(&CR_RULES[0], 0)
+kz_rules_crazy(&CR_RULES[1], 1)
+
+
+cdef uint32_t run_mask(int wrap, int lo, int hi) noexcept nogil:
+    return kz_run_mask(&CR_RULES[1 if wrap else 0], lo, hi)
+
+
+cdef int touches(int wrap, int overlap, uint32_t a, uint32_t b) noexcept nogil:
+    return kz_runs_join(&CR_RULES[1 if wrap else 0], overlap, a, b)
+
+
+cdef inline int feasible(const kz_laydown *st, kz_contract_query *c) noexcept nogil:
+    """1 if the lay-down described by c can still be completed (exact)."""
+    return kz_contract_feasible(&CR_RULES[1 if st.opt_wrap else 0], c)
+
+
+cdef void ld_init(kz_laydown *st, const uint8_t *cnt, int rnd, int wrap, int overlap) noexcept nogil:
+    cdef int k
+    memset(st, 0, sizeof(kz_laydown))
+    for k in range(NK):
+        st.hand[0][k] = cnt[k]
+        st.nhand[0] += cnt[k]
+    st.round = rnd
+    st.opt_wrap = 1 if wrap else 0
+    st.opt_overlap = 1 if overlap else 0
+    st.phase = PH_BUILD
+
+
+cdef int ld_can_lay(const kz_laydown *st) noexcept nogil:
+    cdef kz_contract_query c
+    cdef kz_laydown fresh
+    if st.nhand[0] < 3 * CBOOKS[st.round] + 4 * CRUNS[st.round]:
+        return 0
+    memcpy(&fresh, st, sizeof(kz_laydown))
+    fresh.phase = PH_DONE
+    ctx_from_state(&fresh, 0, &c)
+    c.pkind = MK_NONE
+    c.nb = CBOOKS[st.round]
+    c.nr = CRUNS[st.round]
+    return feasible(st, &c)
+
+
+
+cdef void ctx_from_state(const kz_laydown *st, int p, kz_contract_query *c) noexcept nogil:
+    """The lay-down in progress of seat p (PH_BUILD), or a fresh one (PH_MAIN)."""
+    cdef int k, nb = CBOOKS[st.round], nr = CRUNS[st.round], j
+    cdef const Meld *m
+    memset(c, 0, sizeof(kz_contract_query))
+    memcpy(c.cnt, st.hand[p], NK)
+    c.overlap = st.opt_overlap
+    c.book_lb = 1
+    c.run_lb = -1
+    c.pkind = MK_NONE
+    if st.phase != PH_BUILD:
+        c.nb = nb
+        c.nr = nr
+        return
+    for j in range(st.gd_k):
+        m = &st.melds[p * 3 + j]
+        if m.kind == MK_BOOK:
+            c.book_lb = m.rank
+        else:
+            c.run_lb = m.suit * 32 + m.lo
+            c.fix_suit[c.nfix] = m.suit
+            c.fix_mask[c.nfix] = run_mask(st.opt_wrap, m.lo, m.lo + m.n - 1)
+            c.nfix += 1
+    k = st.gd_k + (1 if st.gd_open else 0)
+    c.nb = nb - k if nb > k else 0
+    c.nr = nr - (k - nb if k > nb else 0)
+    if st.gd_open:
+        m = &st.melds[p * 3 + st.gd_k]
+        c.pkind = m.kind
+        c.pn = m.n
+        c.pw = m.wilds
+        if m.kind == MK_BOOK:
+            c.prank = m.rank
+            c.plast = st.gd_last
+        else:
+            c.psuit = m.suit
+            c.plo = m.lo
+
+
+cdef int build_step_ok(const kz_laydown *st, int p, int a) noexcept nogil:
+    """Whether the lay-down step a keeps the contract completable (never strands)."""
+    cdef kz_contract_query c
+    cdef int k, s, lo
+    cdef int kind = MK_BOOK if st.gd_k < CBOOKS[st.round] else MK_RUN
+    ctx_from_state(st, p, &c)
+    if a == A_FINISH:
+        if not st.gd_open:
+            return 0
+        if c.pkind == MK_BOOK and c.pn < 3:
+            return 0
+        if c.pkind == MK_RUN and c.pn < 4:
+            return 0
+        c.pclosed = 1                   # finished at this length (CR-10, overlapping_runs)
+        return feasible(st, &c)
+    if a >= A_RUN:
+        if st.gd_open or kind != MK_RUN:
+            return 0
+        s = (a - A_RUN) // 13
+        lo = (a - A_RUN) % 13 + 1
+        if lo > lo_max(st.opt_wrap) or s * 32 + lo < c.run_lb + 1 - c.overlap:
+            return 0
+        c.nr -= 1
+        c.pkind = MK_RUN
+        c.psuit = s
+        c.plo = lo
+        c.pn = 0
+        c.pw = 0
+        return feasible(st, &c)
+    k = a - A_ADD
+    if c.cnt[k] == 0:
+        return 0
+    if not st.gd_open:
+        if kind != MK_BOOK or k == JK or kind_rank(k) < c.book_lb:
+            return 0
+        c.nb -= 1
+        c.pkind = MK_BOOK
+        c.prank = kind_rank(k)
+        c.pn = 1
+        c.pw = 0
+        c.plast = k
+        c.cnt[k] -= 1
+        return feasible(st, &c)
+    if c.pkind == MK_BOOK:
+        if book_natural(c.prank, k) and k >= c.plast and c.plast < NO_NAT:
+            c.cnt[k] -= 1
+            c.pn += 1
+            c.plast = k
+            return feasible(st, &c)
+        if book_wild(c.prank, k) and c.pw == 0:
+            c.cnt[k] -= 1
+            c.pn += 1
+            c.pw = 1
+            c.plast = NO_NAT
+            return feasible(st, &c)
+        return 0
+    # run: the card at the next position
+    if c.pn >= 13 or c.plo + c.pn > pos_hi(st.opt_wrap):
+        return 0
+    if run_natural(c.psuit, c.plo + c.pn, k):
+        c.cnt[k] -= 1
+        c.pn += 1
+        return feasible(st, &c)
+    if wildcard(k) and c.pw < 2:
+        c.cnt[k] -= 1
+        c.pn += 1
+        c.pw += 1
+        return feasible(st, &c)
+    return 0
+
+
+cdef int ld_legal_actions(const kz_laydown *st, int32_t *out) noexcept nogil:
+    cdef int n = 0, p = 0, a
+    if st.phase != PH_BUILD:
+        return 0
+    for a in range(A_ADD, A_FINISH + 1):
+        if a < A_RUN:
+            if st.hand[p][a - A_ADD] == 0:
+                continue
+        elif a < A_FINISH:
+            if st.gd_open or st.gd_k < CBOOKS[st.round]:
+                continue
+        if build_step_ok(st, p, a):
+            out[n] = a
+            n += 1
+    return n
+
+
+cdef void ld_apply(kz_laydown *st, int32_t a) noexcept nogil:
+    """The step a (CR-10); finishing the contract's last meld ends the lay-down (PH_DONE)."""
+    cdef int p = 0, k
+    cdef Meld *md
+    if st.phase != PH_BUILD:
+        return
+    md = &st.melds[p * 3 + st.gd_k]
+    if a == A_FINISH:
+        st.gd_k += 1
+        st.gd_open = 0
+        st.gd_last = 0
+        if st.gd_k == nmelds(st.round):
+            st.gd_k = 0
+            st.phase = PH_DONE
+        return
+    if a >= A_RUN:
+        memset(md, 0, sizeof(Meld))
+        md.kind = MK_RUN
+        md.suit = (a - A_RUN) // 13
+        md.lo = (a - A_RUN) % 13 + 1
+        st.gd_open = 1
+        return
+    k = a - A_ADD
+    if not st.gd_open:
+        memset(md, 0, sizeof(Meld))
+        md.kind = MK_BOOK
+        md.rank = kind_rank(k)
+        st.gd_open = 1
+    st.hand[p][k] -= 1
+    st.nhand[p] -= 1
+    md.cards[md.n] = k
+    md.n += 1
+    if md.kind == MK_BOOK:
+        if book_natural(md.rank, k):
+            st.gd_last = k
+        else:
+            md.wilds += 1
+            st.gd_last = NO_NAT
+    elif not run_natural(md.suit, md.lo + md.n - 1, k):
+        md.wilds += 1

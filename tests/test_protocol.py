@@ -1,4 +1,4 @@
-"""The protocol's JSON Schemas (krazy_core/schemas, draft 2020-12) against every payload of
+"""The protocol's JSON Schemas (krazy_core/protocol/schemas, draft 2020-12) against every payload of
 1,000 random games per game, and the structured action descriptions (krazy_core.protocol).
 
 Cost is bounded: the games run at the Python API's speed (~2M decisions/s); every game's

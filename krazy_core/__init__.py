@@ -10,6 +10,23 @@ Games: ``krazy_core.available_games()``.  Errors: :class:`KrazyError` and its su
 :class:`IllegalActionError`, :class:`InvalidStateError`, :class:`ConfigError` (each also a
 ``ValueError``).  Cards: ``krazy_core.cards`` (one int encoding, ``Card = int``).  Bots:
 ``krazy_core.bots``.
+
+The package, bottom up (``tests/test_layers.py`` holds every import to it):
+
+- the base, at the root: ``errors``, ``cards``, ``rng``, ``spec`` (options, specs,
+  :class:`Game`), ``_words`` (the game-blind half of the words), ``_state`` (the generic
+  :class:`State` over a game's C ops), ``vector`` (many states stepped in C), ``game``
+  (the registry, :func:`make`);
+- the games: ``games/<game>/`` (``core`` the rules in C, ``notation``, ``state``,
+  ``words``, ``schema``, ``view``) and ``games/melds/``, every meld question;
+- the search and the bots: ``search/`` (ISMCTS, its options, the learned models' faces),
+  ``bots/``, ``learn/``;
+- the faces for programs: ``protocol/`` (JSON views and their schemas), ``envs/``
+  (Gymnasium, PettingZoo, OpenSpiel, Stable-Baselines3), ``ui/`` (the terminal views);
+- running many games: ``runs/`` (backends, the results store, arena, tournament, SPRT,
+  self-play);
+- the front ends: ``cli/`` (the ``krazy`` command) and ``server/`` (``krazy serve`` and
+  the browser table).
 """
 
 from krazy_core.errors import ConfigError, IllegalActionError, InvalidStateError, KrazyError

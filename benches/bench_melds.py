@@ -1,5 +1,5 @@
 """The meld solver (krazy_core/games/melds.pyx) against the pure-Python reference
-(tests/meld_reference.py), on the same random 14-card hands with 0-6 wilds.
+(tests/melds/meld_reference.py), on the same random 14-card hands with 0-6 wilds.
 
     python -m pytest benches/bench_melds.py --benchmark-columns=median,ops,rounds
 
@@ -14,7 +14,7 @@ import pytest
 
 melds = pytest.importorskip("krazy_core.games.melds")
 
-_ref_path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "meld_reference.py"
+_ref_path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "melds" / "meld_reference.py"
 _spec = importlib.util.spec_from_file_location("meld_reference", _ref_path)
 REF = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(REF)

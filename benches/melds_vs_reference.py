@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Meld solver speed: median and worst time per hand over random 14-card hands with 0-6
 wilds, in-core (C, no Python per node) and through the Python face, beside the pure-Python
-reference of tests/meld_reference.py, on the same hands.  Checks that they agree.
+reference of tests/melds/meld_reference.py, on the same hands.  Checks that they agree.
 
     python benches/melds_vs_reference.py                 # 10,000 hands (reference on 1,000)
     python benches/melds_vs_reference.py --hands 2000 --ref-hands 300

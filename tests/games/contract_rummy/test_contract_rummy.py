@@ -1,5 +1,5 @@
 """Crazy Rummy (contract-rummy): one or more tests per rule CR-1 .. CR-17 with exact
-values, from scripted states (tests/contract_rummy_helpers.py) and seeded games."""
+values, from scripted states (tests/games/contract_rummy/contract_rummy_helpers.py) and seeded games."""
 import json
 import re
 

@@ -1,9 +1,9 @@
-"""Writes the data of tests/data/meld_golden.json.gz (gzip the output): the answers of the meld helpers on random hands, as
+"""Writes the data of tests/melds/data/meld_golden.json.gz (gzip the output): the answers of the meld helpers on random hands, as
 the build on the path gives them.  Made once from the build before issue 19 item 7's
 changes (the exponential solvers), so tests/test_meld_golden.py holds the new ones to the
 old answers bit for bit::
 
-    PYTHONPATH=OLD_TREE python tests/make_meld_golden.py tests/data/meld_golden.json
+    PYTHONPATH=OLD_TREE python tests/melds/make_meld_golden.py tests/melds/data/meld_golden.json
 
 ``--crazy-contracts FILE.json.gz`` rewrites only the answers of
 ``melds.crazy_best_arrangement(contract=...)`` in place, from the build on the path: done

@@ -1,5 +1,5 @@
 """The meld solver (krazy_core/games/melds.pyx) against the rules and the pure-Python
-reference in tests/meld_reference.py (KR-5..KR-7, KR-10, KR-12, KR-14; CR-2, CR-3, CR-5)."""
+reference in tests/melds/meld_reference.py (KR-5..KR-7, KR-10, KR-12, KR-14; CR-2, CR-3, CR-5)."""
 import random
 
 import pytest
@@ -426,7 +426,7 @@ def test_KR_12_bounded_deadwood_search(w, n, seed, slack):
 # --------------------------------------------------------------------------- contracts in steps
 # issue 12 item 3: Crazy Rummy's going-down and lay-down checks are the shared solver's
 # kz_contract_feasible; its fresh-contract face against the independent reference
-# (tests/contract_rummy_reference.py: sub-multisets of every 3-card book and 4-card run).
+# (tests/games/contract_rummy/contract_rummy_reference.py: sub-multisets of every 3-card book and 4-card run).
 
 def _cr_kinds(codes):
     from contract_rummy_reference import kind

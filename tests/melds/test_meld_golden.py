@@ -2,7 +2,7 @@
 for bit, on 3,072 random Crazy Rummy hands for ``melds.crazy_best_arrangement`` (free and
 contract lay-downs, Ace wrap, all-wild hands of 1..24 cards) and 1,500 for
 ``contract_rummy.best_arrangement`` / ``contract_options`` (CR-5, CR-10, CR-15).  The
-answers were recorded from the build before the change by tests/make_meld_golden.py,
+answers were recorded from the build before the change by tests/melds/make_meld_golden.py,
 except ``crazy_best_arrangement``'s contract answers: re-recorded when the contract mode
 learnt CR-10's no-join rule (the old ones joined two runs of a suit in 98 of 1,563), and
 checked here against ``contract_rummy.best_arrangement``'s points."""

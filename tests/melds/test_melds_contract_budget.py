@@ -184,7 +184,7 @@ def _unchanged(rows):
 
 def test_CR_10_unchanged_below_the_budget(before):
     """100 of the recorded random hands of 20..32 cards (CR-4 contracts, 30% ace_wrap): the
-    answer the build before the budget gave (tests/data/crazy_contract_big.json.gz), bit for
+    answer the build before the budget gave (tests/melds/data/crazy_contract_big.json.gz), bit for
     bit."""
     assert len(before) == 600
     _unchanged(before[::6])

@@ -2,9 +2,10 @@
 """The generic State: OpenSpiel's verbs over a game's C struct and its GameOps table.
 
 Each game module subclasses :class:`State`, fills a ``kz_ops`` table (``src/krazy/ops.h``)
-and adds what needs its struct's fields: ``observation``, ``observation_tensor``,
-``action_to_string``, ``string_to_action``, ``_to_dict`` (JSON body), ``_event_dict``,
-``_explain_illegal`` and ``__str__``.  Everything here is game-blind.
+and adds what needs its struct's fields: ``observation``, ``action_to_string``,
+``string_to_action``, ``_to_dict`` (JSON body), ``_event_dict``, ``_explain_illegal`` and
+``__str__``.  Everything here is game-blind (``observation_tensor`` runs the table's writer;
+the game's ``TENSOR_LAYOUT`` describes its segments).
 
 The event log and the action history are shared between a state and its clones, so
 ``clone()`` is one ``memcpy`` of the struct; when two of them diverge, the one that did not
@@ -404,6 +405,23 @@ cdef class State:
             return [(d[i], d[i + 1]) for i in range(0, self.n_hist, 2)]
         finally:
             free(tmp)
+
+    def observation_tensor(self, player):
+        """``player``'s view as numbers: a ``numpy.ndarray`` of float32, shape
+        ``game.observation_tensor_shape`` (``(ops.tensor_size,)``), written by the game's
+        GameOps writer (the same values the vectorized env and the learned models read).
+        Its named segments are ``game.observation_tensor_layout``: ``TensorSegment(name,
+        offset, size, doc)`` end to end, ``doc`` saying what each entry holds (a count or a
+        size over its maximum, a one-hot, a flag), seats counted from ``player`` onward.
+        Only what ``observation(player)`` shows goes in.  Raises ``ValueError`` for a
+        ``player`` that is not a seat."""
+        player = self._player_index(player)     # an int seat, else ValueError
+        if self.ops.observation_tensor == NULL:
+            raise NotImplementedError(f"{self.game.game_id} has no observation tensor")
+        t = np.zeros(self.ops.tensor_size, dtype=np.float32)
+        cdef float[::1] v = t
+        self.ops.observation_tensor(self.data, player, &v[0])
+        return t
 
     def returns(self) -> list:
         """Per-player returns, ``list[float]`` of length ``num_players``: each game's

@@ -725,35 +725,28 @@ class SearchResult:
 def search(state, *, previous=None, options=None, **kwargs):
     """Search ``state`` for the player to act with SO-ISMCTS and return a :class:`SearchResult`.
 
-    Args:
-        state: a krazy_core ``State``, not terminal; it is not changed (the search reads a
-            copy of its struct).
-        previous: a ``SearchResult`` or ``SearchTree`` of an earlier search with
-            ``reuse=True``, or ``None``.  When ``state`` came from that search's root by
-            actions (``full_history()``) and its trees hold that line of play, each tree
-            continues from a copy of the subtree found there, its statistics kept (they were
-            gathered over the older information set: a prior the new iterations dilute);
-            otherwise (another game, searcher, ``threads`` or ``opponents``, or a line never
-            explored) the search starts afresh.
-        options: a :class:`~krazy_core.search.options.SearchOptions`, used as it is (the
-            game's defaults are not applied); keyword options given with it replace its
-            fields (``dataclasses.replace``).
-        **kwargs: the fields of :class:`~krazy_core.search.options.SearchOptions` by name
-            (``iterations``, ``time_limit``, ``seed``, ``exploration``, ``prior``, ...);
-            without ``options=``, the game's ``GameSpec.search_defaults``
-            (:func:`game_defaults`) fill those left out, then the fields' defaults.
-
-    Returns:
-        A :class:`SearchResult`: the most visited root action (with ``paired=True`` the best
-        mean return), visit counts, mean returns and the tree's statistics.
-
-    Raises:
-        ConfigError: an unknown option or a bad value (:class:`SearchOptions`), a game or
-            file without the learned model an option asks for, ``chance_nodes=True`` with
-            ``previous``.
-        IllegalActionError: the game is over.
-        TypeError: ``state`` is not a krazy_core ``State``; ``options`` is not a
-            ``SearchOptions``; ``previous`` is not a result, a tree or ``None``.
+    :param state: a krazy_core ``State``, not terminal; it is not changed (the search reads a
+        copy of its struct).
+    :param previous: a ``SearchResult`` or ``SearchTree`` of an earlier search with
+        ``reuse=True``, or ``None``.  When ``state`` came from that search's root by actions
+        (``full_history()``) and its trees hold that line of play, each tree continues from a
+        copy of the subtree found there, its statistics kept (gathered over the older
+        information set: a prior the new iterations dilute); otherwise (another game,
+        searcher, ``threads`` or ``opponents``, or a line never explored) it starts afresh.
+    :param options: a :class:`~krazy_core.search.options.SearchOptions`, used as it is (the
+        game's defaults are not applied); keyword options given with it replace its fields
+        (``dataclasses.replace``).
+    :param kwargs: the fields of :class:`~krazy_core.search.options.SearchOptions` by name
+        (``iterations``, ``time_limit``, ``seed``, ``exploration``, ``prior``, ...); without
+        ``options``, the game's ``GameSpec.search_defaults`` (:func:`game_defaults`) fill
+        those left out, then the fields' defaults.
+    :returns: a :class:`SearchResult`: the most visited root action (with ``paired=True``
+        the best mean return), visit counts, mean returns and the trees' statistics.
+    :raises ConfigError: an unknown option or a bad value, a game or file without the learned
+        model an option asks for, ``chance_nodes=True`` with ``previous``.
+    :raises IllegalActionError: the game is over.
+    :raises TypeError: ``state`` is not a krazy_core ``State``, ``options`` not a
+        ``SearchOptions``, ``previous`` not a result, a tree or ``None``.
     """
     if not isinstance(state, State):
         raise TypeError(f"search() needs a krazy_core State, got {type(state).__name__}")

@@ -626,9 +626,9 @@ cdef class State:
 
     def to_bytes(self) -> bytes:
         """The whole state as compact bytes; read them back with ``game.state_from_bytes``
-        (``pickle`` goes this way too).  About 20-100x faster than ``to_json`` both ways,
-        for the same state: ``game.state_from_bytes(s.to_bytes())`` equals ``s`` (``==``) and
-        plays on identically.  The bytes are for this build of this machine's kind (the
+        (``pickle`` goes this way too; timings against ``to_json``: ``benches/README.md``).
+        ``game.state_from_bytes(s.to_bytes())`` equals ``s`` (``==``) and plays on
+        identically.  The bytes are for this build of this machine's kind (the
         struct is copied as laid out in memory, little-endian): for storage, use the JSON.
 
         Layout (format ``BYTES_FORMAT`` = 1), all integers little-endian::

@@ -1,6 +1,8 @@
 # cython: language_level=3
 """Crazy Rummy (``contract-rummy``): seven contracts, buying, laying off, wild swaps; rules
-CR-1 .. CR-17 (``krazy_core/games/contract_rummy/rules.md``, seed 002, Italian).
+CR-1 .. CR-17 (``krazy_core/games/contract_rummy/rules.md``, seed 002, Italian).  The rules
+core, one C unit with the files it includes: ``inference.pxi`` (determinize),
+``validate.pxi`` (the validator), ``tensor.pxi`` (the observation tensor writer).
 
 A card *kind* is ``suit*13 + rank-1`` for the suited cards (suits S H D C, A=1 .. K=13)
 and 52 for the Joker; the two copies of a card (and the four Jokers) are one kind, so

@@ -6,7 +6,10 @@ heuristic, the validator, the observation tensor writer and the GameOps table (`
 ``simulate_random``, and the combination helpers over the tables (``combination``,
 ``beats``, ...) that ``notation.py`` and ``state.pyx`` read.  The struct, the constants and
 the event kinds are ``core.pxd`` (the layout contract); the Python face (the State class,
-observation, JSON, event texts, action names, ``SPEC``) is ``state.pyx``.
+observation, JSON, event texts, action names, ``SPEC``) is ``state.pyx``.  Parts of the unit
+live in files it includes: ``inference.pxi`` (determinize), ``faces.pxi`` (the combination
+helpers, options, ``simulate_random``), ``validate.pxi`` (the validator), ``tensor.pxi``
+(the observation tensor writer).
 
 A hand can never be re-ordered: a *combination* (KA-5, KA-6) is 1-3 cards lying next to
 each other in the hand right now.  Positions count from 0 (the first card dealt, KA-3).

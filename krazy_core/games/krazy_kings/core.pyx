@@ -4,7 +4,9 @@ heuristic policy, validate, random action and playout, the observation tensor's 
 GameOps table ``KK_OPS`` (no ``evaluate``: see tests/test_evaluate.py), one C unit (compiled as
 ``krazy_core.games.krazy_kings.core``).  The struct, enums and constants
 are in ``core.pxd``; the Python face (``KrazyKingsState``, JSON, observation, event texts) is
-``state.pyx``; the rules text is ``rules.md`` (KK-1 .. KK-20).
+``state.pyx``; the rules text is ``rules.md`` (KK-1 .. KK-20).  Parts of the unit live in
+files it includes: ``inference.pxi`` (determinize), ``validate.pxi`` (the validator),
+``tensor.pxi`` (the observation tensor writer, truncation).
 
 The game: the dice-and-Kings shedding game.
 

@@ -2,9 +2,10 @@
 """The generic State: OpenSpiel's verbs over a game's C struct and its GameOps table.
 
 Each game module subclasses :class:`State`, fills a ``kz_ops`` table (``src/krazy/ops.h``)
-and adds what needs its struct's fields: ``observation``, ``observation_tensor``,
-``action_to_string``, ``string_to_action``, ``_to_dict`` (JSON body), ``_event_dict``,
-``_explain_illegal`` and ``__str__``.  Everything here is game-blind.
+and adds what needs its struct's fields: ``observation``, ``action_to_string``,
+``string_to_action``, ``_to_dict`` (JSON body), ``_event_dict``, ``_explain_illegal`` and
+``__str__``.  Everything here is game-blind (``observation_tensor`` runs the table's writer;
+the game's ``TENSOR_LAYOUT`` describes its segments).
 
 The event log and the action history are shared between a state and its clones, so
 ``clone()`` is one ``memcpy`` of the struct; when two of them diverge, the one that did not
@@ -48,256 +49,12 @@ from krazy_core.rng import check_seed     # the PRNG sits below the state
 from krazy_core._validate import c_int as _c_int, c_count as _c_count, is_bool as _is_bool
 import krazy_core._words as _words           # the game's words (pure Python, game-blind)
 
-cdef enum:
-    HDR = 40
-cdef packed struct kz_bytes_header:       # the 40-byte header of State.to_bytes()
-    char magic[4]
-    uint16_t version
-    uint16_t header_size
-    char game_id[16]
-    uint32_t state_size
-    uint32_t n_ev
-    uint32_t n_hist
-    uint32_t checksum
-
-cdef uint16_t _ONE16 = 1
-if (<uint8_t *>&_ONE16)[0] != 1:
-    raise ImportError("krazy_core's state bytes assume a little-endian machine")
+# ------------------------------------------------------------------ the bytes and JSON formats
+include "_state_format.pxi"
 
 
-cdef uint32_t _checksum(const uint8_t *p, Py_ssize_t n) noexcept nogil:
-    """A fast 32-bit hash of n bytes (8-byte words, multiply-xorshift; not cryptographic)."""
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, w
-    cdef Py_ssize_t i = 0
-    while i + 8 <= n:
-        memcpy(&w, p + i, 8)
-        h = (h ^ w) * 0x100000001B3ULL
-        h ^= h >> 29
-        i += 8
-    w = 0
-    if i < n:
-        memcpy(&w, p + i, n - i)
-        h = (h ^ w) * 0x100000001B3ULL
-    h ^= h >> 32
-    h *= 0xD6E8FEB86659FD93ULL
-    h ^= h >> 32
-    return <uint32_t>h
-
-
-def _checksum_of(const uint8_t[::1] data) -> int:
-    """FOR TESTS: the checksum ``to_bytes`` writes for these bytes (everything after the
-    header)."""
-    return _checksum(&data[0] if data.shape[0] else NULL, data.shape[0])
-
-
-cdef str _int_rows(const int32_t *d, Py_ssize_t n, int width):
-    """``json.dumps([list(row) for row in rows])`` of n int32 values in rows of ``width``,
-    written by C (the same text: ``[[1, 0, 3, 4], [2, -1, 0, 0]]``)."""
-    if n <= 0:
-        return "[]"
-    cdef Py_ssize_t cap = n * 14 + 16, k = 0, i
-    cdef char *buf = <char *>malloc(cap)
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        buf[k] = b'['
-        k += 1
-        for i in range(n):
-            if i % width == 0:
-                if i:
-                    buf[k] = b','; buf[k + 1] = b' '
-                    k += 2
-                buf[k] = b'['
-                k += 1
-            k += snprintf(buf + k, 13, "%d", <int>d[i])
-            if i % width == width - 1 or i == n - 1:
-                buf[k] = b']'
-                k += 1
-            else:
-                buf[k] = b','; buf[k + 1] = b' '
-                k += 2
-        buf[k] = b']'
-        k += 1
-        return buf[:k].decode("ascii")
-    finally:
-        free(buf)
-
-
-cdef Py_ssize_t _bad_event(const int32_t *d, Py_ssize_t n, int32_t max_kind, int n_players) noexcept nogil:
-    """The first event (index) of n int32 values whose kind is not 1..max_kind or whose
-    player is not -1 (the table) or a seat; -1 when all are good.  Both loaders use it."""
-    cdef Py_ssize_t i = 0
-    while i < n:
-        if d[i] < 1 or d[i] > max_kind or d[i + 1] < -1 or d[i + 1] >= n_players:
-            return i // KZ_EV_WIDTH
-        i += KZ_EV_WIDTH
-    return -1
-
-
-cdef Py_ssize_t _bad_history(const int32_t *d, Py_ssize_t n, int n_players, int n_actions) noexcept nogil:
-    """The first (player, action) pair (index) that is not a seat and an action id; -1 none."""
-    cdef Py_ssize_t i = 0
-    while i < n:
-        if d[i] < 0 or d[i] >= n_players or d[i + 1] < 0 or d[i + 1] >= n_actions:
-            return i // 2
-        i += 2
-    return -1
-
-
-_PROTOTYPES = {}
-
-
-cdef State _prototype(game):
-    """A fresh state of ``game`` (cached per game): its ops, its class and its options'
-    struct fields, for the loaders."""
-    cdef State p = _PROTOTYPES.get(game)
-    if p is None:
-        p = game.new_initial_state(0)
-        if len(_PROTOTYPES) > 256:
-            _PROTOTYPES.clear()
-        _PROTOTYPES[game] = p
-    return p
-
-
-def state_from_bytes(game, data):
-    """A state read back from ``State.to_bytes()`` (``game.state_from_bytes`` calls it;
-    the layout is in ``to_bytes``'s docstring).  ``data``: ``bytes``, ``bytearray`` or any
-    contiguous buffer.
-
-    Raises ``InvalidStateError`` for anything truncated, corrupted (the checksum),
-    made for another game or another build (magic, format version, header size, game id,
-    struct size) or hostile: the struct goes through the game's one validator (the one the
-    JSON loader calls too: options, counters, seats, card codes and the card multiset, the
-    phase), every event's kind and player and every history entry are checked as the JSON
-    loader checks them.  Never crashes and never returns an inconsistent state."""
-    cdef const uint8_t[::1] view
-    try:
-        view = data
-    except (TypeError, ValueError, BufferError) as e:
-        raise InvalidStateError(f"state bytes must be bytes or a contiguous buffer, got "
-                                f"{type(data).__name__}") from None
-    cdef Py_ssize_t total = view.shape[0]
-    cdef const uint8_t *b = &view[0] if total > 0 else NULL
-    cdef kz_bytes_header h
-    cdef State ref = _prototype(game)
-    cdef State s
-    cdef Py_ssize_t ss = ref.ops.state_size, bad
-    cdef EventLog log
-    if total < HDR:
-        raise InvalidStateError(f"state bytes are truncated: {total} bytes, the header alone is {HDR}")
-    memcpy(&h, b, HDR)
-    if memcmp(h.magic, b"KZST", 4) != 0:
-        raise InvalidStateError("not krazy_core state bytes (magic is not b'KZST')")
-    if h.version != BYTES_FORMAT:
-        raise InvalidStateError(f"unknown state bytes format {h.version} (this version reads {BYTES_FORMAT})")
-    if h.header_size != HDR:
-        raise InvalidStateError(f"state bytes header is {h.header_size} bytes, this format's is {HDR}")
-    gid = (<bytes>(<char *>h.game_id)[:16]).rstrip(b"\0")
-    if gid != game.game_id.encode("ascii"):
-        raise InvalidStateError(f"state bytes are for game {gid.decode('latin-1')!r}, not {game.game_id!r}")
-    if h.state_size != ss:
-        raise InvalidStateError(f"state bytes hold a {h.state_size}-byte struct; this build's "
-                                f"{game.game_id} struct is {ss} bytes")
-    if h.n_ev % KZ_EV_WIDTH or h.n_hist % 2 or h.n_ev > KZ_EV_WIDTH * MAX_LOG or h.n_hist > 2 * MAX_LOG:
-        raise InvalidStateError(f"state bytes announce {h.n_ev} event values and {h.n_hist} "
-                                "history values: not whole events/pairs, or too many")
-    if total != HDR + ss + 4 * (<Py_ssize_t>h.n_ev + h.n_hist):
-        raise InvalidStateError(f"state bytes are {total} bytes; the header announces "
-                                f"{HDR + ss + 4 * (<Py_ssize_t>h.n_ev + h.n_hist)} (truncated or padded)")
-    if _checksum(b + HDR, total - HDR) != h.checksum:
-        raise InvalidStateError("state bytes are corrupted (checksum mismatch)")
-    s = ref._blank()
-    s._init(ref.ops, game)
-    memcpy(s.data, b + HDR, ss)
-    s._validate_loaded()
-    cdef const int32_t *ev = <const int32_t *>(b + HDR + ss)
-    bad = _bad_event(ev, h.n_ev, s.ops.max_event_kind if s.ops.max_event_kind > 0 else 2**30,
-                     game.num_players)
-    if bad >= 0:
-        raise InvalidStateError(f"event {bad} has no known kind or a player that is no seat")
-    bad = _bad_history(ev + h.n_ev, h.n_hist, game.num_players, s.ops.num_distinct_actions)
-    if bad >= 0:
-        raise InvalidStateError(f"history entry {bad} is not a seat and an action id")
-    log = s.log
-    if (kz_ev_reserve(&log.ev, <int32_t>h.n_ev + 64 * KZ_EV_WIDTH) != 0
-            or kz_ev_reserve(&log.hist, <int32_t>h.n_hist + 128) != 0):
-        raise MemoryError()
-    if h.n_ev:
-        memcpy(log.ev.data, ev, 4 * h.n_ev)
-    if h.n_hist:
-        memcpy(log.hist.data, ev + h.n_ev, 4 * h.n_hist)
-    log.ev.n = <int32_t>h.n_ev
-    log.hist.n = <int32_t>h.n_hist
-    s.n_ev = h.n_ev
-    s.n_hist = h.n_hist
-    return s
-
-
-cdef enum:
-    LOG_MAX_DEPTH = 32          # log nodes below a new one before it is flattened instead
-    TAIL_EV = 64                # int32 values a new tail node allocates first (16 events)
-    TAIL_HIST = 16              # (8 actions); it grows by doubling (kz_ev_reserve)
-
-
-@cython.final
-cdef class EventLog:
-    """One node of a state's event log and action history: the shared prefix (the first
-    ``base_ev`` event values and ``base_hist`` history values of the ``base`` node's log,
-    flattened; none when ``base`` is None), then this node's own append-only int32 event
-    records (``src/krazy/events.h``: the game C code pushes into ``ev``) and ``(player,
-    action)`` pairs.  At most ``LOG_MAX_DEPTH`` nodes deep."""
-
-    def __dealloc__(self):
-        kz_ev_free(&self.ev)
-        kz_ev_free(&self.hist)
-
-
-def _log_layout(State state not None):
-    """FOR TESTS: the nodes of ``state``'s event log, last first: a list of ``(shared_ev,
-    own_ev, shared_hist, own_hist)`` int32 value counts (what the node takes from its base,
-    and what it holds itself), and the node's ``id`` beside it: ``[(id, (a, b, c, d)), ...]``."""
-    if state.data == NULL: state._not_ready()
-    out = []
-    cdef EventLog node = state.log
-    while node is not None:
-        out.append((id(node), (node.base_ev, node.ev.n, node.base_hist, node.hist.n)))
-        node = node.base
-    return out
-
-
-cdef int _reserve_exact(kz_events *e, Py_ssize_t cap) except -1:
-    """A first allocation of ``cap`` int32 values for an empty ``e`` (kz_ev_reserve would
-    start at 256)."""
-    if cap > 0 and e.cap == 0:
-        e.data = <int32_t *>malloc(<size_t>cap * sizeof(int32_t))
-        if e.data == NULL:
-            raise MemoryError()
-        e.cap = <int32_t>cap
-    return 0
-
-
-cdef inline kz_events *_part(EventLog node, bint hist) noexcept:
-    return &node.hist if hist else &node.ev
-
-
-cdef inline Py_ssize_t _base_n(EventLog node, bint hist) noexcept:
-    return node.base_hist if hist else node.base_ev
-
-
-cdef void _log_copy(EventLog node, Py_ssize_t n, bint hist, Py_ssize_t start, int32_t *out) noexcept:
-    """Copy the values ``[start, n)`` of ``node``'s flattened log (the events, or the history
-    when ``hist``) to ``out``: each node's own values from its shared length on, walking
-    down to the root.  ``n`` is at most the node's flattened length."""
-    cdef Py_ssize_t b, lo
-    cdef kz_events *e
-    while node is not None and n > start:
-        b = _base_n(node, hist)
-        if n > b:
-            lo = b if b > start else start
-            e = _part(node, hist)
-            memcpy(out + (lo - start), e.data + (lo - b), <size_t>(n - lo) * sizeof(int32_t))
-            n = lo
-        node = node.base
+# ------------------------------------------------------------------ the event log
+include "_state_log.pxi"
 
 
 cdef class State:
@@ -586,6 +343,23 @@ cdef class State:
         finally:
             free(tmp)
 
+    def observation_tensor(self, player):
+        """``player``'s view as numbers: a ``numpy.ndarray`` of float32, shape
+        ``game.observation_tensor_shape`` (``(ops.tensor_size,)``), written by the game's
+        GameOps writer (the same values the vectorized env and the learned models read).
+        Its named segments are ``game.observation_tensor_layout``: ``TensorSegment(name,
+        offset, size, doc)`` end to end, ``doc`` saying what each entry holds (a count or a
+        size over its maximum, a one-hot, a flag), seats counted from ``player`` onward.
+        Only what ``observation(player)`` shows goes in.  Raises ``ValueError`` for a
+        ``player`` that is not a seat."""
+        player = self._player_index(player)     # an int seat, else ValueError
+        if self.ops.observation_tensor == NULL:
+            raise NotImplementedError(f"{self.game.game_id} has no observation tensor")
+        t = np.zeros(self.ops.tensor_size, dtype=np.float32)
+        cdef float[::1] v = t
+        self.ops.observation_tensor(self.data, player, &v[0])
+        return t
+
     def returns(self) -> list:
         """Per-player returns, ``list[float]`` of length ``num_players``: each game's
         definition is in its module docstring (all zeros while the game is running)."""
@@ -785,33 +559,13 @@ cdef class State:
         pairs).  Without ``json_kwargs`` the event log and the history are written by C
         (the same text ``json.dumps`` writes, faster); with them, by ``json.dumps``."""
         if self.data == NULL: self._not_ready()
-        doc = {
-            "format": JSON_FORMAT,
-            "game": self.game.game_id,
-            "num_players": self.game.num_players,
-            "options": self.game.options_dict(),
-            "state": self._to_dict(),
-        }
-        if json_kwargs:
-            doc["events"] = [list(e) for e in self.raw_events()]
-            doc["history"] = [list(h) for h in self.full_history()]
-            return json.dumps(doc, **json_kwargs)
-        head = json.dumps(doc)
-        cdef int32_t *te = NULL
-        cdef int32_t *th = NULL
-        try:
-            ev = _int_rows(self._log_span(False, 0, &te), self.n_ev, KZ_EV_WIDTH)
-            hist = _int_rows(self._log_span(True, 0, &th), self.n_hist, 2)
-        finally:
-            free(te)
-            free(th)
-        return "".join((head[:len(head) - 1], ', "events": ', ev, ', "history": ', hist, "}"))
+        return _to_json(self, json_kwargs)
 
     def to_bytes(self) -> bytes:
         """The whole state as compact bytes; read them back with ``game.state_from_bytes``
-        (``pickle`` goes this way too).  About 20-100x faster than ``to_json`` both ways,
-        for the same state: ``game.state_from_bytes(s.to_bytes())`` equals ``s`` (``==``) and
-        plays on identically.  The bytes are for this build of this machine's kind (the
+        (``pickle`` goes this way too; timings against ``to_json``: ``benches/README.md``).
+        ``game.state_from_bytes(s.to_bytes())`` equals ``s`` (``==``) and plays on
+        identically.  The bytes are for this build of this machine's kind (the
         struct is copied as laid out in memory, little-endian): for storage, use the JSON.
 
         Layout (format ``BYTES_FORMAT`` = 1), all integers little-endian::
@@ -829,25 +583,7 @@ cdef class State:
             40      ...   the struct, then the events, then the history (int32 each)
         """
         if self.data == NULL: self._not_ready()
-        cdef Py_ssize_t ss = self.ops.state_size
-        cdef Py_ssize_t total = HDR + ss + 4 * (self.n_ev + self.n_hist)
-        out = PyBytes_FromStringAndSize(NULL, total)
-        cdef uint8_t *b = <uint8_t *>PyBytes_AS_STRING(out)
-        cdef kz_bytes_header *h = <kz_bytes_header *>b
-        memset(b, 0, HDR)
-        memcpy(h.magic, b"KZST", 4)
-        h.version = BYTES_FORMAT
-        h.header_size = HDR
-        gid = self.game.game_id.encode("ascii")
-        memcpy(h.game_id, <const char *>gid, min(len(gid), 16))
-        h.state_size = <uint32_t>ss
-        h.n_ev = <uint32_t>self.n_ev
-        h.n_hist = <uint32_t>self.n_hist
-        memcpy(b + HDR, self.data, ss)
-        self._log_read(False, 0, <int32_t *>(b + HDR + ss))
-        self._log_read(True, 0, <int32_t *>(b + HDR + ss + 4 * self.n_ev))
-        h.checksum = _checksum(b + HDR, total - HDR)
-        return out
+        return _to_bytes(self)
 
     def _to_dict(self):
         self._not_ready()                    # every game overrides it: only a bare State gets here
@@ -1225,241 +961,9 @@ def seed_rng_struct(seed):
     return [r.s[0], r.s[1], r.s[2], r.s[3]]
 
 
-cdef long long _heuristic_playouts(const kz_ops *ops, void *st, long long g0, long long g1,
-                                   uint64_t seed, kz_rng *rng, long long *terminal_games) noexcept nogil:
-    """Games g0..g1-1 of simulate_random(policy="heuristic"), every seat on the C heuristic."""
-    cdef long long g, decisions = 0
-    cdef int32_t a
-    for g in range(g0, g1):
-        ops.new_game(st, seed + <uint64_t>g)
-        while not ops.is_terminal(st):
-            a = ops.heuristic_action(st, rng)
-            if a < 0:
-                break
-            ops.apply_action(st, a, NULL)
-            decisions += 1
-        terminal_games[0] += 1
-    return decisions
-
-
-cdef long long _random_playouts(const kz_ops *ops, void *st, long long g0, long long g1,
-                                uint64_t seed, kz_rng *rng, long long *terminal_games) noexcept nogil:
-    """Games g0..g1-1 of simulate_random (game g dealt from seed + g), drawing from rng."""
-    cdef int32_t acts[SCRATCH]
-    cdef long long g, decisions = 0
-    cdef int n
-    cdef int32_t a
-    for g in range(g0, g1):
-        ops.new_game(st, seed + <uint64_t>g)
-        if ops.random_playout != NULL:       # the same loop, inlined by the game (ops.h)
-            decisions += ops.random_playout(st, rng, -1)
-            terminal_games[0] += 1
-            continue
-        while not ops.is_terminal(st):
-            if ops.random_action != NULL:        # the same draw and pick, without the list
-                a = ops.random_action(st, rng)
-                if a < 0:
-                    break
-            else:
-                n = ops.legal_actions(st, acts)
-                if n <= 0:
-                    break
-                a = acts[kz_bounded(rng, <uint32_t>n)]
-            ops.apply_action(st, a, NULL)
-            decisions += 1
-        terminal_games[0] += 1
-    return decisions
-
-
-def _games_in_slices(n_games):
-    """An iterator of ``(g0, g1)`` ranges covering games ``0..n_games-1`` (none for
-    ``n_games <= 0``) for a loop that runs each range without the GIL and looks for signals
-    between two (``PyErr_CheckSignals``: Ctrl-C raises ``KeyboardInterrupt`` within about
-    ``SLICE_SECONDS``).  Ranges start at one game and double while a range takes less than a
-    tenth of that, so the checks cost nothing measurable; the games and their draws are those
-    of one uninterrupted loop.  Raises ``ConfigError`` (when called) for an ``n_games`` that
-    is not an int or is beyond ``2**63 - 1``."""
-    return _slices(_c_count(n_games, "n_games", -2**63, 2**63 - 1))
-
-
-def _slices(n):
-    """The generator of ``_games_in_slices`` (``n`` checked again: a ``ConfigError`` at the
-    first step for a count beyond a C ``long long``)."""
-    import time
-    cdef long long n_games = _c_count(n, "n_games", -2**63, 2**63 - 1)
-    cdef long long g = 0, k = 1
-    while g < n_games:
-        k = min(k, n_games - g)
-        t = time.perf_counter()
-        yield g, g + k
-        g += k
-        PyErr_CheckSignals()
-        if time.perf_counter() - t < SLICE_SECONDS / 10 and k < 2**40:
-            k *= 2
-
-
-def simulate_random(game, n_games, seed=0, str policy="random") -> dict:
-    """Play ``n_games`` games of ``game`` with uniformly random moves entirely in the core,
-    without the GIL (no Python per move).  Game ``i`` is dealt from ``seed + i``.
-    ``policy="heuristic"``: every seat plays the game's C heuristic instead.  Every
-    ``simulate_random`` of the package (``kings_rummy``, ``krass_kariert``) has this signature
-    and this result.
-
-    Returns ``{"games": int, "decisions": int, "seconds": float, "decisions_per_second":
-    float}``: decisions are player actions (dice and shuffles are not actions).  Raises
-    ``ConfigError`` for an ``n_games`` that is not an int in ``1..2**63-1`` or an unknown
-    policy; ``KeyboardInterrupt`` on
-    Ctrl-C (the games run in slices of at most about ``SLICE_SECONDS`` between two looks for
-    signals).
-    """
-    import time
-    cdef State s
-    cdef long long decisions = 0, done = 0, g0, g1
-    cdef uint64_t sd
-    cdef kz_rng rng
-    n_games = _c_count(n_games, "n_games")
-    if policy not in ("random", "heuristic"):
-        raise ConfigError(f"policy must be 'random' or 'heuristic', got {policy!r}")
-    cdef bint heur = policy == "heuristic"
-    s = game.new_initial_state(seed)
-    if s.data == NULL: s._not_ready()
-    sd = <uint64_t>check_seed(seed)
-    kz_rng_seed(&rng, sd ^ 0xA5A5A5A5DEADBEEFULL)
-    t0 = time.perf_counter()
-    for g0, g1 in _games_in_slices(n_games):     # Ctrl-C stops it between two slices
-        with nogil:
-            if heur:
-                decisions += _heuristic_playouts(s.ops, s.data, g0, g1, sd, &rng, &done)
-            else:
-                decisions += _random_playouts(s.ops, s.data, g0, g1, sd, &rng, &done)
-    dt = time.perf_counter() - t0
-    return {"games": done, "decisions": decisions, "seconds": dt,
-            "decisions_per_second": decisions / dt if dt > 0 else float("inf")}
+# ------------------------------------------------------------------ batch playouts
+include "_state_playouts.pxi"
 
 
 # ------------------------------------------------------------------ explicit chance (tapes)
-# OpenSpiel's explicit-chance games (krazy_core/envs/openspiel.py) resolve every random draw
-# of the engine as a chance node: an action (or a new deal) is applied with the state's own
-# generator "taped" (src/krazy/rng.h): each bounded draw reads the next chosen outcome.  The
-# generator lives inside each game's struct; its byte offset is found once per game.
-
-cdef dict _RNG_AT = {}
-cdef object _tape_next = None
-
-
-@cython.final
-cdef class Tape:
-    """The outcomes of the draws of one step, for a taped generator (``rng.h``).
-
-    ``Tape(values)``: ``values`` a sequence of ints ``>= 0`` (each the outcome of one bounded
-    draw ``kz_bounded(n)``, in ``[0, n)``).  After a taped step, ``pos`` is the number of
-    draws the step made and ``need`` the ``n`` of the first draw past the end of the tape
-    (0 when the tape covered every draw: the step is fully determined)."""
-    cdef kz_tape t
-    cdef uint32_t *vals
-
-    def __cinit__(self, values=()):
-        cdef Py_ssize_t i, n = len(values)
-        self.vals = <uint32_t *>malloc(<size_t>(n + 1) * sizeof(uint32_t))
-        if self.vals == NULL:
-            raise MemoryError()
-        for i in range(n):
-            v = values[i]
-            if not 0 <= v < 2 ** 32:
-                raise ValueError(f"tape values are draws in [0, 2**32), got {v!r}")
-            self.vals[i] = <uint32_t>v
-        self.t.vals = self.vals
-        self.t.len = <int32_t>n
-        self.t.pos = 0
-        self.t.need = 0
-        kz_rng_seed(&self.t.rest, 0x7A9E5EED)
-
-    def __init__(self, values=()):
-        pass                            # filled by __cinit__
-
-    def __dealloc__(self):
-        free(self.vals)
-
-    @property
-    def pos(self) -> int:
-        return self.t.pos
-
-    @property
-    def need(self) -> int:
-        return self.t.need
-
-
-cdef Py_ssize_t _rng_offset(State s) except -1:
-    """Byte offset of the state's own ``kz_rng`` in its struct (found once per game, by
-    looking for the generator words its JSON gives: they must occur exactly once)."""
-    key = <size_t>s.ops
-    off = _RNG_AT.get(key)
-    if off is None:
-        import sys
-        words = json.loads(s.to_json())["state"]["rng"]
-        pat = b"".join(int(w).to_bytes(8, sys.byteorder) for w in words)
-        data = (<char *>s.data)[:s.ops.state_size]
-        off = data.find(pat)
-        if off < 0 or off % 8 or data.find(pat, off + 1) >= 0:
-            raise RuntimeError(f"{s.ops.game_id.decode()}: cannot locate the state's generator")
-        _RNG_AT[key] = off
-    return off
-
-
-cdef int _arm(State s, Tape tape) except -1:
-    cdef Py_ssize_t off = _RNG_AT[<size_t>s.ops]
-    cdef uint64_t *w = <uint64_t *>(<char *>s.data + off)
-    w[0] = 0
-    w[1] = 0
-    w[2] = 0
-    w[3] = <uint64_t><size_t>&tape.t
-    return 0
-
-
-def rng_words(State s not None, words=None):
-    """The four words of ``s``'s own generator (a list); with ``words`` (four ints in
-    ``[0, 2**64)``, not all zero), set them first and return the old ones."""
-    if s.data == NULL: s._not_ready()
-    cdef uint64_t *w = <uint64_t *>(<char *>s.data + _rng_offset(s))
-    old = [w[0], w[1], w[2], w[3]]
-    if words is not None:
-        ws = [int(x) for x in words]
-        if len(ws) != 4 or any(not 0 <= x < 2 ** 64 for x in ws) or not any(ws[:3]):
-            raise ValueError(f"generator words must be four ints in [0, 2**64), the first three "
-                             f"not all zero (that marks a tape): {words!r}")
-        for i in range(4):
-            w[i] = <uint64_t>ws[i]
-    return old
-
-
-def apply_taped(State s not None, action, Tape tape not None, words):
-    """Apply ``action`` to ``s`` with its generator taped: every bounded draw the step makes
-    reads ``tape``; afterwards the generator is set to ``words`` (four ints, the state's
-    deterministic generator in explicit-chance play).  Raises ``IllegalActionError`` as
-    ``apply_action`` (the state unchanged).  Check ``tape.need`` after: non-zero means the
-    step drew past the tape (the caller discards ``s``)."""
-    if s.data == NULL: s._not_ready()
-    _rng_offset(s)
-    old = rng_words(s)
-    _arm(s, tape)
-    try:
-        s.apply_action(action)
-    except BaseException:
-        rng_words(s, old)
-        raise
-    rng_words(s, words)
-
-
-def new_state_taped(game, Tape tape not None, words):
-    """``game.new_initial_state(0)`` dealt from ``tape`` (the shuffle and any dice of the
-    deal read it; the seed is ignored), its generator then set to ``words``."""
-    global _tape_next
-    probe = game.new_initial_state(0)
-    _rng_offset(probe)
-    _tape_next = tape
-    try:
-        s = game.new_initial_state(0)
-    finally:
-        _tape_next = None
-    rng_words(s, words)
-    return s
+include "_state_tapes.pxi"

@@ -72,11 +72,13 @@ class Option:
 
 
 class TensorSegment(NamedTuple):
-    """One named part of ``observation_tensor``: entries ``offset .. offset + size - 1``."""
+    """One named part of ``observation_tensor``: entries ``offset .. offset + size - 1``;
+    ``doc`` says what they hold (shape, scale, one-hot or count) from the viewer's seat."""
 
     name: str
     offset: int
     size: int
+    doc: str = ""
 
 
 def tensor_bounds(layout: Tuple[TensorSegment, ...], default_high: float = 1.0, **segments: Any):
@@ -97,11 +99,12 @@ def tensor_bounds(layout: Tuple[TensorSegment, ...], default_high: float = 1.0, 
     return lo, hi
 
 
-def tensor_layout(*parts: Tuple[str, int]) -> Tuple[TensorSegment, ...]:
-    """Segments from ``(name, size)`` pairs laid end to end from offset 0."""
+def tensor_layout(*parts: Tuple[Any, ...]) -> Tuple[TensorSegment, ...]:
+    """Segments from ``(name, size)`` or ``(name, size, doc)`` tuples laid end to end from
+    offset 0."""
     out, o = [], 0
-    for name, size in parts:
-        out.append(TensorSegment(name, o, size))
+    for name, size, *doc in parts:
+        out.append(TensorSegment(name, o, size, *doc))
         o += size
     return tuple(out)
 
@@ -136,7 +139,7 @@ class GameSpec:
     # search() uses them for every option the caller leaves unset
     search_defaults: Optional[Dict[str, Any]] = None
     # tensor_layout(num_players) -> the observation tensor's named segments, end to end
-    # (TensorSegment: name, offset, size); tensor_shape is their total size
+    # (TensorSegment: name, offset, size, doc); tensor_shape is their total size
     tensor_layout: Optional[Callable[[int], Tuple[TensorSegment, ...]]] = None
     # state_from_bytes(game, data) -> State (krazy_core._state.state_from_bytes for every
     # game with a C validator, ops.validate); raises InvalidStateError
@@ -259,9 +262,9 @@ class Game(Generic[S]):
 
     @property
     def observation_tensor_layout(self) -> Tuple[TensorSegment, ...]:
-        """The observation tensor's named segments, ``(name, offset, size)``, in order and
-        end to end, covering ``observation_tensor_shape``; each game's ``observation_tensor``
-        docstring says what each holds.  Names shared across games mean the same thing
+        """The observation tensor's named segments, ``(name, offset, size, doc)``, in order
+        and end to end, covering ``observation_tensor_shape``; ``doc`` says what each holds.
+        Names shared across games mean the same thing
         (``hand``, ``top_card``, ``discard_pile``, ``seats``, ``round``, ``phase``,
         ``stock_size``, ``turn``)."""
         return tuple(self.spec.tensor_layout(self.num_players)) if self.spec.tensor_layout else ()

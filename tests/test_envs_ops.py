@@ -145,3 +145,20 @@ def test_envs_observation_box_is_the_games_bounds():
     box = v.single_observation_space["observation"]
     assert box.high.max() == pytest.approx(25.5) and box.low.min() == 0.0     # buys: unlimited
     v.close()
+
+
+@pytest.mark.parametrize("game_id", ["krazy-kings", "kings-rummy", "contract-rummy", "krass-kariert"])
+def test_one_observation_tensor_and_its_layout_says_what_each_segment_holds(game_id):
+    """``observation_tensor`` is the base State's (the GameOps writer), for every game; what
+    each segment holds is data (``TensorSegment.doc``), not a docstring per game."""
+    import krazy_core
+    from krazy_core import State
+    game = krazy_core.make(game_id)
+    state = game.new_initial_state(seed=1)
+    assert "observation_tensor" not in type(state).__dict__
+    assert type(state).observation_tensor is State.observation_tensor
+    layout = game.observation_tensor_layout
+    assert all(seg.doc for seg in layout)
+    assert sum(seg.size for seg in layout) == state.observation_tensor(0).shape[0]
+    with pytest.raises(ValueError):
+        state.observation_tensor(game.num_players)

@@ -226,7 +226,8 @@ def game_page(game_id: str) -> str:
     out.append("`state.observation(player)` is a JSON-ready dict of what that seat may see "
                f"([formats](../formats.md), schema `observation.json#/$defs/{game_id}`); "
                "`state.observation_tensor(player)` the same as a float32 vector whose named segments "
-               "are `game.observation_tensor_layout` (`TensorSegment(name, offset, size)`, end to end):\n")
+               "are `game.observation_tensor_layout` (`TensorSegment(name, offset, size, doc)`, end to end; "
+               "seats are counted from `player` onward):\n")
     by_layout: Dict[tuple, List[int]] = {}
     for n in range(spec.min_players, spec.max_players + 1):
         by_layout.setdefault(tuple(krazy_core.make(game_id, num_players=n).observation_tensor_layout), []).append(n)
@@ -234,13 +235,9 @@ def game_page(game_id: str) -> str:
         total = sum(s.size for s in layout)
         which = "every player count" if len(by_layout) == 1 else ", ".join(map(str, counts)) + " players"
         out.append(f"\n{which} ({total} floats):\n\n")
-        out.append(_table(["segment", "offset", "size", "entries"],
-                          [[_code(s.name), str(s.offset), str(s.size), f"{s.offset} .. {s.offset + s.size - 1}"]
-                           for s in layout]))
-    doc = inspect.getdoc(getattr(cls, "observation_tensor", None))
-    if doc and doc != inspect.getdoc(getattr(krazy_core.State, "observation_tensor", None)):
-        out.append(f"\nWhat each segment holds ({{meth}}`{cls.__module__}.{cls.__name__}.observation_tensor`):\n")
-        out.append("\n```{eval-rst}\n" + doc + "\n```\n")
+        out.append(_table(["segment", "offset", "size", "entries", "holds"],
+                          [[_code(s.name), str(s.offset), str(s.size), f"{s.offset} .. {s.offset + s.size - 1}",
+                            s.doc] for s in layout]))
     # rewards
     out.append("\n## Rewards and returns\n")
     out.append(f"`state.returns()` is 0 for every seat before the end and, at the end, one float per "

@@ -2,6 +2,7 @@
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from krazy_core._state import State
+from krazy_core.search.options import SearchOptions as SearchOptions
 
 NODE_BYTES: int
 DEFAULT_EXPLORATION: float
@@ -45,6 +46,7 @@ class SearchResult:
 def check_options(options: Dict[str, Any], *, defaults: Optional[Dict[str, Any]] = ...) -> Dict[str, Any]: ...
 
 def search(state: State, *, previous: Union[SearchResult, SearchTree, None] = ...,
+           options: Optional[SearchOptions] = ...,
            iterations: Optional[int] = ..., time_limit: Optional[float] = ...,
            seed: Optional[int] = ..., exploration: float = ..., prior: float = ...,
            paired: bool = ..., opponents: str = ..., omniscient: bool = ..., rollout: str = ...,

@@ -41,7 +41,7 @@ cdef extern from "krazy/clock.h" nogil:
 from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
 from krazy_core._state cimport State
 
-import os
+import dataclasses
 import threading
 import time
 
@@ -54,18 +54,10 @@ cdef extern from *:
     const double SLICE          # seconds between two looks for signals (Ctrl-C) in the caller's thread
 
 NODE_BYTES = sizeof(kz_node) + sizeof(kz_link)   # 32 + 8: statistics and sibling link
-DEFAULT_EXPLORATION = 0.7      # Cowling et al. use 0.7 for win/loss returns in [0, 1]
-DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0: off)
-DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
-ROLLOUTS = ("heuristic", "random")
-OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
-           "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes",
-           "reuse", "value", "model", "prior_from", "policy_model", "chance_nodes")
-PRIORS = ("heuristic", "model")
-DEFAULT_MODEL_PRIOR = 1.0      # the PUCT weight of the policy model's prior (prior_from="model")
-OPPONENTS = ("tree", "heuristic")
-VALUES = ("rollout", "model")
-HORIZONS = ("round", "game")
+# the options (one frozen dataclass) and their defaults live in search/options.py; re-exported here
+from krazy_core.search.options import (SearchOptions, check_options, game_defaults, DEFAULT_EXPLORATION,
+                                       DEFAULT_PRIOR, DEFAULT_MAX_NODES, DEFAULT_MODEL_PRIOR, ROLLOUTS,
+                                       OPPONENTS, HORIZONS, VALUES, PRIORS, OPTIONS)
 
 
 cdef inline double _now() noexcept nogil:
@@ -200,134 +192,7 @@ cdef int _copy_subtree(const kz_tree *src, int32_t x, kz_tree *dst) noexcept nog
 
 
 # ------------------------------------------------------------------------- learned value
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline void _first_layer(const float *w1, const float *b1, const float *x, int T, int H,
-                              float *h) noexcept nogil:
-    """``h = x @ w1 + b1`` (before the ReLU), ``w1`` (T, H) input-major.  The input is mostly
-    zeros (one-hot cards and dice), so only the rows of the nonzero inputs are added (the
-    same sums, in input order, as the dense product)."""
-    cdef int i, j
-    cdef const float *row
-    cdef float xi
-    for j in range(H):
-        h[j] = b1[j]
-    for i in range(T):
-        xi = x[i]
-        if xi != 0.0:
-            row = w1 + <size_t>i * H
-            for j in range(H):
-                h[j] += xi * row[j]
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-@cython.cdivision(True)
-cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
-    """``R[p]`` = seat p's modelled return at the unfinished state ``st``: the MLP's chance to
-    win from p's own observation tensor, normalized so the seats' values sum to 1 (with
-    ``v_loser``, a game of one loser: the chances to lose ``1 - v`` sum to 1 and ``R[p]`` is
-    1 minus p's, so the values sum to n - 1 as the returns do).  The input
-    is mostly zeros (one-hot cards and dice), so the first layer adds the rows of ``w1`` of
-    the nonzero inputs only (the same sums, in input order, as ``x @ w1``)."""
-    cdef const kz_ops *ops = w.ops
-    cdef int np_ = ops.num_players(st), p, i, j, H = w.v_hidden, T = w.v_inputs
-    cdef float *h = w.v_h
-    cdef float *x = w.v_obs
-    cdef float z
-    cdef double total = 0.0
-    for p in range(np_):
-        ops.observation_tensor(st, p, x)
-        _first_layer(w.v_w1, w.v_b1, x, T, H, h)
-        z = w.v_b2
-        for j in range(H):
-            if h[j] > 0.0:
-                z += h[j] * w.v_w2[j]
-        R[p] = 1.0 / (1.0 + exp(-<double>z))
-        if w.v_loser:
-            R[p] = 1.0 - R[p]           # the chance to lose
-        total += R[p]
-    if total > 0.0:
-        for p in range(np_):
-            R[p] /= total
-    elif w.v_loser:
-        for p in range(np_):
-            R[p] = 1.0 / np_
-    if w.v_loser:
-        for p in range(np_):
-            R[p] = 1.0 - R[p]
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-@cython.cdivision(True)
-cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noexcept nogil:
-    """``w.p_prob[i]`` = the policy model's probability of ``w.legal[i]`` (i < n) for seat
-    ``p`` at ``st``: the softmax over those n actions of ``relu(x @ w1 + b1) @ w2 + b2``, x
-    = p's observation tensor.  The first layer adds the rows of ``w1`` of the nonzero inputs
-    only; the second is computed for the legal actions only (``p_w2`` is ``w2`` transposed:
-    one contiguous row of H weights an action)."""
-    cdef int32_t i, j, a, H = w.p_hidden, T = w.p_inputs
-    cdef float *h = w.p_h
-    cdef float *x = w.p_obs
-    cdef const float *row
-    cdef float z
-    cdef double top = -INFINITY, total = 0.0
-    w.ops.observation_tensor(st, p, x)
-    _first_layer(w.p_w1, w.p_b1, x, T, H, h)
-    for j in range(H):
-        if h[j] < 0.0:
-            h[j] = 0.0
-    for i in range(n):
-        a = w.legal[i]
-        z = w.p_b2[a]
-        row = w.p_w2 + <size_t>a * H
-        for j in range(H):
-            z += h[j] * row[j]
-        w.p_prob[i] = z
-        if z > top:
-            top = z
-    if top != top or top == INFINITY or top == -INFINITY:
-        total = 0.0                     # a logit that is not finite: no preference
-    else:
-        for i in range(n):
-            w.p_prob[i] = exp(w.p_prob[i] - top)
-            total += w.p_prob[i]
-    if not (total > 0.0 and total < INFINITY):
-        for i in range(n):
-            w.p_prob[i] = 1.0 / n
-        return
-    for i in range(n):
-        w.p_prob[i] /= total
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef int32_t _outcome_child(kz_worker *w, const void *st, int32_t node, bint *created) noexcept nogil:
-    """``chance_nodes``: the child of the action node ``node`` for what the searcher observes
-    now (an FNV-1a hash of its observation tensor: the dice just rolled, the cards it drew,
-    the counts and the top card), made when new (``created``); -1 when the pool is full.
-    So the decisions below an action are keyed by the searcher's information set, not pooled
-    over every roll and draw that action can lead to."""
-    cdef int32_t i, child, T = w.c_inputs
-    cdef uint32_t hsh = 2166136261u, bits
-    cdef float *x = w.c_obs
-    w.ops.observation_tensor(st, w.searcher, x)
-    for i in range(T):
-        memcpy(&bits, &x[i], 4)
-        hsh = (hsh ^ bits) * 16777619u
-    hsh &= 0x7FFFFFFF
-    child = w.tree.nodes[node].first_child
-    while child >= 0:
-        if w.tree.links[child].key == <int32_t>hsh:
-            created[0] = False
-            return child
-        child = w.tree.links[child].next_sibling
-    child = _new_node(&w.tree, node, -2, w.tree.nodes[node].player)
-    if child >= 0:
-        w.tree.links[child].key = <int32_t>hsh
-    created[0] = True
-    return child
+include "learned.pxi"
 
 
 # ------------------------------------------------------------------------- one iteration
@@ -752,152 +617,8 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     return wk
 
 
-cdef int _attach_model(_Worker wk, dict model) except -1:
-    """Point the worker at the value model's float32 arrays (checked by ``_model_arrays``)."""
-    cdef const float[:, ::1] w1 = model["w1"]
-    cdef const float[::1] b1 = model["b1"]
-    cdef const float[::1] w2 = model["w2"]
-    cdef const float[::1] b2 = model["b2"]
-    wk.model_ref = model
-    wk.w.value_model = 1
-    wk.w.v_inputs = <int32_t>w1.shape[0]
-    wk.w.v_hidden = <int32_t>w1.shape[1]
-    wk.w.v_w1 = &w1[0, 0]
-    wk.w.v_b1 = &b1[0]
-    wk.w.v_w2 = &w2[0]
-    wk.w.v_b2 = b2[0]
-    wk.w.v_loser = 1 if model.get("outcome") == "one_loser" else 0
-    wk.w.v_obs = <float *>malloc(<size_t>(wk.w.v_inputs + 1) * sizeof(float))
-    wk.w.v_h = <float *>malloc(<size_t>(wk.w.v_hidden + 1) * sizeof(float))
-    if wk.w.v_obs == NULL or wk.w.v_h == NULL:
-        raise MemoryError()
-    return 0
-
-
-def _tensor_game(State state not None, what):
-    """The game id of a ready ``state`` whose game has an observation tensor (what the
-    learned models and ``chance_nodes`` read); else ``ConfigError`` naming ``what``."""
-    if state.data == NULL:
-        state._not_ready()
-    gid = state.ops.game_id.decode()
-    if state.ops.observation_tensor == NULL or state.ops.tensor_size <= 0:
-        raise ConfigError(f"{what}: {gid} has no observation tensor in its GameOps table")
-    return gid
-
-
-def _model_arrays(State state not None, model):
-    """The value model for ``state``'s game (``model``: ``None`` for the shipped one, or a
-    ``.npz`` path), checked against the game's observation tensor.  Raises ``ConfigError``
-    (``TypeError`` for a non-State, ``InvalidStateError`` for an unready one)."""
-    from krazy_core.search.value_model import load_value_model
-    gid = _tensor_game(state, "value='model'")
-    cdef const kz_ops *ops = state.ops
-    m = load_value_model(gid if model is None else model)
-    if m["w1"].shape[0] != ops.tensor_size:
-        raise ConfigError(f"value model {model or gid!r} takes {m['w1'].shape[0]} inputs; "
-                          f"{gid}'s observation tensor has {ops.tensor_size}")
-    return m
-
-
-cdef int _attach_policy(_Worker wk, dict model) except -1:
-    """Point the worker at the policy model's float32 arrays (checked by ``_policy_arrays``;
-    ``w2t`` is ``w2`` transposed, made there) and give its tree a prior per node."""
-    cdef const float[:, ::1] w1 = model["w1"]
-    cdef const float[::1] b1 = model["b1"]
-    cdef const float[:, ::1] w2t = model["w2t"]
-    cdef const float[::1] b2 = model["b2"]
-    cdef const kz_ops *ops = wk.w.ops
-    wk.policy_ref = model
-    wk.w.policy_prior = 1
-    wk.w.p_inputs = <int32_t>w1.shape[0]
-    wk.w.p_hidden = <int32_t>w1.shape[1]
-    wk.w.p_actions = <int32_t>w2t.shape[0]
-    wk.w.p_w1 = &w1[0, 0]
-    wk.w.p_b1 = &b1[0]
-    wk.w.p_w2 = &w2t[0, 0]
-    wk.w.p_b2 = &b2[0]
-    wk.w.p_obs = <float *>malloc(<size_t>(wk.w.p_inputs + 1) * sizeof(float))
-    wk.w.p_h = <float *>malloc(<size_t>(wk.w.p_hidden + 1) * sizeof(float))
-    wk.w.p_prob = <double *>malloc(<size_t>(ops.max_legal + 1) * sizeof(double))
-    wk.w.tree.prior = <float *>malloc(<size_t>wk.w.tree.cap * sizeof(float))
-    if wk.w.p_obs == NULL or wk.w.p_h == NULL or wk.w.p_prob == NULL or wk.w.tree.prior == NULL:
-        raise MemoryError()
-    memset(wk.w.tree.prior, 0, <size_t>wk.w.tree.cap * sizeof(float))
-    return 0
-
-
-cdef int _enable_chance_nodes(_Worker wk) except -1:
-    cdef const kz_ops *ops = wk.w.ops
-    _tensor_game(wk.root_state, "chance_nodes=True")
-    wk.w.chance_nodes = 1
-    wk.w.c_inputs = ops.tensor_size
-    wk.w.c_obs = <float *>malloc(<size_t>(ops.tensor_size + 1) * sizeof(float))
-    if wk.w.c_obs == NULL:
-        raise MemoryError()
-    return 0
-
-
-def _policy_arrays(State state not None, model):
-    """The policy model for ``state``'s game (``model``: ``None`` for the shipped one, or a
-    ``.npz`` path), checked against the game's observation tensor and action count, with
-    ``w2t`` (``w2`` transposed, C-contiguous) added for the C pass.  Raises ``ConfigError``."""
-    import numpy as np
-    from krazy_core.search.policy_model import load_policy_model
-    gid = _tensor_game(state, "prior_from='model'")
-    cdef const kz_ops *ops = state.ops
-    m = load_policy_model(gid if model is None else model)
-    if m["w1"].shape[0] != ops.tensor_size or m["w2"].shape[1] != ops.num_distinct_actions:
-        raise ConfigError(f"policy model {model or gid!r} takes {m['w1'].shape[0]} inputs and scores "
-                          f"{m['w2'].shape[1]} actions; {gid} has an observation tensor of "
-                          f"{ops.tensor_size} and {ops.num_distinct_actions} actions")
-    if "w2t" not in m:
-        m["w2t"] = np.ascontiguousarray(m["w2"].T)
-    return m
-
-
-def policy_priors(state, model=None):
-    """The policy model's prior over the legal actions of the player to act at ``state``, as
-    ``search(..., prior_from="model")`` computes it in C: ``{action: probability}`` (sums to
-    1).  ``model``: ``None`` (the game's shipped policy) or a ``.npz`` path.  Raises
-    ``ConfigError`` when the game has no policy model or tensor, ``IllegalActionError`` at a
-    terminal state."""
-    if not isinstance(state, State):
-        raise TypeError(f"policy_priors() needs a krazy_core State, got {type(state).__name__}")
-    if (<State>state).data == NULL:
-        (<State>state)._not_ready()
-    cdef State st = <State>state
-    if st.ops.is_terminal(st.data):
-        raise IllegalActionError("the game is over: no legal action to give a prior to")
-    m = _policy_arrays(st, model)
-    cdef _Worker wk = _make_worker(st, 0, 0.7, 0.0, True, 0, 1, 0.0, 1, False, False, False, False, -1)
-    _attach_policy(wk, m)
-    cdef int32_t i, n = st.ops.legal_actions(st.data, wk.w.legal)
-    cdef int32_t p = st.ops.current_player(st.data)
-    with nogil:
-        _policy_probs(&wk.w, st.data, p, n)
-    return {int(wk.w.legal[i]): float(wk.w.p_prob[i]) for i in range(n)}
-
-
-def model_values(state, model=None):
-    """Each seat's return at ``state`` as ``search(..., value="model")`` backs it up, computed
-    by the search's own C forward pass (list of float, length ``num_players``, sums to 1, or to
-    n - 1 in a game of one loser; the exact returns at a terminal state).  ``model``: ``None`` (the game's shipped model) or a
-    ``.npz`` path.  Raises ``ConfigError`` when the game has no model or tensor."""
-    if not isinstance(state, State):
-        raise TypeError(f"model_values() needs a krazy_core State, got {type(state).__name__}")
-    if (<State>state).data == NULL:
-        (<State>state)._not_ready()
-    cdef State st = <State>state
-    m = _model_arrays(st, model)
-    cdef _Worker wk = _make_worker(st, 0, 0.7, 0.0, True, 0, 1, 0.0, 1, False, False, False, False, -1)
-    _attach_model(wk, m)
-    cdef double R[KZ_MAX_PLAYERS]
-    cdef int i, n = st.ops.num_players(st.data)
-    if st.ops.is_terminal(st.data):
-        return st.returns()
-    with nogil:
-        _model_values(&wk.w, st.data, R)
-    return [R[i] for i in range(n)]
+# ------------------------------------------------------------------------- learned models: loading, faces
+include "models.pxi"
 
 
 class SearchTree:
@@ -1001,205 +722,47 @@ class SearchResult:
                 f"elapsed={self.elapsed:.4f}, threads={self.threads})")
 
 
-def _finite(x):
-    """Whether the number ``x`` is a finite C double (an int such as ``10**400`` is not: it
-    would raise ``OverflowError`` where the search converts it)."""
-    try:
-        return float(x) != float("inf")
-    except OverflowError:
-        return False
-
-
-def check_options(options, *, defaults=None):
-    """Validate search options (see :func:`search`); returns a complete dict.  Raises
-    ``ConfigError`` for an unknown option or a bad value."""
-    from krazy_core._state import check_seed
-    opts = {"iterations": None, "time_limit": None, "seed": None,
-            "exploration": DEFAULT_EXPLORATION, "prior": DEFAULT_PRIOR, "paired": False,
-            "opponents": "tree", "omniscient": False, "rollout": "heuristic",
-            "max_rollout": None, "horizon": "round", "tree_depth": None,
-            "threads": 1, "max_nodes": DEFAULT_MAX_NODES, "reuse": False,
-            "value": "rollout", "model": None, "prior_from": "heuristic", "policy_model": None,
-            "chance_nodes": False}
-    if defaults:
-        opts.update(defaults)
-    for k, v in options.items():
-        if k not in opts:
-            raise ConfigError(f"unknown search option {k!r}; options: {', '.join(OPTIONS)}")
-        opts[k] = v
-    it, tl = opts["iterations"], opts["time_limit"]
-    if it is None and tl is None:
-        raise ConfigError("give a budget: iterations=N and/or time_limit=SECONDS")
-    if it is not None and (isinstance(it, bool) or not isinstance(it, int) or not 0 < it < 2**62):
-        raise ConfigError(f"iterations must be a positive int below 2**62, got {it!r}")
-    if tl is not None:
-        if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not (tl > 0) or tl != tl \
-                or not _finite(tl):
-            raise ConfigError(f"time_limit must be a positive number of seconds, got {tl!r}")
-    ex = opts["exploration"]
-    if isinstance(ex, bool) or not isinstance(ex, (int, float)) or not (0 <= ex < float("inf")) \
-            or not _finite(ex):
-        raise ConfigError(f"exploration must be a finite number >= 0, got {ex!r}")
-    if opts["rollout"] not in ROLLOUTS:
-        raise ConfigError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, got {opts['rollout']!r}")
-    if not isinstance(opts["paired"], bool):
-        raise ConfigError(f"paired must be True or False, got {opts['paired']!r}")
-    if not isinstance(opts["reuse"], bool):
-        raise ConfigError(f"reuse must be True or False, got {opts['reuse']!r}")
-    if not isinstance(opts["omniscient"], bool):
-        raise ConfigError(f"omniscient must be True or False, got {opts['omniscient']!r}")
-    if opts["opponents"] not in OPPONENTS:
-        raise ConfigError(f"opponents must be one of {', '.join(map(repr, OPPONENTS))}, got {opts['opponents']!r}")
-    pr = opts["prior"]
-    if isinstance(pr, bool) or not isinstance(pr, (int, float)) or not (0 <= pr < float("inf")) \
-            or not _finite(pr):
-        raise ConfigError(f"prior must be a finite number >= 0, got {pr!r}")
-    mr = opts["max_rollout"]
-    if mr is not None and (isinstance(mr, bool) or not isinstance(mr, int) or not 0 <= mr < 2**31):
-        raise ConfigError(f"max_rollout must be None or an int >= 0, got {mr!r}")
-    if opts["horizon"] not in HORIZONS:
-        raise ConfigError(f"horizon must be one of {', '.join(map(repr, HORIZONS))}, got {opts['horizon']!r}")
-    td = opts["tree_depth"]
-    if td is not None and (isinstance(td, bool) or not isinstance(td, int) or not 1 <= td < 2**31):
-        raise ConfigError(f"tree_depth must be None or an int >= 1, got {td!r}")
-    th = opts["threads"]
-    if isinstance(th, bool) or not isinstance(th, int) or not 1 <= th <= 256:
-        raise ConfigError(f"threads must be an int in 1..256, got {th!r}")
-    mn = opts["max_nodes"]
-    if isinstance(mn, bool) or not isinstance(mn, int) or not 1 <= mn < 2**31:
-        raise ConfigError(f"max_nodes must be an int in 1..2**31-1, got {mn!r}")
-    if opts["value"] not in VALUES:
-        raise ConfigError(f"value must be one of {', '.join(map(repr, VALUES))}, got {opts['value']!r}")
-    if opts["model"] is not None:
-        if not isinstance(opts["model"], str) or not opts["model"].endswith(".npz"):
-            raise ConfigError(f"model must be None (the game's shipped model) or a path to a .npz file, "
-                              f"got {opts['model']!r}")
-        if opts["value"] != "model":
-            raise ConfigError("model= is only read with value='model'")
-    if not isinstance(opts["chance_nodes"], bool):
-        raise ConfigError(f"chance_nodes must be True or False, got {opts['chance_nodes']!r}")
-    if opts["chance_nodes"] and opts["reuse"]:
-        raise ConfigError("chance_nodes=True keeps no tree between moves: drop reuse=True")
-    if opts["prior_from"] not in PRIORS:
-        raise ConfigError(f"prior_from must be one of {', '.join(map(repr, PRIORS))}, got {opts['prior_from']!r}")
-    if isinstance(opts["policy_model"], os.PathLike):
-        opts["policy_model"] = os.fspath(opts["policy_model"])
-    if opts["policy_model"] is not None:
-        if not isinstance(opts["policy_model"], str) or not opts["policy_model"].endswith(".npz"):
-            raise ConfigError(f"policy_model must be None (the game's shipped policy) or a path to a .npz "
-                              f"file, got {opts['policy_model']!r}")
-        if opts["prior_from"] != "model":
-            raise ConfigError("policy_model= is only read with prior_from='model'")
-    if opts["prior_from"] == "model" and "prior" not in options:
-        opts["prior"] = DEFAULT_MODEL_PRIOR   # the model's prior weighs in unless prior=0 is given
-    if opts["value"] == "model" and opts["max_rollout"] is None:
-        opts["max_rollout"] = 0         # the model values the leaf itself (AlphaZero-style)
-    opts["seed"] = check_seed(opts["seed"])
-    return opts
-
-
-def search(state, *, previous=None, **options):
+def search(state, *, previous=None, options=None, **kwargs):
     """Search ``state`` for the player to act with SO-ISMCTS and return a :class:`SearchResult`.
 
-    Options (keyword only):
-
-    - ``iterations`` (int > 0) and/or ``time_limit`` (seconds > 0): the budget; the search
-      stops at whichever comes first.  With ``threads=k`` the iterations are split among the
-      k trees (the first ``iterations % k`` trees do one more) and each tree gets the whole
-      time limit.  At least one is required.
-    - ``seed`` (int; ``None`` draws one from the OS): with an iteration budget the result is
-      a function of the searcher's information set and the seed.
-
-    Defaults below are the generic ones; a game may set its own for options the caller
-    leaves out (``GameSpec.search_defaults``, see :func:`game_defaults`).
-
-    - ``exploration`` (float >= 0, default 0.7): UCT constant ``c``.
-    - ``prior`` (float >= 0, default 0 = off): progressive bias toward the game's heuristic
-      move: at each tree node it is expanded first and its UCT score gets
-      ``prior / (visits + 1)`` (ignored when the game has no heuristic).  With
-      ``prior_from="model"`` it is the weight of the learned policy's prior instead (default
-      1.0 there; 0 turns the prior off).
-    - ``prior_from``: ``"heuristic"`` (default, as above) or ``"model"``: the
-      game's policy model (``krazy_core.search.policy_model``: an MLP over the acting seat's
-      observation tensor, softmax over the legal actions, evaluated in C without the GIL
-      when a node is expanded; :func:`policy_priors`) gives each child its probability P;
-      the untried action of highest P is expanded first and a child's UCT score gets
-      ``prior * P * sqrt(avail) / (visits + 1)`` (PUCT-style, ``avail`` standing for the
-      parent's visits in an information-set tree).  Krazy Kings' default (its
-      ``search_defaults``: +2.4 points against the HeuristicBot, ``benches/README.md``);
-      ``prior_from="heuristic"`` there is the plain search.  Raises ``ConfigError`` for a
-      game with no shipped policy (``krazy_core/models/GAME.policy.npz``).
-    - ``policy_model`` (``None`` or a ``.npz`` path, only with ``prior_from="model"``): the
-      policy's weights (default the game's file in ``krazy_core/models/``).
-    - ``paired`` (bool, default False): common random numbers at the root.  Each
-      determinization (with its future dice and rollout draws) is played once after every
-      root action in turn, UCT below the root; the move is the best mean return, and
-      ``policy`` is how often each action did best in a world (ties shared).  In dice games
-      the luck of a world then cancels out of the comparison between root actions.
-    - ``opponents``: ``"tree"`` (default: opponents' moves are tree nodes chosen by UCT for
-      their own return) or ``"heuristic"`` (opponents play the game's heuristic in the tree
-      as in the rollouts; the tree branches on the searcher's moves only).
-    - ``omniscient`` (bool, default False): DIAGNOSTIC ONLY, never for play: skip the
-      determinization, so the search sees the hidden cards and the future dice of the state
-      it is given ("cheating UCT", Cowling et al. 2012): an upper bound for what better
-      information could buy.
-    - ``rollout``: ``"heuristic"`` (default; the game's ``heuristic_action``, or random when
-      the game has none) or ``"random"`` (uniform over legal actions).
-    - ``max_rollout`` (int >= 0 or ``None``): cap on rollout actions; a cut rollout backs up
-      the game's evaluation of the unfinished state (``ops.evaluate``; ``ops.returns`` for a
-      game without one).
-    - ``horizon``: ``"round"`` (default) or ``"game"``.  In a game of many rounds (Kings
-      Rummy, Crazy Rummy, KrassKariert: ``ops.round_index``) a rollout stops when the round it
-      began in ends and backs up the game's evaluation (expected returns from the scores or
-      chips so far); ``"game"`` plays every later round out too.  Games of one episode
-      (Krazy Kings) are unaffected.
-    - ``tree_depth`` (int >= 1 or ``None``, default ``None`` = no limit): the tree grows no
-      deeper than this many moves below the root; an iteration that reaches that depth rolls
-      out from there.  ``tree_depth=1`` is flat Monte Carlo over the root's moves (UCB1 on
-      the root, every later move by the rollout policy): for a game whose heuristic rollouts
-      judge a move better than a shallow tree whose new nodes try moves uniformly at random
-      (Crazy Rummy, 4 players).  Opponents played by ``opponents="heuristic"`` take no depth.
-    - ``value``: ``"rollout"`` (default: back up what the rollout reached, as above) or
-      ``"model"``: rollouts stop after ``max_rollout`` actions (default 0 with the
-      model: the new leaf itself is valued) and back up the learned value model's returns
-      (each seat's chance to win from its own observation tensor, a small MLP evaluated in C
-      without the GIL, normalized over the seats so they add up as the game's returns do:
-      to 1, or to n - 1 in KrassKariert's one-loser game, KA-15; :func:`model_values`).
-      Every game ships a model (``krazy_core/models/``); a game or file without one is a
-      ``ConfigError``.
-    - ``model`` (``None`` or a ``.npz`` path, only with ``value="model"``): the weights
-      (``krazy_core.search.value_model``; default the game's file in ``krazy_core/models/``).
-    - ``chance_nodes`` (bool, default False; an experiment): below each action
-      node, one child per observation of the searcher after it (a hash of its observation
-      tensor: the dice rolled, the cards it drew), so the decisions deeper in the tree are
-      keyed by what the searcher has seen instead of pooled over every roll and draw (UCT
-      still compares the actions over all their outcomes).  It made Krazy Kings no stronger
-      (``benches/README.md``).  Needs an observation tensor; not with ``reuse=True``
-      (``ConfigError``).
-    - ``threads`` (1..256): root parallelism, independent trees merged by summing visits.
-    - ``max_nodes``: nodes per tree before it stops growing (each node is 40 bytes).
-    - ``reuse`` (bool, default False): keep the trees in ``result.tree`` so that the next
-      search can continue them.
-
-    ``previous`` (a ``SearchResult`` or ``SearchTree`` of an earlier search with
-    ``reuse=True``, or ``None``): tree reuse between moves.  When ``state`` came from that
-    search's root by the actions in its ``full_history()`` (the searcher's own move and what
-    the others did since), and the tree holds that line of play, the search starts from a
-    copy of the subtree found there, its statistics kept, instead of an empty tree.  It
-    needs the same game, searcher, ``threads`` and ``opponents``; otherwise (or when the
-    line was never explored, e.g. a new round's deal) it starts afresh.  The information
-    set allows this only in part: the statistics carried over were gathered over
-    determinizations of the older, coarser information set (worlds the searcher has since
-    ruled out, dice since rolled), so they are a prior that the new iterations dilute.
-
-    Raises ``ConfigError`` for an unknown option or a bad value, ``IllegalActionError`` when
-    the game is over, ``TypeError`` when ``state`` is not a krazy_core ``State``.
+    :param state: a krazy_core ``State``, not terminal; it is not changed (the search reads a
+        copy of its struct).
+    :param previous: a ``SearchResult`` or ``SearchTree`` of an earlier search with
+        ``reuse=True``, or ``None``.  When ``state`` came from that search's root by actions
+        (``full_history()``) and its trees hold that line of play, each tree continues from a
+        copy of the subtree found there, its statistics kept (gathered over the older
+        information set: a prior the new iterations dilute); otherwise (another game,
+        searcher, ``threads`` or ``opponents``, or a line never explored) it starts afresh.
+    :param options: a :class:`~krazy_core.search.options.SearchOptions`, used as it is (the
+        game's defaults are not applied); keyword options given with it replace its fields
+        (``dataclasses.replace``).
+    :param kwargs: the fields of :class:`~krazy_core.search.options.SearchOptions` by name
+        (``iterations``, ``time_limit``, ``seed``, ``exploration``, ``prior``, ...); without
+        ``options``, the game's ``GameSpec.search_defaults`` (:func:`game_defaults`) fill
+        those left out, then the fields' defaults.
+    :returns: a :class:`SearchResult`: the most visited root action (with ``paired=True``
+        the best mean return), visit counts, mean returns and the trees' statistics.
+    :raises ConfigError: an unknown option or a bad value, a game or file without the learned
+        model an option asks for, ``chance_nodes=True`` with ``previous``.
+    :raises IllegalActionError: the game is over.
+    :raises TypeError: ``state`` is not a krazy_core ``State``, ``options`` not a
+        ``SearchOptions``, ``previous`` not a result, a tree or ``None``.
     """
     if not isinstance(state, State):
         raise TypeError(f"search() needs a krazy_core State, got {type(state).__name__}")
     if (<State>state).data == NULL:
         (<State>state)._not_ready()
-    opts = check_options(options, defaults=game_defaults(state))
+    if options is not None:
+        if not isinstance(options, SearchOptions):
+            raise TypeError(f"options must be a SearchOptions or None, got {type(options).__name__}")
+        if kwargs:
+            for k in kwargs:
+                if k not in OPTIONS:
+                    raise ConfigError(f"unknown search option {k!r}; options: {', '.join(OPTIONS)}")
+            options = dataclasses.replace(options, **kwargs)
+        opts = options.resolved()
+    else:
+        opts = check_options(kwargs, defaults=game_defaults(state))
     if previous is not None and not isinstance(previous, (SearchResult, SearchTree)):
         raise TypeError(f"previous must be a SearchResult, a SearchTree or None, got {type(previous).__name__}")
     if isinstance(previous, SearchResult):
@@ -1207,13 +770,6 @@ def search(state, *, previous=None, **options):
     if previous is not None and opts["chance_nodes"]:
         raise ConfigError("chance_nodes=True cannot continue a previous search's tree: drop previous=")
     return _search(state, opts, previous)
-
-
-def game_defaults(state):
-    """The search options the state's game plays best with (``GameSpec.search_defaults``,
-    e.g. ``{"paired": True}``): the defaults of :func:`search` for that game."""
-    spec = getattr(getattr(state, "game", None), "spec", None)
-    return dict(getattr(spec, "search_defaults", None) or {})
 
 
 def _search(State state, dict opts, previous=None):

@@ -303,19 +303,6 @@ cdef class ContractRummyState(State):
             obs["legal_actions"] = self.legal_actions()
         return obs
 
-    def observation_tensor(self, player):
-        """``numpy.ndarray`` float32, shape ``(1154,)``: own hand counts / 4 (53 kinds),
-        the live up-card (53 one-hot), the discard pile counts / 4 (53), the 18 meld slots
-        in seat order from ``player`` (18 x 53 counts / 4), per seat from ``player``
-        (6 x 4: hand size / 30, down, buys / 10, total / 1000), round (7 one-hot), phase
-        (6 one-hot), stock / 108, turn / max_turns, to act, meld being built / 3.
-        Raises ``ValueError``."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        t = np.zeros(TENSOR, dtype=np.float32)
-        cdef float[::1] v = t
-        self.ops.observation_tensor(self.data, player, &v[0])   # the GameOps writer (core.pyx): one definition of the segments
-        return t
-
     def __str__(self):
         cdef CRState *st = S(self)
         nb, nr = CONTRACTS[st.round]

@@ -29,9 +29,21 @@ import krazy_core.games.kings_rummy.notation as _notation
 from krazy_core.spec import tensor_layout
 
 # observation_tensor, part by part (core.pyx's kr_observation_tensor writes it)
-TENSOR_LAYOUT = tensor_layout(("hand", 56), ("top_card", 56), ("discard_pile", 56), ("known_cards", 7 * 56),
-                              ("seats", 7 * 4), ("round", 11), ("phase", 2), ("went_out", 1),
-                              ("stock_size", 1), ("turn", 1))
+# the observation tensor (State.observation_tensor; core's kr_observation_tensor writes it), from
+# the viewer's seat; a card block has one entry per kind: the 55 suited kinds suit*11 + rank-3, then the Joker
+TENSOR_LAYOUT = tensor_layout(
+    ("hand", 56, "own hand: count of each kind / 2"),
+    ("top_card", 56, "the discard pile's top card, one-hot by kind"),
+    ("discard_pile", 56, "the discard pile: count of each kind / 2"),
+    ("known_cards", 7 * 56, "cards known to be in each hand, seats from the viewer onward: 7 x 56, "
+                            "count of each kind / 2"),
+    ("seats", 7 * 4, "per seat from the viewer onward, 7 x 4: hand size / 14, total score / 500, "
+                     "to act, laid down"),
+    ("round", 11, "the round, 11 one-hot"),
+    ("phase", 2, "the turn's step, one-hot: draw, discard"),
+    ("went_out", 1, "someone went out this round"),
+    ("stock_size", 1, "cards in the stock / 116"),
+    ("turn", 1, "turn / max_turns"))
 TENSOR = sum(seg.size for seg in TENSOR_LAYOUT)     # 604 = KR_TENSOR_SIZE (core.pxd)
 if TENSOR != KR_TENSOR_SIZE:
     raise ImportError(f"kings_rummy: TENSOR_LAYOUT sums to {TENSOR}, the core writes {KR_TENSOR_SIZE}")
@@ -230,21 +242,6 @@ cdef class KingsRummyState(State):
         if st.cur == player:
             obs["legal_actions"] = self.legal_actions()
         return obs
-
-    def observation_tensor(self, player):
-        """``numpy.ndarray`` float32, shape ``(604,)``, from ``player``'s view; card blocks
-        have one entry per kind (55 suited kinds ``suit*11 + rank-3``, then the Joker):
-        own hand counts / 2 (56), discard-pile top (56), discard-pile counts / 2 (56),
-        cards known in each hand, seats from ``player`` onward (7 x 56, counts / 2), per
-        seat (7 x 4: hand size / 14, total / 500, to act, laid down), round one-hot (11),
-        phase draw/discard (2), someone went out (1), stock / 116 (1), turn / max_turns (1).
-        Raises ``ValueError``."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef KRState *st = S(self)
-        t = np.zeros(KR_TENSOR_SIZE, dtype=np.float32)
-        cdef float[::1] v = t
-        kr_observation_tensor(st, player, &v[0])      # the GameOps writer: one definition of the segments
-        return t
 
     def __str__(self):
         cdef KRState *st = S(self)

@@ -36,9 +36,21 @@ _FULL_NAME = _re.compile(r"play \d+(?:-\d+)? (?:solo|2-straight|pair|3-straight|
 NUM_COMBINATIONS = KA_NUM_COMBOS
 MAX_HAND = KA_MAX_HAND
 # observation_tensor, part by part (offsets in core.pyx's ka_observation_tensor follow it; KA_TENSOR = 623)
-TENSOR_LAYOUT = tensor_layout(("hand", 18 * 15), ("seats", 5 * 51), ("played", 15), ("trick_best", 57),
-                              ("stop_played", 1), ("draws_in_trick", 2), ("insert", 2), ("drawn_card", 15),
-                              ("pile_size", 1), ("seat_present", 5))
+# the observation tensor (State.observation_tensor; core's ka_observation_tensor writes it), from
+# the viewer's seat; a card kind is one of 15: the numbers 1..12, X, Draw, Stop
+TENSOR_LAYOUT = tensor_layout(
+    ("hand", 18 * 15, "own hand by position: 18 x 15, each card one-hot by kind"),
+    ("seats", 5 * 51, "per seat from the viewer onward, 5 x 51: hand size / 18, reserves 2 x 15 one-hot, "
+                      "chips / chips at the start, known cards per kind / 4 (15), to act, leader, "
+                      "best play, holds cards; zeros for absent seats"),
+    ("played", 15, "cards played this hand, per kind / 4"),
+    ("trick_best", 57, "the trick's best combination, 57 one-hot (combination_index)"),
+    ("stop_played", 1, "a Stop was played in the trick"),
+    ("draws_in_trick", 2, "Draw cards in the trick"),
+    ("insert", 2, "insert phase; pending draws / 6"),
+    ("drawn_card", 15, "the drawn card, one-hot by kind, if the viewer draws it"),
+    ("pile_size", 1, "cards in the pile / 54"),
+    ("seat_present", 5, "seat present, per seat from the viewer onward"))
 TENSOR_SIZE = sum(seg.size for seg in TENSOR_LAYOUT)     # 623
 A_PLAY, A_STOP, A_DRAW, A_RESERVE, A_INSERT = KA_A_PLAY, KA_A_STOP, KA_A_DRAW, KA_A_RESERVE, KA_A_INSERT
 
@@ -307,21 +319,6 @@ cdef class KrassKariertState(State):
         if ka_current_player(s) == player:
             obs["legal_actions"] = self.legal_actions()
         return obs
-
-    def observation_tensor(self, player):
-        """``numpy.ndarray`` float32, shape ``(623,)``: own hand by position (18 x 15
-        one-hot card kinds: numbers 1..12, X, Draw, Stop); per seat from ``player`` onward,
-        5 x 51 (hand size / 18, reserves 2 x 15 one-hot, chips / chips_start, known cards
-        per kind / 4, to act, leader, best play, holds cards; zeros for absent seats);
-        cards played this hand per kind / 4 (15); the trick's best combination (57 one-hot),
-        Stop played, Draw cards in it (2); insert phase, pending draws / 6, the drawn card if
-        ``player`` draws it (15); pile size / 54; seat present (5).  Raises ``ValueError``."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef ka_state *s = S(self)
-        t = np.zeros(TENSOR_SIZE, dtype=np.float32)
-        cdef float[::1] v = t
-        ka_observation_tensor(s, player, &v[0])      # the GameOps writer: one definition of the segments
-        return t
 
     def __str__(self):
         cdef ka_state *s = S(self)

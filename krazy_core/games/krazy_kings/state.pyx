@@ -33,10 +33,23 @@ from krazy_core.spec import tensor_layout
 from krazy_core._validate import c_int as _c_int, json_int as _int, action_int as _action_int
 
 # observation_tensor, part by part (offsets in the code below follow it)
-TENSOR_LAYOUT = tensor_layout(("hand", 54), ("top_card", 54), ("discard_pile", 54), ("seats", 5 * 3),
-                              ("direction", 1), ("roll", 12), ("open_roll", 12), ("phase", 7),
-                              ("challenge", 1), ("stock_size", 1), ("turn", 1), ("terminal", 1),
-                              ("unused", 6))
+# the observation tensor (State.observation_tensor; core's kk_observation_tensor writes it), from
+# the viewer's seat; a card index is suit*13 + rank-1 (suits S H D C, A=1 .. K=13), 52 and 53 the Jokers
+TENSOR_LAYOUT = tensor_layout(
+    ("hand", 54, "own hand: 1 per card held, by card index"),
+    ("top_card", 54, "the discard pile's top card, one-hot by card index"),
+    ("discard_pile", 54, "cards in the discard pile: 1 per card index (a second Joker at 53)"),
+    ("seats", 5 * 3, "per seat from the viewer onward, 5 x 3: hand size / 54, Round Two flag (KK-7), "
+                     "to act; zeros for absent seats"),
+    ("direction", 1, "direction of play: 1 clockwise, -1 counter-clockwise (KK-14)"),
+    ("roll", 12, "the decision's roll: the two dice, 2 x 6 one-hot (none: zeros)"),
+    ("open_roll", 12, "the open roll (KK-12), 2 x 6 one-hot (none: zeros)"),
+    ("phase", 7, "the decision, 7 one-hot (PHASE_NAMES; zeros when the game is over)"),
+    ("challenge", 1, "a King's challenge is pending (KK-11)"),
+    ("stock_size", 1, "cards in the stock / 54"),
+    ("turn", 1, "turns begun / max_turns (KK-20)"),
+    ("terminal", 1, "the game is over"),
+    ("unused", 6, "always 0"))
 TENSOR = sum(seg.size for seg in TENSOR_LAYOUT)     # 219 = KK_TENSOR_SIZE (core.pxd)
 if TENSOR != KK_TENSOR_SIZE:
     raise ImportError(f"krazy_kings: TENSOR_LAYOUT sums to {TENSOR}, the core writes {KK_TENSOR_SIZE}")
@@ -248,19 +261,6 @@ cdef class KrazyKingsState(State):
         if st.cur == player:
             obs["legal_actions"] = self.legal_actions()
         return obs
-
-    def observation_tensor(self, player):
-        """``numpy.ndarray`` float32, shape ``(219,)``: own hand (54, one per card index),
-        top card (54), cards in the discard pile (54), per seat from ``player`` onward
-        (5 x 3: hand size / 54, Round Two flag, to act), direction (1), the decision's roll
-        (2 x 6 one-hot), the open roll (2 x 6), phase (7 one-hot), challenge pending (1),
-        stock size / 54 (1), turn / max_turns (1), terminal (1).  Raises ``ValueError``."""
-        player = self._player_index(player)     # an int seat, else ValueError (State)
-        cdef KKState *st = S(self)
-        t = np.zeros(TENSOR, dtype=np.float32)
-        cdef float[::1] v = t
-        kk_observation_tensor(st, player, &v[0])      # the GameOps writer: one definition of the segments
-        return t
 
     def __str__(self):
         cdef KKState *st = S(self)

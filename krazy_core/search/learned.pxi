@@ -1,0 +1,134 @@
+# ISMCTS: the learned value and policy evaluated in C without the GIL inside an
+# iteration (small MLPs over the observation tensor), and chance-node children.
+#
+# Included by ismcts.pyx (textually: one C unit with it).
+
+# ------------------------------------------------------------------------- learned value
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef inline void _first_layer(const float *w1, const float *b1, const float *x, int T, int H,
+                              float *h) noexcept nogil:
+    """``h = x @ w1 + b1`` (before the ReLU), ``w1`` (T, H) input-major.  The input is mostly
+    zeros (one-hot cards and dice), so only the rows of the nonzero inputs are added (the
+    same sums, in input order, as the dense product)."""
+    cdef int i, j
+    cdef const float *row
+    cdef float xi
+    for j in range(H):
+        h[j] = b1[j]
+    for i in range(T):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1 + <size_t>i * H
+            for j in range(H):
+                h[j] += xi * row[j]
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
+    """``R[p]`` = seat p's modelled return at the unfinished state ``st``: the MLP's chance to
+    win from p's own observation tensor, normalized so the seats' values sum to 1 (with
+    ``v_loser``, a game of one loser: the chances to lose ``1 - v`` sum to 1 and ``R[p]`` is
+    1 minus p's, so the values sum to n - 1 as the returns do).  The input
+    is mostly zeros (one-hot cards and dice), so the first layer adds the rows of ``w1`` of
+    the nonzero inputs only (the same sums, in input order, as ``x @ w1``)."""
+    cdef const kz_ops *ops = w.ops
+    cdef int np_ = ops.num_players(st), p, i, j, H = w.v_hidden, T = w.v_inputs
+    cdef float *h = w.v_h
+    cdef float *x = w.v_obs
+    cdef float z
+    cdef double total = 0.0
+    for p in range(np_):
+        ops.observation_tensor(st, p, x)
+        _first_layer(w.v_w1, w.v_b1, x, T, H, h)
+        z = w.v_b2
+        for j in range(H):
+            if h[j] > 0.0:
+                z += h[j] * w.v_w2[j]
+        R[p] = 1.0 / (1.0 + exp(-<double>z))
+        if w.v_loser:
+            R[p] = 1.0 - R[p]           # the chance to lose
+        total += R[p]
+    if total > 0.0:
+        for p in range(np_):
+            R[p] /= total
+    elif w.v_loser:
+        for p in range(np_):
+            R[p] = 1.0 / np_
+    if w.v_loser:
+        for p in range(np_):
+            R[p] = 1.0 - R[p]
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noexcept nogil:
+    """``w.p_prob[i]`` = the policy model's probability of ``w.legal[i]`` (i < n) for seat
+    ``p`` at ``st``: the softmax over those n actions of ``relu(x @ w1 + b1) @ w2 + b2``, x
+    = p's observation tensor.  The first layer adds the rows of ``w1`` of the nonzero inputs
+    only; the second is computed for the legal actions only (``p_w2`` is ``w2`` transposed:
+    one contiguous row of H weights an action)."""
+    cdef int32_t i, j, a, H = w.p_hidden, T = w.p_inputs
+    cdef float *h = w.p_h
+    cdef float *x = w.p_obs
+    cdef const float *row
+    cdef float z
+    cdef double top = -INFINITY, total = 0.0
+    w.ops.observation_tensor(st, p, x)
+    _first_layer(w.p_w1, w.p_b1, x, T, H, h)
+    for j in range(H):
+        if h[j] < 0.0:
+            h[j] = 0.0
+    for i in range(n):
+        a = w.legal[i]
+        z = w.p_b2[a]
+        row = w.p_w2 + <size_t>a * H
+        for j in range(H):
+            z += h[j] * row[j]
+        w.p_prob[i] = z
+        if z > top:
+            top = z
+    if top != top or top == INFINITY or top == -INFINITY:
+        total = 0.0                     # a logit that is not finite: no preference
+    else:
+        for i in range(n):
+            w.p_prob[i] = exp(w.p_prob[i] - top)
+            total += w.p_prob[i]
+    if not (total > 0.0 and total < INFINITY):
+        for i in range(n):
+            w.p_prob[i] = 1.0 / n
+        return
+    for i in range(n):
+        w.p_prob[i] /= total
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int32_t _outcome_child(kz_worker *w, const void *st, int32_t node, bint *created) noexcept nogil:
+    """``chance_nodes``: the child of the action node ``node`` for what the searcher observes
+    now (an FNV-1a hash of its observation tensor: the dice just rolled, the cards it drew,
+    the counts and the top card), made when new (``created``); -1 when the pool is full.
+    So the decisions below an action are keyed by the searcher's information set, not pooled
+    over every roll and draw that action can lead to."""
+    cdef int32_t i, child, T = w.c_inputs
+    cdef uint32_t hsh = 2166136261u, bits
+    cdef float *x = w.c_obs
+    w.ops.observation_tensor(st, w.searcher, x)
+    for i in range(T):
+        memcpy(&bits, &x[i], 4)
+        hsh = (hsh ^ bits) * 16777619u
+    hsh &= 0x7FFFFFFF
+    child = w.tree.nodes[node].first_child
+    while child >= 0:
+        if w.tree.links[child].key == <int32_t>hsh:
+            created[0] = False
+            return child
+        child = w.tree.links[child].next_sibling
+    child = _new_node(&w.tree, node, -2, w.tree.nodes[node].player)
+    if child >= 0:
+        w.tree.links[child].key = <int32_t>hsh
+    created[0] = True
+    return child

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
+from krazy_core._state import check_seed
 from krazy_core.errors import ConfigError
 
 __all__ = ["SearchOptions", "check_options", "game_defaults", "DEFAULT_EXPLORATION", "DEFAULT_PRIOR",
@@ -227,7 +228,6 @@ class SearchOptions:
         """The dict the search runs with: every option by name, ``prior`` and
         ``max_rollout`` resolved from their ``None`` defaults, ``seed`` checked (``None``
         draws one from the OS: a new one each call)."""
-        from krazy_core._state import check_seed
         opts = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if opts["prior"] is None:
             # the model's prior weighs in unless prior=0 is given

@@ -44,25 +44,6 @@ __all__ = ["SPEC", "ContractRummyState", "new_state", "state_from_dict", "is_boo
 
 _TENSOR = sum(seg.size for seg in TENSOR_LAYOUT)     # 1154 = TENSOR (core.pxd)
 
-# what each segment of the observation tensor holds (core's cr_observation_tensor writes it),
-# from the viewer's seat; a card block has one entry per kind (53: KINDS).  The segments' names
-# and sizes are state.TENSOR_LAYOUT's; the package's TENSOR_LAYOUT carries these texts too.
-_TENSOR_DOCS = {
-    "hand": "own hand: count of each kind / 4",
-    "up_card": "the live up-card, one-hot by kind",
-    "discard_pile": "the discard pile: count of each kind / 4",
-    "melds": "the 18 meld slots in seat order from the viewer: 18 x 53, count of each kind / 4",
-    "seats": "per seat from the viewer onward, 6 x 4: hand size / 30, gone down, buys / 10, "
-             "total score / 1000",
-    "round": "the round, 7 one-hot",
-    "phase": "the decision, 6 one-hot (PHASE_NAMES)",
-    "stock_size": "cards in the stock / 108",
-    "turn": "turn / max_turns",
-    "to_act": "the viewer is to act",
-    "building_meld": "the meld being built in a lay-down / 3",
-}
-TENSOR_LAYOUT = tuple(seg._replace(doc=_TENSOR_DOCS[seg.name]) for seg in TENSOR_LAYOUT)
-
 
 def _tensor_bounds(game):
     """Cards are quarters of at most four copies of a kind (CR-1); a seat's hand over 30 is at

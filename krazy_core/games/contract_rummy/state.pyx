@@ -26,9 +26,19 @@ from krazy_core.games.contract_rummy.notation import (SUIT_LETTERS, _action_text
                                                      _canon_table, _layoff_ends)
 
 # observation_tensor, part by part (offsets in core.pyx's cr_observation_tensor follow it; TENSOR = 1154)
-TENSOR_LAYOUT = tensor_layout(("hand", 53), ("up_card", 53), ("discard_pile", 53), ("melds", 18 * 53),
-                              ("seats", 6 * 4), ("round", 7), ("phase", 6), ("stock_size", 1),
-                              ("turn", 1), ("to_act", 1), ("building_meld", 1))
+TENSOR_LAYOUT = tensor_layout(
+    ("hand", 53, "own hand: count of each kind / 4"),
+    ("up_card", 53, "the live up-card, one-hot by kind"),
+    ("discard_pile", 53, "the discard pile: count of each kind / 4"),
+    ("melds", 18 * 53, "the 18 meld slots in seat order from the viewer: 18 x 53, count of each kind / 4"),
+    ("seats", 6 * 4, "per seat from the viewer onward, 6 x 4: hand size / 30, gone down, buys / 10, "
+                     "total score / 1000"),
+    ("round", 7, "the round, 7 one-hot"),
+    ("phase", 6, "the decision, 6 one-hot (PHASE_NAMES)"),
+    ("stock_size", 1, "cards in the stock / 108"),
+    ("turn", 1, "turn / max_turns"),
+    ("to_act", 1, "the viewer is to act"),
+    ("building_meld", 1, "the meld being built in a lay-down / 3"))
 
 EVENT_NAMES = {1: "round_start", 2: "shuffle", 3: "deal", 4: "up_card", 5: "turn", 6: "take",
                7: "decline", 8: "buy", 9: "pass", 10: "draw", 11: "go_down", 12: "run_start",

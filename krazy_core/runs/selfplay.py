@@ -53,7 +53,7 @@ from krazy_core.errors import ConfigError, KrazyError
 from krazy_core.runs.jobs import job_game, make_job
 from krazy_core.runs.runner import make_runner
 
-__all__ = ["run_selfplay", "play_batch", "SCHEMA_VERSION", "SelfplayError", "arrow_schema"]
+__all__ = ["run_selfplay", "SelfplayResult", "play_batch", "SCHEMA_VERSION", "SelfplayError", "arrow_schema"]
 
 SCHEMA_VERSION = "1"
 MANIFEST = "_selfplay.json"      # "_" so pyarrow datasets skip it

@@ -30,7 +30,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from krazy_core.errors import ConfigError, KrazyError
 
-__all__ = ["Store", "StoreError", "job_id_of", "GameRecord"]
+__all__ = ["Store", "StoreError", "job_id_of", "GameRecord", "open_store"]
 
 # (idx, returns per seat, decisions, turns or None, turn_limit)
 GameRecord = Tuple[int, List[float], int, Optional[int], bool]

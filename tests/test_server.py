@@ -476,12 +476,13 @@ def _scan_options(gid, i):
 
 
 RECENT = 40          # events a mid-game determinization check compares (the end compares all)
+SCAN_GAMES = 120     # whole games per game (every table size; Kings and Crazy Rummy's full game every 100th)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("gid", GAMES)
 def test_no_message_to_a_seat_holds_hidden_cards_stock_order_or_prng_state(gid):
-    """Every message the server builds for every seat and the spectators, over 200 whole
+    """Every message the server builds for every seat and the spectators, over 120 whole
     games (bots: heuristic and random): no full-state key (``rng``, ``stock``, ``hands``), no
     PRNG word, and — the strong check, at random positions — each seat's message is the
     same when built from ``determinize(seat)``, a state whose other hands, stock order and
@@ -489,7 +490,7 @@ def test_no_message_to_a_seat_holds_hidden_cards_stock_order_or_prng_state(gid):
     every seat's determinization): the message depends only on what the seat may know."""
     rng = random.Random(7)
     n_msgs = n_det = differs = 0
-    for i in range(200):
+    for i in range(SCAN_GAMES):
         opts = _scan_options(gid, i)
         n = opts.pop("num_players")
         t = build_table({"game": gid, "options": opts, "seed": 1000 + i, "practice": True,
@@ -528,7 +529,7 @@ def test_no_message_to_a_seat_holds_hidden_cards_stock_order_or_prng_state(gid):
                 break
             seat = s.current_player()
             t.apply(seat, t.bot_move(seat, s.clone()))
-    assert n_msgs > 200 * 20 and n_det > 200 and differs > 50
+    assert n_msgs > SCAN_GAMES * 20 and n_det > SCAN_GAMES and differs > 30
 
 
 def test_serve_says_how_other_devices_reach_the_table():

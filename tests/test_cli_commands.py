@@ -353,3 +353,29 @@ def test_serve_on_a_busy_port_says_so_before_any_link():
     assert p.returncode == 3
     assert f"krazy serve: cannot listen on 127.0.0.1:{port}: " in p.stdout
     assert f"try --port {port + 1}" in p.stdout and "open http" not in p.stdout
+
+
+def test_serve_without_the_server_extra_names_the_extra_to_install(monkeypatch, capsys):
+    """Without uvicorn (or Starlette) ``krazy serve`` says which extra to install, in one line:
+    the extra's brackets were read as markup and dropped, and a missing uvicorn was a
+    traceback (it was imported inside ``serve``)."""
+    import sys
+    monkeypatch.delitem(sys.modules, "krazy_core.server.launch", raising=False)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)           # as if not installed
+    assert cli.main(["serve", "--port", "8899"]) == 2
+    out = capsys.readouterr().out
+    assert "pip install 'krazy_core[server]'" in out and "Traceback" not in out, out
+
+
+def test_serve_on_a_database_path_it_cannot_make_says_so_in_one_line(tmp_path, capsys):
+    """``--db`` under a file (or a missing mount) ended in an ``os.makedirs`` traceback; now
+    the one line ``krazy serve: cannot use ...`` and exit status 2, before any link."""
+    import pytest
+    pytest.importorskip("uvicorn")
+    from krazy_core.server.launch import serve
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(SystemExit) as e:
+        serve(port=8899, db=str(tmp_path / "afile" / "tables.sqlite"))
+    assert e.value.code == 2
+    out = capsys.readouterr().out
+    assert out.startswith("krazy serve: cannot use ") and "folder cannot be made" in out and "http://" not in out, out

@@ -78,7 +78,7 @@ def cmd_serve(args, console: Console) -> int:
         from krazy_core.server.guards import Limits
         from krazy_core.server.launch import serve    # (the same extra)
     except ImportError as e:
-        console.print(f"[red]error:[/] krazy serve needs the server extra: pip install 'krazy_core[server]' ({escape(str(e))})")
+        console.print(f"[red]error:[/] krazy serve needs the server extra: pip install 'krazy_core\\[server]' ({escape(str(e))})")
         return 2
     serve(host=args.host, port=args.port, db=args.db,
           limits=Limits(finished_ttl=args.finished_ttl * 3600, idle_ttl=args.idle_ttl * 86400))

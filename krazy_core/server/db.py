@@ -77,7 +77,10 @@ class Store:
         if not fresh:
             if os.path.isdir(path):
                 raise StoreError(f"{path}: is a directory, not a database file")
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            try:
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            except OSError as e:            # a file where a folder should be, no such mount
+                raise StoreError(f"{path}: its folder cannot be made ({e.strerror or e})") from None
             fresh = not os.path.exists(path) or os.path.getsize(path) == 0
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)

@@ -3,6 +3,8 @@ table (this computer only, or the addresses to open on another device), run uvic
 import socket
 from typing import Optional
 
+import uvicorn
+
 from krazy_core.server.app import create_app
 from krazy_core.server.guards import Limits
 from krazy_core.server.db import StoreError, default_path
@@ -60,7 +62,6 @@ def serve(host: str = "127.0.0.1", port: int = 8765, db: Optional[str] = None,
     """Run the server (``krazy serve``) until interrupted; prints the URL to open. A
     database file it cannot use ends it with one line and exit status 2. ``limits``:
     :class:`Limits` (expiry times, caps)."""
-    import uvicorn
     path = db or default_path()
     try:
         app = create_app(path, limits=limits)

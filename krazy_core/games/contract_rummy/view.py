@@ -350,14 +350,16 @@ def _building(state):
 
 def prompt_keys(state):
     """The short answers the prompt lists: at a buy offer ``b buy, p pass`` (CR-8), at the
-    up-card ``t take, d draw`` (CR-7, CR-8); else ``None``."""
+    up-card ``t take, d draw`` (CR-8), the dealer's first up-card ``t take, d leave`` (CR-7:
+    declined, it is offered on and the dealer draws nothing); else ``None``."""
     legal = {state.action_to_string(a) for a in state.legal_actions()}
     if "buy" in legal and "pass" in legal:
         return "b buy, p pass"
     if "pass" in legal:
         return "p pass"
     if "take up-card" in legal and "decline up-card" in legal:
-        return "t take, d draw"
+        first = state.observation(state.current_player()).get("phase") == "first_up_card"
+        return "t take, d leave" if first else "t take, d draw"
     return None
 
 

@@ -372,11 +372,11 @@ def test_CR_7_the_up_card_prompt_lists_take_and_draw():
     assert move == "decline up-card" and prompts[0] == \
         "Your move (1-2, t take, d draw, or a name; h hint, q quit): ", out
     # the dealer's first up-card (CR-7): declined, it is offered on and the dealer draws
-    # nothing, so the prompt says "leave", not "draw" (a fresh user typed d to draw)
+    # nothing, so the prompt says "skip", not "draw" (a fresh user typed d to draw)
     st = scripted(rnd=1, hands={0: "5S 5D 9C 4D KD 7H 8H"}, phase="first_up_card", cur=0, up="QC")
     move, prompts, out = _answer_at(st, "d")
     assert move == "decline up-card" and prompts[0] == \
-        "Your move (1-2, t take, d leave, or a name; h hint, q quit): ", out
+        "Your move (1-2, t take, d skip, or a name; h hint, q quit): ", out
 
 
 # ---------------------------------------------------------------- item 5: the card examples

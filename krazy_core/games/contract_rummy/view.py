@@ -350,7 +350,7 @@ def _building(state):
 
 def prompt_keys(state):
     """The short answers the prompt lists: at a buy offer ``b buy, p pass`` (CR-8), at the
-    up-card ``t take, d draw`` (CR-8), the dealer's first up-card ``t take, d leave`` (CR-7:
+    up-card ``t take, d draw`` (CR-8), the dealer's first up-card ``t take, d skip`` (CR-7:
     declined, it is offered on and the dealer draws nothing); else ``None``."""
     legal = {state.action_to_string(a) for a in state.legal_actions()}
     if "buy" in legal and "pass" in legal:
@@ -359,7 +359,7 @@ def prompt_keys(state):
         return "p pass"
     if "take up-card" in legal and "decline up-card" in legal:
         first = state.observation(state.current_player()).get("phase") == "first_up_card"
-        return "t take, d leave" if first else "t take, d draw"
+        return "t take, d skip" if first else "t take, d draw"
     return None
 
 

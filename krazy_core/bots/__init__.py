@@ -108,14 +108,14 @@ def make_bot(spec: str, *, seed: Optional[int] = None) -> Bot:
                               f"(krazy takes --seed)")
         return ISMCTSBot(seed=seed, **kw)
     if word.lower() == "value" or word.lower().startswith("value:"):
-        from krazy_core.learn.model import ValueBot     # the learned value alone
+        from krazy_core.learn.model import ValueBot     # learn.model imports bots.base: a cycle
         samples = word[6:]
         try:
             return ValueBot(seed=seed, samples=int(samples)) if samples else ValueBot(seed=seed)
         except ValueError:
             raise ConfigError(f"bad bot {spec!r}: write value or value:SAMPLES") from None
     if word.lower() == "policy" or word.lower().startswith("policy:"):
-        from krazy_core.learn.model import PolicyBot    # the learned policy alone
+        from krazy_core.learn.model import PolicyBot    # (the same cycle)
         model = word[7:]
         if word[6:7] == ":" and not model.endswith(".npz"):
             raise ConfigError(f"bad bot {spec!r}: write policy or policy:FILE.npz")

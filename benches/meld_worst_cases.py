@@ -114,10 +114,10 @@ for c in ("0,3", "0,2", "1,2", "2,1"):
                   f"crazyc{c}", _two_suits_twice(32)))
 CASES.append(("melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract (0,3), ace_wrap", "melds",
               "crazyc0,3w", _two_suits_twice(32)))
-# issue 19 item 7, crazy_best_arrangement's step budget: the walk from the DPs' exact bound
-# stops at 10 M steps (then the game's lay-down); the slowest random hand found (29 cards of
-# one suit, round 6), and the cases the DPs do not cover: under 20 cards, contracts that are
-# no round's, hands beyond CR-1 (3 of a card: at most 22 cards in contract mode now)
+# crazy_best_arrangement's contract mode: a round's contract on a hand within CR-1 is the
+# optimizer's lay-down (no search, no step budget); the slowest random hand found for the old
+# search (29 cards of one suit, round 6), and the cases only the search answers: contracts
+# that are no round's, hands beyond CR-1 (3 of a card: at most 22 cards in contract mode)
 CASES.append(("melds.crazy_best_arrangement 32 cards (two suits twice, 4 wilds), contract (0,2), ace_wrap", "melds",
               "crazyc0,2w", _two_suits_twice(32)))
 CASES.append(("melds.crazy_best_arrangement 29 cards (a random one-suit hand), contract (1,2), ace_wrap", "melds",
@@ -126,7 +126,7 @@ CASES.append(("melds.crazy_best_arrangement 29 cards (a random one-suit hand), c
 for c in ("0,3", "0,2", "1,2"):
     CASES.append((f"melds.crazy_best_arrangement 19 cards (two suits twice, 4 wilds), contract ({c}), ace_wrap",
                    "melds", f"crazyc{c}w", _two_suits_twice(19)))
-# hunted by mutation for the search alone (19 cards: the oracle asked from 20 cards before, 14 now)
+# hunted by mutation for the old search alone (19 cards)
 CASES.append(("melds.crazy_best_arrangement 19 cards hunted (no lay-down), contract (0,3), ace_wrap", "melds",
               "crazyc0,3w", [1, 2, 1, 4, 3, 34, 7, 8, 10, 5, 11, 12, 13, 50, 18, 2, 6, 50, 9]))
 CASES.append(("melds.crazy_best_arrangement 19 cards hunted, contract (0,3), ace_wrap", "melds",

@@ -49,20 +49,15 @@ prunes hands whose naturals need more wilds than the hand holds.
 Contract lay-downs (CR-10)
 --------------------------
 ``kz_meld_contract`` lays exactly ``books`` books and ``runs`` runs, each as long as wished,
-leaving the fewest points; in Crazy Rummy's contract mode (:func:`crazy_best_arrangement`)
-two runs of one suit never overlap or join into one sequence: at each complete lay-down
-holding two runs of one suit the search tries at most 18^3 placements of their spans (3
-lengths x 3 starts, x 2 laps with Ace wrap, a run), runs whose naturals already touch
-pruned.  It is not proven polynomial, so a hand that holds no such lay-down is answered by
-``kz_contract_feasible`` first (at most (52 x 16)^3 steps), and from 14 cards, when the
-contract is a Crazy Rummy round's (CR-4) and the hand keeps CR-1, the contract optimizer
-below gives the fewest points: the search starts from that exact bound and stops at its
-first leaf reaching it (the lay-down the plain search records), within a budget of
-10,000,000 steps (a search node, a book's choice of naturals, a run's naturals tried, a
-placement of two same-suit runs' spans: 10-30 ns each); past the budget the answer is the
-optimizer's own lay-down (the same points, perhaps another of the equal-points lay-downs).
-Below 14 cards, for contracts that are no round's and for hands beyond CR-1 (at most 22
-cards then) the search alone answers.
+leaving the fewest points; two runs of one suit never overlap or join into one sequence: at
+each complete lay-down holding two runs of one suit the search tries at most 18^3
+placements of their spans (3 lengths x 3 starts, x 2 laps with Ace wrap, a run), runs whose
+naturals already touch pruned.  It is not proven polynomial, so in Crazy Rummy's contract
+mode (:func:`crazy_best_arrangement`) it answers only what the contract optimizer below does
+not: a contract that is no round's (at most one meld) and a hand beyond CR-1 (at most 22
+cards then); a hand that holds no such lay-down is answered by ``kz_contract_feasible``
+first (at most (52 x 16)^3 steps).  A round's contract on a hand within CR-1 is the
+optimizer's, the game's own lay-down.
 
 The contract optimizer (``laydown``, ``runs``, ``runs_ovw``, ``optimizer``)
 ----------------------------------------------------------------------------
@@ -160,7 +155,6 @@ from krazy_core.games.melds.faces import (  # noqa: F401
     MAX_HAND, BOOK, RUN, is_book, is_run, is_meld, deadwood_points,
     going_out_discards, can_meld_all, crazy_meld_kind, crazy_best_arrangement,
     crazy_contract_feasible, _card_items, _fmt, _parse_kings_cards, _parse_crazy_cards,
-    _set_contract_budget, _contract_budget_stats,
     _time_solver, _crazy_is, _wild_share_bound, _can_meld_all_unfiltered,
     _arrangement_pruned_and_not, _deadwood_below)
 

@@ -275,14 +275,7 @@ cdef extern from "krazy/clock.h" nogil:
 
 
 cdef enum:
-    EXACT_MIN = 14              # contract mode takes the optimizer's exact value from this many cards (its
-                                # DPs' own floor; below, the search takes at most a few ms)
-    CONTRACT_BUDGET = 10000000  # steps of the search from the optimizer's exact bound (see crazy_best_arrangement)
     BEYOND_CR1_MAX = 22         # contract mode: most cards of a hand beyond CR-1 (the search alone answers)
-cdef int64_t _contract_budget = CONTRACT_BUDGET
-_contract_fallbacks = 0     # calls answered by the optimizer's lay-down (the budget ran out), for tests
-_contract_last_steps = 0    # steps of the last search from the optimizer's bound, for tests and benchmarks
-_contract_last_ns = 0       # and its time (ns)
 
 # CR-4: the contract of each round, (books, runs) -> round
 _ROUND_OF = {(2, 0): 1, (1, 1): 2, (0, 2): 3, (3, 0): 4, (2, 1): 5, (1, 2): 6, (0, 3): 7}
@@ -298,27 +291,8 @@ def _contract_points(codes, books, runs, ace_wrap):
     rnd = _ROUND_OF.get((books, runs))
     if rnd is None or _beyond_cr1(codes):
         return None
-    r = best_laydown(codes, rnd, bool(ace_wrap), False, True, False, EXACT_MIN)
+    r = best_laydown(codes, rnd, bool(ace_wrap), False, True, False)
     return (-1, None) if r is None else (r[2], r)
-
-
-def _set_contract_budget(steps):
-    """Tests and benchmarks: the step budget of contract mode's search from the optimizer's
-    exact bound (``crazy_best_arrangement``); 0 for none.  Returns the previous budget."""
-    global _contract_budget
-    if type(steps) is not int or not 0 <= steps < 2 ** 62:
-        raise ValueError(f"steps must be an int in 0..2**62 - 1, got {steps!r}")
-    old = _contract_budget
-    _contract_budget = steps
-    return int(old)
-
-
-def _contract_budget_stats():
-    """Tests and benchmarks: ``(fallbacks, steps, ns)``, how many contract-mode calls since
-    import ran out of the step budget and returned the optimizer's lay-down, and the steps and
-    nanoseconds the last search from the optimizer's bound took (steps: at most the budget
-    plus one leaf's run placements)."""
-    return _contract_fallbacks, _contract_last_steps, _contract_last_ns
 
 
 def _contract_counts(contract):
@@ -377,24 +351,18 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     natural place natural), CR-3 (Ace low or high; K-A-2 only with ``ace_wrap``), CR-5
     (books 3+ with at most 1 wild, runs 4+ with at most 2).
 
-    Contract mode guarantees (CR-10): two runs of one suit never overlap or join into one
-    sequence (``AS 2S 3S 2H`` is not laid next to ``4S..KS``; a wild is placed where it
-    keeps the runs apart), so the points are those of the game's
-    ``contract_rummy.best_arrangement(hand, round)`` for the round whose contract this is
-    (checked on thousands of random hands, tests/test_melds_contract.py); ties between
-    equal-points lay-downs may be broken differently.  It has no option for the house rule
-    ``overlapping_runs``.  A contract has at most 3 melds (CR-4: ``books`` and ``runs`` ints
-    0..3).
-
-    Cost, bounded (the method: the package docstring, "Contract lay-downs"; measured
-    times: benches/README.md).  A hand without such a lay-down is answered None by
-    ``kz_contract_feasible`` first.  From 14 cards, for a round's contract (CR-4) and a hand
-    within CR-1, the contract optimizer (``optimizer.best_laydown``, polynomial) gives the
-    exact fewest points; the search starts from that bound and stops at its first leaf
-    reaching it, within 10,000,000 steps, past which the optimizer's own lay-down is the
-    answer (the same points, perhaps another of the equal-points lay-downs).  Otherwise
-    (under 14 cards, a contract that is no round's, a hand beyond CR-1) the search alone,
-    bounded by the input: at most 32 cards, 22 when the hand breaks CR-1.
+    Contract mode (CR-10): two runs of one suit never overlap or join into one sequence
+    (``AS 2S 3S 2H`` is not laid next to ``4S..KS``; a wild is placed where it keeps the runs
+    apart).  For a round's contract (CR-4) and a hand within CR-1 (at most 2 of a card, 4
+    Jokers) the answer is the game's own: the lay-down of
+    ``contract_rummy.best_arrangement(hand, round)`` (the contract optimizer,
+    ``optimizer.best_laydown``: exact, polynomial from 14 cards, ties broken by the fewest
+    cards left, then the least melds), listed in this function's form.  Otherwise (a contract
+    that is no round's: ``(0, 0)``, ``(1, 0)``, ``(0, 1)``; a hand beyond CR-1, at most 22
+    cards then) the search ``kz_meld_contract`` answers, bounded by the input (the package
+    docstring, "Contract lay-downs"; measured times: benches/README.md).  It has no option for
+    the house rule ``overlapping_runs`` (:func:`best_arrangement` has).  A contract has at
+    most 3 melds (CR-4: ``books`` and ``runs`` ints 0..3).
 
     Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, a
     contract that is not ``(books, runs)`` of at most 3 melds, or a contract-mode hand
@@ -407,44 +375,25 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     kz_rules_crazy(&r, 1 if ace_wrap else 0)
     codes = _parse_crazy_cards(hand)
     cdef int n = _load(codes, buf)
-    cdef int32_t known = -1
-    cdef int64_t budget = _contract_budget, steps = 0, t0, t1
-    global _contract_fallbacks, _contract_last_steps, _contract_last_ns
     if contract is None:
         pts = kz_meld_deadwood(&r, buf, n, &a)
     else:
         nb, nr = _contract_counts(contract)
-        if n > BEYOND_CR1_MAX and _beyond_cr1(codes):
+        beyond = _beyond_cr1(codes)
+        if n > BEYOND_CR1_MAX and beyond:
             raise ValueError(
                 f"contract mode takes at most {BEYOND_CR1_MAX} cards when the hand holds more than 2 "
                 f"of a card or more than 4 Jokers (beyond CR-1 only the search answers, and past "
                 f"{BEYOND_CR1_MAX} cards it can take seconds); got {n}: pass a Crazy Rummy hand "
                 f"(up to {KZ_MELD_MAX_HAND} cards) or fewer cards")
         if not _feasible(&r, codes, nb, nr, False):
-            return None             # no such lay-down (the going-down check): the search need not prove it
-        if n >= EXACT_MIN:
-            v = _contract_points(codes, nb, nr, bool(ace_wrap))
-            if v is not None:
-                if v[0] < 0:
-                    return None
-                known = v[0]
-        if known >= 0:
-            # the search from the exact bound: the same lay-down as without it (_solve),
-            # within the step budget; past it the game's own lay-down (the same points)
-            with nogil:
-                t0 = kz_monotonic_ns()
-                pts = _solve(&r, buf, n, 0, nb, nr, &a, 1, NO_BEST, known, budget, &steps)
-                t1 = kz_monotonic_ns()
-            _contract_last_steps = steps
-            _contract_last_ns = t1 - t0
-            if pts == -2:
-                _contract_fallbacks += 1
-                return _exact_lists(&r, v[1], as_codes, ascii)
-            if pts != known:                # (never seen: the plain search, to be exact)
-                known = -1
-        if known < 0:
-            with nogil:
-                pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
+            return None             # no such lay-down (the going-down check)
+        rnd = _ROUND_OF.get((nb, nr))
+        if rnd is not None and not beyond:
+            lay = best_laydown(codes, rnd, bool(ace_wrap), False, True, False)
+            return None if lay is None else _exact_lists(&r, lay, as_codes, ascii)
+        with nogil:
+            pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
         if pts < 0:
             return None
     return _arrangement_lists(&r, codes, &a, as_codes, ascii)

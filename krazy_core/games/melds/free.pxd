@@ -38,8 +38,7 @@ cdef int32_t kz_meld_contract(const kz_meld_rules *r, const uint8_t *hand, int n
 # The search itself (the functions above are it with fixed arguments); see free.pyx.
 cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
                     int want_b, int want_r, kz_arrangement *out, int prune=*,
-                    int32_t limit=*, int32_t known=*, int64_t budget=*,
-                    int64_t *steps=*) noexcept nogil
+                    int32_t limit=*) noexcept nogil
 # The wild-share bound (a necessary test for laying every card down); see shares.pxi.
 cdef int _wild_shares(const kz_meld_rules *r, const uint8_t *hand, int n,
                       int32_t *share, int32_t *total, int32_t *top, int *wilds,

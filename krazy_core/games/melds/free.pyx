@@ -64,10 +64,6 @@ cdef struct _Ctx:
     int best_absorb
     int found
     int done
-    int64_t steps           # work so far: search nodes, book choices, run subsets tried, contract run placements
-    int64_t budget          # > 0: stop (done, exhausted) once steps pass it; 0: no budget
-    int exhausted           # 1: the budget ran out before the first leaf was recorded
-    int stop_found          # 1: stop at the first leaf recorded (the bound is the exact minimum)
     _Rec stack[KZ_MELD_MAX_MELDS]
     _Rec best_stack[KZ_MELD_MAX_MELDS]
 
@@ -176,7 +172,6 @@ cdef int _contract_runs(_Ctx *C, int need, int *plo, int *phi) noexcept nogil:
     for i in range(nr):
         ch[i] = 0
     while True:
-        C.steps += 1
         ok = 1
         e = tot
         for i in range(nr):
@@ -278,7 +273,7 @@ cdef void _leaf(_Ctx *C) noexcept nogil:
         memcpy(C.best_stack, C.stack, C.depth * sizeof(_Rec))
         C.best_wl = C.wl
         C.best_absorb = absorbed
-        if cost == 0 or C.stop_found:
+        if cost == 0:
             C.done = 1
 
 
@@ -345,11 +340,6 @@ cdef void _runs(_Ctx *C, int s, int k) noexcept nogil:
                         avail |= 1u << (q - a)
                 sub = avail
                 while True:
-                    C.steps += 1
-                    if C.budget and C.steps > C.budget:
-                        C.exhausted = 1
-                        C.done = 1
-                        return
                     m = base | sub
                     nat = kz_popcount(m)
                     j = L - nat
@@ -397,7 +387,6 @@ cdef void _book_rec(_Ctx *C, int s0, int k, int s, int nat, _Rec *rec) noexcept 
     cdef const kz_meld_rules *R = C.R
     cdef int t, j, extra, have
     cdef int capb = R.max_wild_book
-    C.steps += 1
     if s == 5:
         j = R.min_book - nat
         if j < 0:
@@ -516,11 +505,6 @@ cdef int _dead_points(_Ctx *C) noexcept nogil:
 cdef void _dfs(_Ctx *C, int s) noexcept nogil:
     cdef int k, pts
     if C.done or C.cur >= C.best:
-        return
-    C.steps += 1
-    if C.budget and C.steps > C.budget:
-        C.exhausted = 1
-        C.done = 1
         return
     if C.share_prune and _naturals_overflow(C):
         return
@@ -661,17 +645,9 @@ cdef void _run_combo(_Ctx *C, const kz_meld_rules *R, const uint8_t *hand, int n
 
 cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full,
                     int want_b, int want_r, kz_arrangement *out, int prune=1,
-                    int32_t limit=NO_BEST, int32_t known=-1, int64_t budget=0,
-                    int64_t *steps=NULL) noexcept nogil:
+                    int32_t limit=NO_BEST) noexcept nogil:
     """The search.  ``limit`` < NO_BEST (free lay-down, no ``out``): only arrangements
-    leaving fewer than ``limit`` points count; returns ``limit`` when there is none.
-    ``known`` >= 0 (contract mode, no ``limit``): the fewest points, known exactly (the
-    game's DP): the search starts from the bound known + 1 and skips phase 1 below (which
-    only finds that value), so it records the same combo and leaf as without it, and stops
-    there (no later leaf can leave less); the caller checks the value it returns against
-    ``known``.  ``budget`` > 0 (with ``known``): at most that many steps (search nodes, book
-    choices, run subsets tried, contract run placements) before that leaf, else -2 (nothing recorded);
-    ``steps`` (if not NULL): the steps taken."""
+    leaving fewer than ``limit`` points count; returns ``limit`` when there is none."""
     cdef _Ctx C
     cdef int i, t, s, k, kind, fixed = 0, nd = 0, npure = 0, nw, combo, ncombo, best_combo = -1
     cdef int dual_cnt[5]
@@ -713,18 +689,10 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
         if limit - fixed <= 0:
             return limit
         C.best = limit - fixed          # branch and bound starts from the caller's bound
-    if known >= 0:
-        if known - fixed < 0:
-            return -1
-        C.best = known - fixed + 1      # the first leaf reaching known: the one recorded without it
     bound0 = C.best
     memset(natural_dual, 0, sizeof(natural_dual))
     C.found = 0
     C.done = 0
-    C.steps = 0
-    C.budget = budget if known >= 0 else 0
-    C.exhausted = 0
-    C.stop_found = 1 if known >= 0 else 0
     C.full = full
     C.want_b = want_b
     C.want_r = want_r
@@ -774,7 +742,7 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
                 if dual_cnt[t] == dual_cnt[s] and memcmp(basecnt[t], basecnt[s], 16) == 0:
                     sym_prev[s] = t
                     break
-        for combo in range(ncombo - 1 if known < 0 else -1, -1, -1):
+        for combo in range(ncombo - 1, -1, -1):
             if not _combo_split(combo, dual_cnt, sym_prev, natural_dual):
                 continue
             if _combo_bound(&C, R, dual_cnt, npure, basecnt, basenz, natural_dual, allw) >= C.best:
@@ -782,8 +750,8 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
             _run_combo(&C, R, hand, n, 0, dual_cnt, nd, basecnt, basenz, natural_dual, wpts)
             if C.done:
                 break
-        if C.best < bound0 or known >= 0:
-            vstar = C.best if known < 0 else known - fixed
+        if C.best < bound0:
+            vstar = C.best
             C.best = vstar + 1
             C.done = 0
             for combo in range(ncombo):
@@ -796,13 +764,7 @@ cdef int32_t _solve(const kz_meld_rules *R, const uint8_t *hand, int n, int full
                     best_combo = combo
                     memcpy(best_natural_dual, natural_dual, sizeof(natural_dual))
                     break
-                if C.exhausted:
-                    break
-    if steps != NULL:
-        steps[0] = C.steps
     if best_combo < 0:
-        if C.exhausted:
-            return -2
         return limit if limit < NO_BEST else -1
     if out != NULL:
         _materialize(R, hand, n, &C, best_natural_dual, out)

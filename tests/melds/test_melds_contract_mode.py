@@ -1,12 +1,9 @@
-"""Issue 19 item 7: ``melds.crazy_best_arrangement(contract=...)`` is bounded.  From 14 cards,
-for a Crazy Rummy round's contract (CR-4) and a hand of CR-1, the game's DPs give the exact
-fewest points and a lay-down; the search from that bound has a step budget, and past it the
-game's lay-down is returned (the same points; CR-5 melds, CR-10 runs of a suit apart).  Below
-the budget the answer is the one the build before the budget gave, bit for bit.  The cases
-the DPs do not cover are bounded by the input checks (contracts of at most 3 melds, at most
-22 cards beyond CR-1) and measured (benches/meld_worst_cases.py)."""
-import gzip
-import json
+"""``melds.crazy_best_arrangement(contract=...)`` (CR-4, CR-10): for a round's contract and a
+hand within CR-1 the answer is the game's own lay-down (``contract_rummy.best_arrangement``,
+the contract optimizer: exact, polynomial from 14 cards, no step budget), whatever the hand;
+the cases the optimizer does not cover (contracts that are no round's, hands beyond CR-1) go
+to the search alone, bounded by the input checks (contracts of at most 3 melds, at most 22
+cards beyond CR-1) and measured (benches/meld_worst_cases.py)."""
 import pathlib
 import random
 from collections import Counter
@@ -20,7 +17,6 @@ from krazy_core.games import melds as M
 DECK = [(s << 4) | r for s in range(4) for r in range(1, 14)] * 2 + [0x50] * 4
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 ROUND_OF = {v: k for k, v in cr.CONTRACTS.items()}
-DATA = pathlib.Path(__file__).parent / "data" / "crazy_contract_big.json.gz"
 
 
 def _two_suits_twice(n):
@@ -86,15 +82,6 @@ def _random_hands(seed, count, lo=20, hi=32, suits=(1, 2, 4)):
         yield rng.sample(pool, min(n, len(pool))), rng.randint(1, 7), rng.random() < 0.3
 
 
-@pytest.fixture
-def budget():
-    """Restores the step budget after a test that changes it."""
-    old = M._set_contract_budget(0)
-    M._set_contract_budget(old)
-    yield old
-    M._set_contract_budget(old)
-
-
 def test_check_laydown_refuses_joined_runs():
     """The checker itself: AS-4S and 5S-8S join (CR-10); 4S 5S 6S 7S JK is fine alone."""
     hand = [1, 2, 3, 4, 5, 6, 7, 8]
@@ -105,95 +92,68 @@ def test_check_laydown_refuses_joined_runs():
         check_laydown([12, 13, 1, 2, 4, 5, 6, 7], [[[12, 13, 1, 2], [3, 4, 5, 6]], [], 0], (0, 2), True)
 
 
-# ------------------------------------------------------------- the budget runs out
+# ------------------------------------------------------------- the game's lay-down
 
-WORST = [  # (name, hand, contract, ace_wrap, fewest points): the budget runs out on each
+WORST = [  # (name, hand, contract, ace_wrap, fewest points): the search alone took seconds on each
     ("two suits twice, 32, (0,3), ace_wrap", _two_suits_twice(32), (0, 3), True, 55),
     ("two suits twice, 32, (0,2), ace_wrap", _two_suits_twice(32), (0, 2), True, 55),
-    # a random one-suit hand of 29 cards, round 6 with ace_wrap: 95 M steps unbudgeted
+    # a random one-suit hand of 29 cards, round 6 with ace_wrap: 95 M search steps
     ("one suit, 29, (1,2), ace_wrap", [4, 4, 6, 12, 10, 5, 11, 7, 1, 9, 6, 13, 1, 80, 2, 10, 3, 80, 3, 80,
                                        8, 9, 12, 5, 7, 8, 2, 11, 80], (1, 2), True, 95),
 ]
 
 
-@pytest.mark.parametrize("name,hand,contract,wrap,want", WORST, ids=[w[0] for w in WORST])
-def test_CR_10_budget_out_gives_the_games_lay_down(name, hand, contract, wrap, want, budget):
-    """The worst hands we built: the search from the exact bound runs out of its budget, so
-    the answer is the game's lay-down (CR-4 round's contract) -- the same points as
-    ``contract_rummy.best_arrangement``, a legal lay-down (CR-5, CR-10)."""
-    assert budget == 10_000_000
-    f0 = M._contract_budget_stats()[0]
-    got = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap, as_codes=True)
-    fallbacks, steps, ns = M._contract_budget_stats()
-    assert fallbacks == f0 + 1 and budget < steps < budget + 20_000
-    game = cr.best_arrangement(hand, ROUND_OF[contract], ace_wrap=wrap, as_codes=True)
-    assert got[2] == game[2] == want
-    check_laydown(_codes(hand), got, contract, wrap)
+def _same_laydown(got, game):
+    """Equal lay-downs in the two forms: the same melds (as multisets, in order), leftover
+    and points (crazy_best_arrangement lists a book naturals first, the game in laying order)."""
+    assert got[2] == game[2]
     assert [sorted(m) for m in got[0]] == [sorted(m) for m in game[0]] and got[1] == game[1]
 
 
-def test_CR_10_forced_fallback_is_the_games_lay_down(budget):
-    """Budget 1: every hand of 20..32 cards takes the fallback; 60 seeded random hands (CR-1,
-    1, 2 or 4 suits, a random round, 30% ace_wrap): the game's points and lay-down, in this
-    function's form (a book naturals first, leftover ascending; the string forms alike)."""
-    _fallback_check(60, 1)
+@pytest.mark.parametrize("name,hand,contract,wrap,want", WORST, ids=[w[0] for w in WORST])
+def test_CR_10_worst_hands_give_the_games_lay_down(name, hand, contract, wrap, want):
+    """The worst hands we built for the search: the answer is the game's lay-down (CR-4
+    round's contract), its exact points, a legal lay-down (CR-5, CR-10)."""
+    got = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap, as_codes=True)
+    game = cr.best_arrangement(hand, ROUND_OF[contract], ace_wrap=wrap, as_codes=True)
+    assert got[2] == want
+    check_laydown(_codes(hand), got, contract, wrap)
+    _same_laydown(got, game)
+
+
+def test_CR_10_contract_mode_is_the_games_lay_down():
+    """60 seeded random hands of 20..32 cards (CR-1; 1, 2 or 4 suits, a random round, 30%
+    ace_wrap): the game's points and lay-down, in this function's form (a book naturals
+    first, leftover ascending; the string forms alike), or None with the game's None."""
+    _game_check(60, 1, 20, 32)
+
+
+def test_CR_10_contract_mode_is_the_games_lay_down_small_hands():
+    """The same under 14 cards, where the optimizer searches rather than runs its DPs."""
+    _game_check(200, 3, 8, 13)
 
 
 @pytest.mark.slow
-def test_CR_10_forced_fallback_is_the_games_lay_down_many(budget):
-    """The same on 600 hands (slow tier)."""
-    _fallback_check(600, 2)
+def test_CR_10_contract_mode_is_the_games_lay_down_many():
+    """The same on 600 hands of 14..32 cards (slow tier)."""
+    _game_check(600, 2, 14, 32)
 
 
-def _fallback_check(count, seed):
-    M._set_contract_budget(1)
+def _game_check(count, seed, lo, hi):
     laid = 0
-    for hand, rnd, wrap in _random_hands(seed, count):
+    for hand, rnd, wrap in _random_hands(seed, count, lo, hi):
         contract = cr.CONTRACTS[rnd]
-        f0 = M._contract_budget_stats()[0]
         got = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap, as_codes=True)
         game = cr.best_arrangement(hand, rnd, ace_wrap=wrap, as_codes=True)
         if game is None:
             assert got is None
             continue
-        assert M._contract_budget_stats()[0] == f0 + 1
-        assert got[2] == game[2]
         check_laydown(hand, got, contract, wrap)
-        assert [sorted(m) for m in got[0]] == [sorted(m) for m in game[0]] and got[1] == game[1]
+        _same_laydown(got, game)
         text = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap)
         assert text == ([[M._fmt(c) for c in m] for m in got[0]], [M._fmt(c) for c in got[1]], got[2])
         laid += 1
-    assert laid > count * 0.8
-
-
-# ------------------------------------------------------------- below the budget: unchanged
-
-@pytest.fixture(scope="module")
-def before():
-    with gzip.open(DATA, "rt") as f:
-        return json.load(f)
-
-
-def _unchanged(rows):
-    f0 = M._contract_budget_stats()[0]
-    for hand, rnd, wrap, want in rows:
-        got = M.crazy_best_arrangement(hand, contract=cr.CONTRACTS[rnd], ace_wrap=wrap, as_codes=True)
-        assert json.loads(json.dumps(got)) == want, (hand, rnd, wrap)
-    assert M._contract_budget_stats()[0] == f0         # the budget never ran out on these
-
-
-def test_CR_10_unchanged_below_the_budget(before):
-    """100 of the recorded random hands of 20..32 cards (CR-4 contracts, 30% ace_wrap): the
-    answer the build before the budget gave (tests/melds/data/crazy_contract_big.json.gz), bit for
-    bit."""
-    assert len(before) == 600
-    _unchanged(before[::6])
-
-
-@pytest.mark.slow
-def test_CR_10_unchanged_below_the_budget_all(before):
-    """All 600 recorded hands (slow tier)."""
-    _unchanged(before)
+    assert laid > count * (0.8 if lo >= 14 else 0.2), laid
 
 
 # ------------------------------------------------------------- the cases the DPs do not cover
@@ -232,7 +192,7 @@ SEARCH_ONLY = [  # (name, hand, contract, ace_wrap, points): measured in benches
      (0, 2), True, 70),
     ("19 cards hunted, no lay-down, (0,3), ace_wrap", [1, 2, 1, 4, 3, 34, 7, 8, 10, 5, 11, 12, 13, 50, 18, 2, 6,
                                                         50, 9], (0, 3), True, None),
-    # the search alone: under 14 cards, contracts no round's, hands beyond CR-1
+    # under 14 cards (the optimizer's search); contracts no round's, hands beyond CR-1 (the search alone)
     ("13 cards hunted, (0,2), ace_wrap", [2, 1, 3, 4, 5, 6, 18, 1, 18, 12, 13, 2, 34], (0, 2), True, 20),
     ("32 cards two suits twice, (0,1), ace_wrap", _two_suits_twice(32), (0, 1), True, 200),
     ("32 cards two suits twice, (1,0)", _two_suits_twice(32), (1, 0), False, 225),
@@ -243,9 +203,9 @@ SEARCH_ONLY = [  # (name, hand, contract, ace_wrap, points): measured in benches
 
 @pytest.mark.parametrize("name,hand,contract,wrap,want", SEARCH_ONLY, ids=[w[0] for w in SEARCH_ONLY])
 def test_CR_10_worst_search_only_cases_finish(name, hand, contract, wrap, want):
-    """The worst hands we built or hunted that the DPs did not cover (19 cards, now on their
-    path: the oracle asks from 14 cards) or do not (under 14 cards, contracts that are no
-    round's, hands beyond CR-1): each finishes (benches/meld_worst_cases.py: at most 0.35 s)
+    """The worst hands we built or hunted for the search (19 cards and 13, now the
+    optimizer's) or that only the search answers (contracts that are no round's, hands
+    beyond CR-1): each finishes (benches/meld_worst_cases.py: at most 0.35 s)
     with its exact points (the game's, for a CR-4 round's contract) and a legal lay-down
     (CR-5, CR-10); None when the going-down check finds no lay-down."""
     got = M.crazy_best_arrangement(hand, contract=contract, ace_wrap=wrap, as_codes=True)
@@ -259,21 +219,10 @@ def test_CR_10_worst_search_only_cases_finish(name, hand, contract, wrap, want):
         assert (game and game[2]) == want
 
 
-def test_budget_hooks_check_their_input(budget):
-    with pytest.raises(ValueError, match="steps"):
-        M._set_contract_budget(-1)
-    with pytest.raises(ValueError, match="steps"):
-        M._set_contract_budget(1.5)
-    assert M._set_contract_budget(5) == budget and M._set_contract_budget(budget) == 5
-    fallbacks, steps, ns = M._contract_budget_stats()
-    assert fallbacks >= 0 and steps >= 0 and ns >= 0
-
-
-def test_CR_10_melds_alone_gets_the_oracle(tmp_path):
-    """A caller who imports only ``krazy_core.games.melds`` (not the game) gets the bounded
-    contract mode: the exact optimizer lives in the meld package (no game is imported, no
-    oracle is installed at import).  Before, that caller got the search alone: 12-17 s on
-    this hand."""
+def test_CR_10_melds_alone_answers_contracts_exactly(tmp_path):
+    """A caller who imports only ``krazy_core.games.melds`` (not the game) gets the same
+    contract mode: the exact optimizer lives in the meld package (no game is imported, nothing
+    is installed at import)."""
     import subprocess
     import sys
     hand = " ".join(_two_suits_twice(32))

@@ -51,9 +51,11 @@ COST_ORDER = ["krazy_core.games.krazy_kings.core", "krazy_core.games.krass_karie
 # Crazy Rummy's state.pyx, and stays -Os in the meld package: a lay-down search is a whole-hand
 # answer for a face (best_arrangement, hints), not the playouts' path; so are the meld package's
 # Python faces (melds.faces: arguments in, results out; the solvers they call are -O3).
+# melds.laydown is -O3: it holds the one CR-10 step check, which Crazy Rummy's core asks in
+# every legal-actions call of a seat not yet down (can go down?) and of a lay-down step.
 COLD = {"krazy_core.cards", "krazy_core.rng", "krazy_core.games.krazy_kings.state",
         "krazy_core.games.kings_rummy.state", "krazy_core.games.contract_rummy.state",
-        "krazy_core.games.krass_kariert.state", "krazy_core.games.melds.laydown",
+        "krazy_core.games.krass_kariert.state",
         "krazy_core.games.melds.runs", "krazy_core.games.melds.runs_ovw", "krazy_core.games.melds.optimizer",
         "krazy_core.games.melds.faces"}
 

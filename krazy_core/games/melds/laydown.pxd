@@ -134,3 +134,9 @@ cdef int ld_legal_actions(const kz_laydown *st, int32_t *out) noexcept nogil
 # Take step a (one of ld_legal_actions).
 cdef void ld_apply(kz_laydown *st, int32_t a) noexcept nogil
 
+# The Python faces of hands and melds: the card codes of the counts cnt (NK kinds), sorted;
+# a meld as the dict of the JSON forms (None for an unused slot); a finished lay-down of nm
+# melds and the hand left, as a hashable tuple.
+cdef list ld_codes(const uint8_t *cnt)
+cdef dict ld_meld_dict(const Meld *md)
+cdef tuple ld_laydown_of(const Meld *melds, int nm, const uint8_t *hand)

@@ -277,3 +277,29 @@ cdef void ld_apply(kz_laydown *st, int32_t a) noexcept nogil:
             st.gd_last = NO_NAT
     elif not run_natural(md.suit, md.lo + md.n - 1, k):
         md.wilds += 1
+
+
+cdef list ld_codes(const uint8_t *cnt):
+    cdef int k
+    out = []
+    for k in range(NK):
+        out += [KIND_CODE[k]] * cnt[k]
+    return sorted(out)
+
+
+cdef dict ld_meld_dict(const Meld *md):
+    if md.kind == MK_NONE:
+        return None
+    cards = [KIND_CODE[md.cards[i]] for i in range(md.n)]
+    if md.kind == MK_BOOK:
+        return {"kind": "book", "rank": md.rank, "suit": None, "lo": None, "cards": cards}
+    return {"kind": "run", "rank": None, "suit": md.suit, "lo": md.lo, "cards": cards}
+
+
+cdef tuple ld_laydown_of(const Meld *melds, int nm, const uint8_t *hand):
+    lay = []
+    for k in range(nm):
+        d = ld_meld_dict(&melds[k])
+        lay.append((d["kind"], d["suit"] if d["suit"] is not None else -1,
+                    d["lo"] if d["lo"] is not None else 0, tuple(d["cards"])))
+    return (tuple(lay), tuple(ld_codes(hand)))

@@ -515,31 +515,13 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
                 if st.nhand[p] == 0:
                     go_out(st, p, ev)
             return 0
+        st.gd_last = ld_meld_step(md, a, st.gd_open, st.gd_last)
+        st.gd_open = 1
         if a >= A_RUN:
-            memset(md, 0, sizeof(Meld))
-            md.kind = MK_RUN
-            md.suit = (a - A_RUN) // 13
-            md.lo = (a - A_RUN) % 13 + 1
-            st.gd_open = 1
             kz_ev_push(ev, EV_RUN_START, p, p * 3 + st.gd_k, md.suit * 32 + md.lo)
             return 0
         k = a - A_ADD
-        if not st.gd_open:
-            memset(md, 0, sizeof(Meld))
-            md.kind = MK_BOOK
-            md.rank = kind_rank(k)
-            st.gd_open = 1
         remove_card(st, p, k)
-        md.cards[md.n] = k
-        md.n += 1
-        if md.kind == MK_BOOK:
-            if book_natural(md.rank, k):
-                st.gd_last = k
-            else:
-                md.wilds += 1
-                st.gd_last = NO_NAT
-        elif not run_natural(md.suit, md.lo + md.n - 1, k):
-            md.wilds += 1
         kz_ev_push(ev, EV_LAY, p, KIND_CODE[k], p * 3 + st.gd_k)
         return 0
     # PH_MAIN

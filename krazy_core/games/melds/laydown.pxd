@@ -11,6 +11,7 @@ struct, the constants, the tables and the inline helpers, and asks ``ld_steps`` 
 ``ld_holds_contract`` about a seat's lay-down (``kz_build``: a view of its fields), as
 ``ld_legal_actions`` / ``ld_can_lay`` do about a ``kz_laydown``."""
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memset
 
 cdef enum:
     NK = 53              # card kinds: 0..51 suited, 52 Joker
@@ -115,6 +116,33 @@ cdef inline int run_natural(int suit, int q, int k) noexcept nogil:
 
 cdef inline int wildcard(int k) noexcept nogil:
     return k == JK or is_two(k)
+
+# CR-10: the meld being built, md, takes the step a (not A_FINISH): A_RUN + ... starts a run;
+# A_ADD + k lays kind k, opening a book of its rank when opened is 0.  The seat's counts are the
+# caller's to update.  Returns the new gd_last (a book's last natural, NO_NAT after its wild).
+cdef inline int ld_meld_step(Meld *md, int a, int opened, int last) noexcept nogil:
+    cdef int k
+    if a >= A_RUN:
+        memset(md, 0, sizeof(Meld))
+        md.kind = MK_RUN
+        md.suit = (a - A_RUN) // 13
+        md.lo = (a - A_RUN) % 13 + 1
+        return last
+    k = a - A_ADD
+    if not opened:
+        memset(md, 0, sizeof(Meld))
+        md.kind = MK_BOOK
+        md.rank = kind_rank(k)
+    md.cards[md.n] = k
+    md.n += 1
+    if md.kind == MK_BOOK:
+        if book_natural(md.rank, k):
+            return k
+        md.wilds += 1
+        return NO_NAT
+    if not run_natural(md.suit, md.lo + md.n - 1, k):
+        md.wilds += 1
+    return last
 
 # Positions (non-wrap, bits 1..14) or ranks mod 13 (wrap, bits 0..12) a run covers, and
 # whether two same-suit runs join (CR-10; contract.pxd kz_run_mask / kz_runs_join).

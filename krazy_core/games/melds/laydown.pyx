@@ -239,7 +239,7 @@ cdef int ld_legal_actions(const kz_laydown *st, int32_t *out) noexcept nogil:
 
 cdef void ld_apply(kz_laydown *st, int32_t a) noexcept nogil:
     """The step a (CR-10); finishing the contract's last meld ends the lay-down (PH_DONE)."""
-    cdef int p = 0, k
+    cdef int p = 0
     cdef Meld *md
     if st.phase != PH_BUILD:
         return
@@ -252,31 +252,11 @@ cdef void ld_apply(kz_laydown *st, int32_t a) noexcept nogil:
             st.gd_k = 0
             st.phase = PH_DONE
         return
-    if a >= A_RUN:
-        memset(md, 0, sizeof(Meld))
-        md.kind = MK_RUN
-        md.suit = (a - A_RUN) // 13
-        md.lo = (a - A_RUN) % 13 + 1
-        st.gd_open = 1
-        return
-    k = a - A_ADD
-    if not st.gd_open:
-        memset(md, 0, sizeof(Meld))
-        md.kind = MK_BOOK
-        md.rank = kind_rank(k)
-        st.gd_open = 1
-    st.hand[p][k] -= 1
-    st.nhand[p] -= 1
-    md.cards[md.n] = k
-    md.n += 1
-    if md.kind == MK_BOOK:
-        if book_natural(md.rank, k):
-            st.gd_last = k
-        else:
-            md.wilds += 1
-            st.gd_last = NO_NAT
-    elif not run_natural(md.suit, md.lo + md.n - 1, k):
-        md.wilds += 1
+    st.gd_last = ld_meld_step(md, a, st.gd_open, st.gd_last)
+    st.gd_open = 1
+    if a < A_RUN:
+        st.hand[p][a - A_ADD] -= 1
+        st.nhand[p] -= 1
 
 
 cdef list ld_codes(const uint8_t *cnt):

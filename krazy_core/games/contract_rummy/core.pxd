@@ -2,29 +2,32 @@
 """Crazy Rummy's layout contract (``krazy_core.games.contract_rummy``, rules CR-1 .. CR-17):
 the constants, the state struct with every field's meaning, unit and range, the tables and
 the small inline helpers, and the cdef functions of ``core.pyx`` that ``state.pyx`` calls.
-Card *kinds*: ``suit*13 + rank-1`` (suits S H D C, A=1 .. K=13), 52 the Joker."""
+Card *kinds*: ``suit*13 + rank-1`` (suits S H D C, A=1 .. K=13), 52 the Joker.  The lay-down's
+part (the Meld struct, its constants, the card tables, the inline card and meld helpers and
+the CR-10 step check) is the meld package's ``melds/laydown.pxd``, cimported below: one copy
+of those rules, shared with the exact contract optimizer."""
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 from krazy_core._ops cimport kz_ops, kz_events, kz_rng
+from krazy_core.games.melds.laydown cimport (
+    NK, JK, MLEN, NO_NAT, A_ADD, A_RUN, A_FINISH, MK_NONE, MK_BOOK, MK_RUN, Meld, kz_build,
+    KIND_CODE, CODE_KIND, POINTS, CBOOKS, CRUNS,
+    is_two, kind_rank, pos_rank, nat_kind, pos_hi, lo_max, nmelds, book_natural, book_wild,
+    run_natural, wildcard, ld_meld_step, run_mask, touches, ld_steps, ld_holds_contract)
 
 # ------------------------------------------------------------------ constants
 cdef enum:
     MAXP = 6             # most seats (CR-1)
-    NK = 53              # card kinds: 0..51 suited, 52 Joker
-    JK = 52              # the Joker's kind
     NCARDS = 108         # cards in the deck: two 52-card decks and up to 4 Jokers (CR-1)
     MAXM = 18            # meld slots: seat*3 + k
-    MLEN = 14            # cards one meld can hold (run 13; book 8 naturals + 1 wild)
-    NO_NAT = 53          # gd_last after a book's wild: no more naturals
     # the action table (the module docstring of core.pyx): range starts
     A_TAKE = 53          # take the up-card
     A_DECLINE = 54       # decline it
     A_BUY = 55           # buy it (CR-8)
     A_PASS = 56          # do not buy
     A_GO_DOWN = 57       # start the lay-down (CR-10)
-    A_ADD = 58           # 58 + kind: lay that card in the meld being built
-    A_RUN = 111          # 111 + suit*13 + first position - 1: start a run
-    A_FINISH = 163       # finish the meld being built
+    # 58 A_ADD + kind, 111 A_RUN + suit*13 + first position - 1, 163 A_FINISH: the
+    # lay-down's steps (melds/laydown.pxd)
     A_LAYOFF = 164       # 164 + (kind*18 + meld)*2 + end: lay off (CR-11)
     A_SWAP = 2072        # 2072 + kind*18 + meld: swap a natural for a run's wild (CR-12)
     A_KEEP = 3008        # end the turn keeping the last card (CR-13 option)
@@ -41,24 +44,10 @@ cdef enum:
     PH_BUILD = 5         # laying down the contract, meld by meld (CR-10)
 
 cdef enum:
-    MK_NONE = 0
-    MK_BOOK = 1
-    MK_RUN = 2
-
-cdef enum:
     EV_ROUND_START = 1, EV_SHUFFLE, EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_DECLINE, EV_BUY,
     EV_PASS, EV_DRAW, EV_GO_DOWN, EV_RUN_START, EV_LAY, EV_MELD, EV_DOWN, EV_LAYOFF, EV_SWAP,
     EV_DISCARD, EV_KEEP, EV_GO_OUT, EV_REBUILD, EV_TURN_LIMIT, EV_ROUND_END, EV_SCORE,
     EV_GAME_OVER
-
-ctypedef struct Meld:
-    uint8_t kind                # MK_NONE (slot unused), MK_BOOK, MK_RUN
-    uint8_t suit                # a run's suit 0..3 (S H D C); 0 for a book
-    uint8_t rank                # a book's rank 1..13; 0 for a run
-    uint8_t lo                  # a run's first position (1..14, wrap 1..13)
-    uint8_t n                   # cards in the meld, 0..MLEN
-    uint8_t wilds               # cards standing as wilds (not natural where they are): book 0..1, run 0..2 (CR-5)
-    uint8_t cards[MLEN]         # kinds; a run's card at position lo+i; a book in laying order
 
 ctypedef struct CRState:
     kz_rng rng                  # the state's own PRNG: shuffles (xoshiro256**, never all zero)
@@ -100,52 +89,12 @@ ctypedef struct CRState:
     int32_t scores[7][MAXP]     # points scored in each round (CR-15), by round-1
     int32_t round_result[7]     # -2 not played, -1 ended with no winner, else the winner
 
-# ------------------------------------------------------------------ tables (filled by core.pyx at import)
-cdef uint8_t KIND_CODE[NK]      # kind -> card code (suit << 4 | rank; Joker 0x50)
-cdef int32_t CODE_KIND[256]     # card code -> kind, -1 for a code that is no Crazy Rummy card
-cdef int32_t POINTS[NK]         # CR-15 points of a kind left in hand
-cdef int32_t CBOOKS[8]          # books of round r's contract (CR-4); [0] = 0
-cdef int32_t CRUNS[8]           # runs of round r's contract (CR-4); [0] = 0
+# ------------------------------------------------------------------ tables (filled by core.pyx at import;
+# KIND_CODE, CODE_KIND, POINTS, CBOOKS, CRUNS: melds/laydown.pxd)
 cdef uint64_t RANKBITS[14]      # bit k set for the kinds of rank r (1..13)
 
-# ------------------------------------------------------------------ small helpers (inline, here so both modules inline them)
-cdef inline int is_two(int k) noexcept nogil:
-    return k < 52 and k % 13 == 1
-
-cdef inline int kind_rank(int k) noexcept nogil:
-    return k % 13 + 1
-
-cdef inline int pos_rank(int q) noexcept nogil:
-    return (q - 1) % 13 + 1
-
-cdef inline int nat_kind(int suit, int q) noexcept nogil:
-    return suit * 13 + pos_rank(q) - 1
-
-cdef inline int pos_hi(int wrap) noexcept nogil:
-    return 26 if wrap else 14
-
-cdef inline int lo_max(int wrap) noexcept nogil:
-    return 13 if wrap else 11
-
-cdef inline int nmelds(int rnd) noexcept nogil:
-    return CBOOKS[rnd] + CRUNS[rnd]
-
-cdef inline int book_natural(int rank, int k) noexcept nogil:
-    if k == JK:
-        return 0
-    if rank == 2:
-        return is_two(k)
-    return kind_rank(k) == rank
-
-cdef inline int book_wild(int rank, int k) noexcept nogil:
-    return k == JK or (rank != 2 and is_two(k))
-
-cdef inline int run_natural(int suit, int q, int k) noexcept nogil:
-    return k == nat_kind(suit, q)
-
-cdef inline int wildcard(int k) noexcept nogil:
-    return k == JK or is_two(k)
-
+# ------------------------------------------------------------------ small helpers (inline, here so both modules inline them;
+# the card and meld ones: melds/laydown.pxd)
 cdef inline void add_card(CRState *st, int p, int k) noexcept nogil:
     st.hand[p][k] += 1
     st.nhand[p] += 1
@@ -157,8 +106,6 @@ cdef inline void remove_card(CRState *st, int p, int k) noexcept nogil:
         st.known[p][k] -= 1
 
 # ------------------------------------------------------------------ core.pyx's functions that state.pyx calls
-cdef uint32_t run_mask(int wrap, int lo, int hi) noexcept nogil
-cdef int touches(int wrap, int overlap, uint32_t a, uint32_t b) noexcept nogil
 cdef int can_go_down(const CRState *st, int p) noexcept nogil
 cdef int cr_legal_actions(const void *vst, int32_t *out) noexcept nogil
 cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil

@@ -97,118 +97,43 @@ from libc.string cimport memset, memcpy
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_bounded,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, kz_chance_lowest_rounds,
                               KZ_TERMINAL)
-from krazy_core.games.melds.rules cimport kz_meld_rules, kz_rules_crazy
-from krazy_core.games.melds.contract cimport (kz_contract_query, kz_contract_feasible, kz_run_mask,
-                                              kz_runs_join)
-# the struct, constants, tables and inline helpers: core.pxd (cimported implicitly)
+# the struct, constants, tables and inline helpers: core.pxd (cimported implicitly), the
+# lay-down's through it from melds/laydown.pxd
 
-
-CONTRACTS = {1: (2, 0), 2: (1, 1), 3: (0, 2), 4: (3, 0), 5: (2, 1), 6: (1, 2), 7: (0, 3)}
+from krazy_core.games.melds.laydown import CONTRACTS     # CR-4: round r's (books, runs)
 
 # ------------------------------------------------------------------ tables (declared in core.pxd)
 cdef uint64_t TWOS = (1ULL << 1) | (1ULL << 14) | (1ULL << 27) | (1ULL << 40)
 cdef uint64_t JBIT = 1ULL << 52
 
 cdef void _init_tables():
-    cdef int s, r, k
-    for k in range(256):
-        CODE_KIND[k] = -1
-    for k in range(14):
-        RANKBITS[k] = 0
+    cdef int s, r
+    for r in range(14):
+        RANKBITS[r] = 0
     for s in range(4):
         for r in range(1, 14):
-            k = s * 13 + r - 1
-            KIND_CODE[k] = (s << 4) | r
-            CODE_KIND[(s << 4) | r] = k
-            RANKBITS[r] |= 1ULL << k
-            if r == 1:
-                POINTS[k] = 15
-            elif r == 2:
-                POINTS[k] = 20
-            elif r <= 8:
-                POINTS[k] = 5
-            else:
-                POINTS[k] = 10
-    KIND_CODE[JK] = 0x50
-    CODE_KIND[0x50] = JK
-    POINTS[JK] = 20
-    for k, (b, r) in CONTRACTS.items():
-        CBOOKS[k] = b
-        CRUNS[k] = r
-    CBOOKS[0] = 0
-    CRUNS[0] = 0
+            RANKBITS[r] |= 1ULL << (s * 13 + r - 1)
 
 _init_tables()
 
-cdef uint32_t run_mask(int wrap, int lo, int hi) noexcept nogil:
-    """Positions (non-wrap, bits 1..14) or ranks mod 13 (wrap, bits 0..12) a run covers
-    (the shared solver's ``kz_run_mask``)."""
-    return kz_run_mask(&CR_RULES[1 if wrap else 0], lo, hi)
-
-cdef int touches(int wrap, int overlap, uint32_t a, uint32_t b) noexcept nogil:
-    """CR-10: two same-suit runs of one contract join when their positions touch or overlap
-    (with ``overlapping_runs``: only when they touch without overlapping, i.e. would
-    continue each other); the shared solver's ``kz_runs_join``."""
-    return kz_runs_join(&CR_RULES[1 if wrap else 0], overlap, a, b)
-
 # ------------------------------------------------------------------ the existence check
-# The shared solver's contract mode (melds.pxd ``kz_contract_feasible``) answers it, under
-# Crazy Rummy's meld rules (``kz_rules_crazy``, one table per ace_wrap value).
-cdef kz_meld_rules CR_RULES[2]
-kz_rules_crazy(&CR_RULES[0], 0)
-kz_rules_crazy(&CR_RULES[1], 1)
-
-cdef inline int feasible(const CRState *st, kz_contract_query *c) noexcept nogil:
-    """1 if the lay-down described by c can still be completed (exact)."""
-    return kz_contract_feasible(&CR_RULES[1 if st.opt_wrap else 0], c)
-
-cdef void ctx_from_state(const CRState *st, int p, kz_contract_query *c) noexcept nogil:
-    """The lay-down in progress of seat p (PH_BUILD), or a fresh one (PH_MAIN)."""
-    cdef int k, nb = CBOOKS[st.round], nr = CRUNS[st.round], j
-    cdef const Meld *m
-    memset(c, 0, sizeof(kz_contract_query))
-    memcpy(c.cnt, st.hand[p], NK)
-    c.overlap = st.opt_overlap
-    c.book_lb = 1
-    c.run_lb = -1
-    c.pkind = MK_NONE
-    if st.phase != PH_BUILD:
-        c.nb = nb
-        c.nr = nr
-        return
-    for j in range(st.gd_k):
-        m = &st.melds[p * 3 + j]
-        if m.kind == MK_BOOK:
-            c.book_lb = m.rank
-        else:
-            c.run_lb = m.suit * 32 + m.lo
-            c.fix_suit[c.nfix] = m.suit
-            c.fix_mask[c.nfix] = run_mask(st.opt_wrap, m.lo, m.lo + m.n - 1)
-            c.nfix += 1
-    k = st.gd_k + (1 if st.gd_open else 0)
-    c.nb = nb - k if nb > k else 0
-    c.nr = nr - (k - nb if k > nb else 0)
-    if st.gd_open:
-        m = &st.melds[p * 3 + st.gd_k]
-        c.pkind = m.kind
-        c.pn = m.n
-        c.pw = m.wilds
-        if m.kind == MK_BOOK:
-            c.prank = m.rank
-            c.plast = st.gd_last
-        else:
-            c.psuit = m.suit
-            c.plo = m.lo
+# melds/laydown.pyx (``ld_steps``, ``ld_holds_contract``) asks the shared solver, for the
+# seat's lay-down seen through a kz_build.
+cdef inline void build_view(const CRState *st, int p, kz_build *b) noexcept nogil:
+    b.hand = st.hand[p]
+    b.melds = &st.melds[p * 3]
+    b.round = st.round
+    b.wrap = st.opt_wrap
+    b.overlap = st.opt_overlap
+    b.building = st.phase == PH_BUILD
+    b.gd_k = st.gd_k
+    b.gd_open = st.gd_open
+    b.gd_last = st.gd_last
 
 cdef int can_go_down(const CRState *st, int p) noexcept nogil:
-    cdef kz_contract_query c
-    if st.down[p] or st.nhand[p] < 3 * CBOOKS[st.round] + 4 * CRUNS[st.round]:
+    if st.down[p]:
         return 0
-    ctx_from_state(st, p, &c)
-    c.pkind = MK_NONE
-    c.nb = CBOOKS[st.round]
-    c.nr = CRUNS[st.round]
-    return feasible(st, &c)
+    return ld_holds_contract(st.hand[p], st.nhand[p], st.round, st.opt_wrap, st.opt_overlap)
 
 # ------------------------------------------------------------------ card movement
 cdef void rebuild(CRState *st, kz_events *ev) noexcept nogil:
@@ -457,82 +382,13 @@ cdef int swap_wild(CRState *st, int p, int k, int m) noexcept nogil:
 cdef inline int final_nd(const CRState *st) noexcept nogil:
     return st.opt_final_nd and st.round == 7
 
-cdef int build_step_ok(const CRState *st, int p, int a) noexcept nogil:
-    """Whether the lay-down step a keeps the contract completable (never strands)."""
-    cdef kz_contract_query c
-    cdef int k, s, lo
-    cdef int kind = MK_BOOK if st.gd_k < CBOOKS[st.round] else MK_RUN
-    ctx_from_state(st, p, &c)
-    if a == A_FINISH:
-        if not st.gd_open:
-            return 0
-        if c.pkind == MK_BOOK and c.pn < 3:
-            return 0
-        if c.pkind == MK_RUN and c.pn < 4:
-            return 0
-        c.pclosed = 1                   # finished at this length (CR-10, overlapping_runs)
-        return feasible(st, &c)
-    if a >= A_RUN:
-        if st.gd_open or kind != MK_RUN:
-            return 0
-        s = (a - A_RUN) // 13
-        lo = (a - A_RUN) % 13 + 1
-        if lo > lo_max(st.opt_wrap) or s * 32 + lo < c.run_lb + 1 - c.overlap:
-            return 0
-        c.nr -= 1
-        c.pkind = MK_RUN
-        c.psuit = s
-        c.plo = lo
-        c.pn = 0
-        c.pw = 0
-        return feasible(st, &c)
-    k = a - A_ADD
-    if c.cnt[k] == 0:
-        return 0
-    if not st.gd_open:
-        if kind != MK_BOOK or k == JK or kind_rank(k) < c.book_lb:
-            return 0
-        c.nb -= 1
-        c.pkind = MK_BOOK
-        c.prank = kind_rank(k)
-        c.pn = 1
-        c.pw = 0
-        c.plast = k
-        c.cnt[k] -= 1
-        return feasible(st, &c)
-    if c.pkind == MK_BOOK:
-        if book_natural(c.prank, k) and k >= c.plast and c.plast < NO_NAT:
-            c.cnt[k] -= 1
-            c.pn += 1
-            c.plast = k
-            return feasible(st, &c)
-        if book_wild(c.prank, k) and c.pw == 0:
-            c.cnt[k] -= 1
-            c.pn += 1
-            c.pw = 1
-            c.plast = NO_NAT
-            return feasible(st, &c)
-        return 0
-    # run: the card at the next position
-    if c.pn >= 13 or c.plo + c.pn > pos_hi(st.opt_wrap):
-        return 0
-    if run_natural(c.psuit, c.plo + c.pn, k):
-        c.cnt[k] -= 1
-        c.pn += 1
-        return feasible(st, &c)
-    if wildcard(k) and c.pw < 2:
-        c.cnt[k] -= 1
-        c.pn += 1
-        c.pw += 1
-        return feasible(st, &c)
-    return 0
-
 cdef int cr_legal_actions(const void *vst, int32_t *out) noexcept nogil:
     cdef const CRState *st = <const CRState *>vst
     cdef int n = 0, p = st.cur, k, m, e, a
     cdef uint64_t held = 0, any_fit = 0, any_swap = 0
     cdef uint64_t fm[MAXM][2]
     cdef uint64_t sm[MAXM]
+    cdef kz_build b
     if st.phase == PH_OVER:
         return 0
     if st.phase == PH_FIRST or st.phase == PH_TAKE:
@@ -544,17 +400,8 @@ cdef int cr_legal_actions(const void *vst, int32_t *out) noexcept nogil:
         out[1] = A_PASS
         return 2
     if st.phase == PH_BUILD:
-        for a in range(A_ADD, A_FINISH + 1):
-            if a < A_RUN:
-                if st.hand[p][a - A_ADD] == 0:
-                    continue
-            elif a < A_FINISH:
-                if st.gd_open or st.gd_k < CBOOKS[st.round]:
-                    continue
-            if build_step_ok(st, p, a):
-                out[n] = a
-                n += 1
-        return n
+        build_view(st, p, &b)
+        return ld_steps(&b, out)
     # PH_MAIN
     for k in range(NK):
         if st.hand[p][k]:
@@ -668,31 +515,13 @@ cdef int cr_apply(void *vst, int32_t a, kz_events *ev) noexcept nogil:
                 if st.nhand[p] == 0:
                     go_out(st, p, ev)
             return 0
+        st.gd_last = ld_meld_step(md, a, st.gd_open, st.gd_last)
+        st.gd_open = 1
         if a >= A_RUN:
-            memset(md, 0, sizeof(Meld))
-            md.kind = MK_RUN
-            md.suit = (a - A_RUN) // 13
-            md.lo = (a - A_RUN) % 13 + 1
-            st.gd_open = 1
             kz_ev_push(ev, EV_RUN_START, p, p * 3 + st.gd_k, md.suit * 32 + md.lo)
             return 0
         k = a - A_ADD
-        if not st.gd_open:
-            memset(md, 0, sizeof(Meld))
-            md.kind = MK_BOOK
-            md.rank = kind_rank(k)
-            st.gd_open = 1
         remove_card(st, p, k)
-        md.cards[md.n] = k
-        md.n += 1
-        if md.kind == MK_BOOK:
-            if book_natural(md.rank, k):
-                st.gd_last = k
-            else:
-                md.wilds += 1
-                st.gd_last = NO_NAT
-        elif not run_natural(md.suit, md.lo + md.n - 1, k):
-            md.wilds += 1
         kz_ev_push(ev, EV_LAY, p, KIND_CODE[k], p * 3 + st.gd_k)
         return 0
     # PH_MAIN

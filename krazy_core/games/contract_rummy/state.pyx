@@ -17,6 +17,9 @@ from krazy_core.games.melds.rules cimport (kz_meld_rules, kz_rules_crazy, kz_mel
                                            KZ_MELD_BOOK, KZ_MELD_RUN, KZ_MELD_MAX_HAND)
 from krazy_core.games.melds.free cimport kz_meld_contract
 from krazy_core.games.contract_rummy.core cimport *
+# the card codes of a hand, a meld's dict, a finished lay-down: the meld package's one copy
+from krazy_core.games.melds.laydown cimport (ld_codes as _codes, ld_meld_dict as _meld_dict,
+                                            ld_laydown_of as _laydown_of)
 from krazy_core.games.contract_rummy.core import CONTRACTS
 from krazy_core.cards import format_card, parse_card
 from krazy_core.games.melds import _card_items
@@ -69,24 +72,6 @@ cdef inline CRState *S(State s) except NULL:
         s._not_ready()
     return <CRState *>s.data
 
-
-
-cdef list _codes(const uint8_t *cnt):
-    cdef int k
-    out = []
-    for k in range(NK):
-        out += [KIND_CODE[k]] * cnt[k]
-    return sorted(out)
-
-
-cdef dict _meld_dict(const CRState *st, int m):
-    cdef const Meld *md = &st.melds[m]
-    if md.kind == MK_NONE:
-        return None
-    cards = [KIND_CODE[md.cards[i]] for i in range(md.n)]
-    if md.kind == MK_BOOK:
-        return {"kind": "book", "rank": md.rank, "suit": None, "lo": None, "cards": cards}
-    return {"kind": "run", "rank": None, "suit": md.suit, "lo": md.lo, "cards": cards}
 
 
 from krazy_core._validate import json_int as _int, json_bool as _bool
@@ -223,7 +208,7 @@ cdef class ContractRummyState(State):
         cdef CRState *st = S(self)
         out = []
         for m in range(st.num_players * 3):
-            d = _meld_dict(st, m)
+            d = _meld_dict(&st.melds[m])
             if d is not None:
                 d["id"] = m
                 d["owner"] = m // 3
@@ -402,7 +387,7 @@ cdef class ContractRummyState(State):
             "known": [_codes(st.known[p]) for p in range(n)],
             "stock": [KIND_CODE[st.stock[i]] for i in range(st.n_stock)],
             "discard": [KIND_CODE[st.discard[i]] for i in range(st.n_discard)],
-            "melds": [_meld_dict(st, m) for m in range(n * 3)],
+            "melds": [_meld_dict(&st.melds[m]) for m in range(n * 3)],
             "down": [bool(st.down[p]) for p in range(n)],
             "buys": [st.buys[p] for p in range(n)],
             "scores": [[st.scores[r][p] for p in range(n)] for r in range(7)],
@@ -842,15 +827,6 @@ class _Stop(Exception):
     pass
 
 
-cdef tuple _laydown_of(CRState *child):
-    lay = []
-    for k in range(nmelds(child.round)):
-        d = _meld_dict(child, k)
-        lay.append((d["kind"], d["suit"] if d["suit"] is not None else -1,
-                    d["lo"] if d["lo"] is not None else 0, tuple(d["cards"])))
-    return (tuple(lay), tuple(_codes(child.hand[0])))
-
-
 cdef int _enum(CRState *st, list out, int depth, Py_ssize_t limit) except -1:
     """Every lay-down below st (the CR-10 sequence, one leaf per lay-down), into out; stops
     (raises _Stop) once out holds ``limit`` (>= 0) of them."""
@@ -863,7 +839,7 @@ cdef int _enum(CRState *st, list out, int depth, Py_ssize_t limit) except -1:
         if child.phase == PH_BUILD:
             _enum(&child, out, depth + 1, limit)
         else:
-            out.append(_laydown_of(&child))
+            out.append(_laydown_of(child.melds, nmelds(child.round), child.hand[0]))
             if 0 <= limit <= len(out):
                 raise _Stop()
     return 0

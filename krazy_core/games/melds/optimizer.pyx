@@ -17,32 +17,8 @@ from krazy_core.cards import format_card
 
 
 
-cdef list _codes(const uint8_t *cnt):
-    cdef int k
-    out = []
-    for k in range(NK):
-        out += [KIND_CODE[k]] * cnt[k]
-    return sorted(out)
-
-
-cdef dict _meld_dict(const kz_laydown *st, int m):
-    cdef const Meld *md = &st.melds[m]
-    if md.kind == MK_NONE:
-        return None
-    cards = [KIND_CODE[md.cards[i]] for i in range(md.n)]
-    if md.kind == MK_BOOK:
-        return {"kind": "book", "rank": md.rank, "suit": None, "lo": None, "cards": cards}
-    return {"kind": "run", "rank": None, "suit": md.suit, "lo": md.lo, "cards": cards}
-
-
-
-cdef tuple _laydown_of(kz_laydown *child):
-    lay = []
-    for k in range(nmelds(child.round)):
-        d = _meld_dict(child, k)
-        lay.append((d["kind"], d["suit"] if d["suit"] is not None else -1,
-                    d["lo"] if d["lo"] is not None else 0, tuple(d["cards"])))
-    return (tuple(lay), tuple(_codes(child.hand[0])))
+cdef inline tuple _laydown_of(const kz_laydown *leaf):
+    return ld_laydown_of(leaf.melds, nmelds(leaf.round), leaf.hand[0])
 
 
 cdef int _hand_value(const kz_laydown *st, int *ncards) noexcept nogil:
@@ -322,7 +298,7 @@ cdef int _bb(kz_laydown *st, _Best X, int fub) except -1:
         if ub_p == X.best_p and ub_c == X.best_c and CBOOKS[st.round] and X.key is not None:
             # a tie: the key starts with the sorted books, so books not less than the best's
             # cannot give a lesser key (equal books: the same runs below)
-            books = tuple(sorted(("book", -1, 0, tuple(_meld_dict(st, k)["cards"]))
+            books = tuple(sorted(("book", -1, 0, tuple(ld_meld_dict(&st.melds[k])["cards"]))
                                  for k in range(CBOOKS[st.round])))
             if books >= X.key[0][:CBOOKS[st.round]]:
                 return 0
@@ -544,7 +520,7 @@ def best_laydown(codes, int rnd, ace_wrap, overlapping_runs, as_codes=False, asc
         lay = _books_walk(st.hand[0], CBOOKS[rnd])       # books only: exact, no search
         if lay is None:
             raise AssertionError("best_arrangement: the books DP and the going-down check disagree")
-        left = _codes(st.hand[0])
+        left = ld_codes(st.hand[0])
         pts = _hand_value(&st, &n)
         return ([[f(c) for c in m[3]] for m in lay], [f(c) for c in left], pts)
     # the shared solver's contract mode keeps two runs of one suit apart: a bound only
@@ -592,8 +568,8 @@ cdef int _dp_check_rec(kz_laydown *st, list bad, int depth) except -2:
         if len(bad) > 3:
             return v
     if st.gd_k >= CBOOKS[st.round] and best != v:
-        bad.append(([_meld_dict(st, k) for k in range(st.gd_k + (1 if st.gd_open else 0))],
-                    _codes(st.hand[0]), v, best))
+        bad.append(([ld_meld_dict(&st.melds[k]) for k in range(st.gd_k + (1 if st.gd_open else 0))],
+                    ld_codes(st.hand[0]), v, best))
     return v
 
 

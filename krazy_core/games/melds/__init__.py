@@ -13,9 +13,11 @@ Layout (``krazy_core/games/melds/``; this package imports no game, the games imp
   ``kz_meld_going_out``, and ``kz_meld_contract`` (exactly ``books`` + ``runs`` melds).
 * ``contract.pxd`` / ``contract.pyx`` -- contract feasibility, Crazy Rummy's engine
   (``kz_contract_feasible``: is a contract laid down in steps still completable?).
-* ``laydown.pxd`` / ``laydown.pyx``, ``runs.pyx``, ``runs_ovw.pyx``, ``optimizer.pyx`` -- the
-  one exact optimizer for contract lay-downs (``optimizer.best_laydown``): the CR-10
-  lay-down sequence over a hand's counts, the runs DPs, the books DP, the mixed search.
+* ``laydown.pxd`` / ``laydown.pyx`` -- the CR-10 lay-down rules, once: the steps of laying a
+  contract down meld by meld and which of them keep it completable (Crazy Rummy's core
+  cimports them, for a seat of its state; the optimizer, for a hand's counts).
+* ``runs.pyx``, ``runs_ovw.pyx``, ``optimizer.pyx`` -- the one exact optimizer for contract
+  lay-downs (``optimizer.best_laydown``): the runs DPs, the books DP, the mixed search.
 * ``faces.pyx`` -- the Python faces re-exported here.
 * this module -- :class:`MeldRules`, :class:`Arrangement` and :func:`best_arrangement`, the
   one public question; each game gives its rules with ``meld_rules(options, ...)``.

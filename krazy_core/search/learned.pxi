@@ -64,33 +64,99 @@ cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
+cdef inline int32_t _nonzero_inputs(const float *x, int32_t T, int32_t *nz) noexcept nogil:
+    """``nz[0..k)`` = the indices i < T (ascending) of ``x[i] != 0.0`` (NaN included, +-0
+    not); returns k.  Branch-free: the tensor is a few one-hot segments, so a test per input
+    would mispredict on most of its nonzeros."""
+    cdef int32_t i, k = 0
+    cdef uint32_t bits
+    for i in range(T):
+        memcpy(&bits, &x[i], 4)
+        nz[k] = i
+        k += (bits << 1) != 0           # every bit but the sign: +0.0 and -0.0 are 0
+    return k
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
 @cython.cdivision(True)
 cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noexcept nogil:
     """``w.p_prob[i]`` = the policy model's probability of ``w.legal[i]`` (i < n) for seat
     ``p`` at ``st``: the softmax over those n actions of ``relu(x @ w1 + b1) @ w2 + b2``, x
     = p's observation tensor.  The first layer adds the rows of ``w1`` of the nonzero inputs
     only; the second is computed for the legal actions only (``p_w2`` is ``w2`` transposed:
-    one contiguous row of H weights an action)."""
-    cdef int32_t i, j, a, H = w.p_hidden, T = w.p_inputs
+    one contiguous row of H weights an action) and over the hidden units above 0 only.
+
+    Every logit is the same float, rounded the same way, as the dense
+    ``relu(x @ w1 + b1) @ w2 + b2`` summed in index order: the skipped terms are +-0 (the
+    weights are finite: ``check_weights``), which leave a sum as it is but for the sign of a
+    0, and the softmax below takes ``z - top`` and ``exp`` of it, the same for +0 and -0."""
+    cdef int32_t i, j, t, a, k, m, H = w.p_hidden, T = w.p_inputs
     cdef float *h = w.p_h
     cdef float *x = w.p_obs
+    cdef int32_t *nz = w.p_nz
+    cdef int32_t *on = w.p_on
     cdef const float *row
-    cdef float z
+    cdef const float *r0
+    cdef const float *r1
+    cdef const float *r2
+    cdef const float *r3
+    cdef float z, z0, z1, z2, z3, xi, hj
     cdef double top = -INFINITY, total = 0.0
     w.ops.observation_tensor(st, p, x)
-    _first_layer(w.p_w1, w.p_b1, x, T, H, h)
+    k = _nonzero_inputs(x, T, nz)
     for j in range(H):
-        if h[j] < 0.0:
-            h[j] = 0.0
-    for i in range(n):
+        h[j] = w.p_b1[j]
+    for t in range(k):
+        i = nz[t]
+        xi = x[i]
+        row = w.p_w1 + <size_t>i * H
+        if xi == 1.0:                   # a one-hot input: 1 * w is w (a loop without the multiply)
+            for j in range(H):
+                h[j] += row[j]
+        else:
+            for j in range(H):
+                h[j] += xi * row[j]
+    m = 0
+    for j in range(H):                  # the ReLU: the units a logit adds (> 0, or NaN)
+        on[m] = j
+        m += not (h[j] <= 0.0)
+    # four actions at a time: four independent sums (each in the order of j), so the adds
+    # overlap instead of waiting one on another
+    i = 0
+    while i + 4 <= n:
+        r0 = w.p_w2 + <size_t>w.legal[i] * H
+        r1 = w.p_w2 + <size_t>w.legal[i + 1] * H
+        r2 = w.p_w2 + <size_t>w.legal[i + 2] * H
+        r3 = w.p_w2 + <size_t>w.legal[i + 3] * H
+        z0 = w.p_b2[w.legal[i]]
+        z1 = w.p_b2[w.legal[i + 1]]
+        z2 = w.p_b2[w.legal[i + 2]]
+        z3 = w.p_b2[w.legal[i + 3]]
+        for t in range(m):
+            j = on[t]
+            hj = h[j]
+            z0 = z0 + hj * r0[j]
+            z1 = z1 + hj * r1[j]
+            z2 = z2 + hj * r2[j]
+            z3 = z3 + hj * r3[j]
+        w.p_prob[i] = z0
+        w.p_prob[i + 1] = z1
+        w.p_prob[i + 2] = z2
+        w.p_prob[i + 3] = z3
+        i += 4
+    while i < n:
         a = w.legal[i]
-        z = w.p_b2[a]
         row = w.p_w2 + <size_t>a * H
-        for j in range(H):
-            z += h[j] * row[j]
+        z = w.p_b2[a]
+        for t in range(m):
+            j = on[t]
+            z = z + h[j] * row[j]
         w.p_prob[i] = z
-        if z > top:
-            top = z
+        i += 1
+    for i in range(n):
+        if w.p_prob[i] > top:
+            top = w.p_prob[i]
     if top != top or top == INFINITY or top == -INFINITY:
         total = 0.0                     # a logit that is not finite: no preference
     else:

@@ -70,8 +70,11 @@ cdef int _attach_policy(_Worker wk, dict model) except -1:
     wk.w.p_obs = <float *>malloc(<size_t>(wk.w.p_inputs + 1) * sizeof(float))
     wk.w.p_h = <float *>malloc(<size_t>(wk.w.p_hidden + 1) * sizeof(float))
     wk.w.p_prob = <double *>malloc(<size_t>(ops.max_legal + 1) * sizeof(double))
+    wk.w.p_nz = <int32_t *>malloc(<size_t>(wk.w.p_inputs + 1) * sizeof(int32_t))
+    wk.w.p_on = <int32_t *>malloc(<size_t>(wk.w.p_hidden + 1) * sizeof(int32_t))
     wk.w.tree.prior = <float *>malloc(<size_t>wk.w.tree.cap * sizeof(float))
-    if wk.w.p_obs == NULL or wk.w.p_h == NULL or wk.w.p_prob == NULL or wk.w.tree.prior == NULL:
+    if (wk.w.p_obs == NULL or wk.w.p_h == NULL or wk.w.p_prob == NULL or wk.w.p_nz == NULL
+            or wk.w.p_on == NULL or wk.w.tree.prior == NULL):
         raise MemoryError()
     memset(wk.w.tree.prior, 0, <size_t>wk.w.tree.cap * sizeof(float))
     return 0

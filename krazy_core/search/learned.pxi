@@ -62,6 +62,63 @@ cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
             R[p] = 1.0 - R[p]
 
 
+cdef extern from *:
+    """
+    /* h[0..H) = b1 + the sum, in the order of nz, of x[i] * (row i of w1, H floats) over
+       i in nz[0..k): the policy's first layer over its nonzero inputs.  With GCC or clang
+       and H a multiple of 32, 32 columns at a time in eight 4-float vector registers (one
+       load and add a row of them, no store until the block is done); elsewhere the plain
+       loop.  Either way each h[j] is the same float: the vectors add lane by lane, in the
+       same order, with no fused multiply-add (x * w then + h, each rounded, as in C). */
+    #if defined(__GNUC__) || defined(__clang__)
+    typedef float kz_v4f __attribute__((vector_size(16)));
+    typedef float kz_v4fu __attribute__((vector_size(16), aligned(4)));  /* unaligned load/store */
+    #define KZ_V4F_BLOCKS 1
+    #else
+    #define KZ_V4F_BLOCKS 0
+    #endif
+    static void kz_sparse_first_layer(const float *w1, const float *b1, const float *x,
+                                      const int32_t *nz, int32_t k, int32_t H, float *h) {
+        int32_t t, j, c;
+    #if KZ_V4F_BLOCKS
+        if (H % 32 == 0) {
+            for (c = 0; c < H; c += 32) {
+                kz_v4f a0, a1, a2, a3, a4, a5, a6, a7;
+                const kz_v4fu *b = (const kz_v4fu *)(b1 + c);
+                a0 = b[0]; a1 = b[1]; a2 = b[2]; a3 = b[3];
+                a4 = b[4]; a5 = b[5]; a6 = b[6]; a7 = b[7];
+                for (t = 0; t < k; t++) {
+                    const float xi = x[nz[t]];
+                    const kz_v4fu *r = (const kz_v4fu *)(w1 + (size_t)nz[t] * H + c);
+                    if (xi == 1.0f) {   /* a one-hot input: 1 * w is w, no multiply */
+                        a0 += r[0]; a1 += r[1]; a2 += r[2]; a3 += r[3];
+                        a4 += r[4]; a5 += r[5]; a6 += r[6]; a7 += r[7];
+                    } else {
+                        a0 += xi * r[0]; a1 += xi * r[1]; a2 += xi * r[2]; a3 += xi * r[3];
+                        a4 += xi * r[4]; a5 += xi * r[5]; a6 += xi * r[6]; a7 += xi * r[7];
+                    }
+                }
+                kz_v4fu *o = (kz_v4fu *)(h + c);
+                o[0] = a0; o[1] = a1; o[2] = a2; o[3] = a3;
+                o[4] = a4; o[5] = a5; o[6] = a6; o[7] = a7;
+            }
+            return;
+        }
+    #endif
+        for (j = 0; j < H; j++)
+            h[j] = b1[j];
+        for (t = 0; t < k; t++) {
+            const float xi = x[nz[t]];
+            const float *row = w1 + (size_t)nz[t] * H;
+            for (j = 0; j < H; j++)
+                h[j] += xi * row[j];
+        }
+    }
+    """
+    void kz_sparse_first_layer(const float *w1, const float *b1, const float *x,
+                               const int32_t *nz, int32_t k, int32_t H, float *h) noexcept nogil
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cdef inline int32_t _nonzero_inputs(const float *x, int32_t T, int32_t *nz) noexcept nogil:
@@ -101,22 +158,11 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
     cdef const float *r1
     cdef const float *r2
     cdef const float *r3
-    cdef float z, z0, z1, z2, z3, xi, hj
+    cdef float z, z0, z1, z2, z3, hj
     cdef double top = -INFINITY, total = 0.0
     w.ops.observation_tensor(st, p, x)
     k = _nonzero_inputs(x, T, nz)
-    for j in range(H):
-        h[j] = w.p_b1[j]
-    for t in range(k):
-        i = nz[t]
-        xi = x[i]
-        row = w.p_w1 + <size_t>i * H
-        if xi == 1.0:                   # a one-hot input: 1 * w is w (a loop without the multiply)
-            for j in range(H):
-                h[j] += row[j]
-        else:
-            for j in range(H):
-                h[j] += xi * row[j]
+    kz_sparse_first_layer(w.p_w1, w.p_b1, x, nz, k, H, h)
     m = 0
     for j in range(H):                  # the ReLU: the units a logit adds (> 0, or NaN)
         on[m] = j

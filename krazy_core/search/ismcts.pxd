@@ -103,6 +103,7 @@ ctypedef struct kz_worker:
     float *p_obs            # T floats: scratch observation tensor
     float *p_h              # H floats: scratch hidden layer
     int32_t *p_nz           # T: scratch, the indices of the tensor's nonzero inputs
+    float *p_nzv            # T: scratch, their values
     int32_t *p_on           # H: scratch, the hidden units the second layer adds
     double *p_prob          # ops.max_legal: the policy over w.legal at the node being expanded
     # chance nodes (chance_nodes=True): below each action node, one child per observation of

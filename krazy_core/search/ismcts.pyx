@@ -448,6 +448,7 @@ cdef class _Worker:
         free(self.w.p_h)
         free(self.w.p_prob)
         free(self.w.p_nz)
+        free(self.w.p_nzv)
         free(self.w.p_on)
         free(self.w.c_obs)
 

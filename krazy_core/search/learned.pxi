@@ -64,8 +64,8 @@ cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
 
 cdef extern from *:
     """
-    /* h[0..H) = b1 + the sum, in the order of nz, of x[i] * (row i of w1, H floats) over
-       i in nz[0..k): the policy's first layer over its nonzero inputs.  With GCC or clang
+    /* h[0..H) = b1 + the sum over t < k, in that order, of val[t] * (row nz[t] of w1, H
+       floats): the policy's first layer over its nonzero inputs.  With GCC or clang
        and H a multiple of 32, 32 columns at a time in eight 4-float vector registers (one
        load and add a row of them, no store until the block is done); elsewhere the plain
        loop.  Either way each h[j] is the same float: the vectors add lane by lane, in the
@@ -77,8 +77,36 @@ cdef extern from *:
     #else
     #define KZ_V4F_BLOCKS 0
     #endif
-    static void kz_sparse_first_layer(const float *w1, const float *b1, const float *x,
-                                      const int32_t *nz, int32_t k, int32_t H, float *h) {
+    /* nz[0..k) = the indices i < T (ascending) of x[i] != 0.0 (NaN included, +-0 not),
+       val[0..k) = their x[i]; returns k (what a game's observation_nonzeros writes).  The tensor is a few one-hot segments, mostly zeros: four floats at a time
+       are skipped when all four are +-0 (every bit but the signs clear), and a group with a
+       nonzero is compacted without a branch per input (a test per input would mispredict
+       on most of the nonzeros). */
+    static int32_t kz_nonzero_inputs(const float *x, int32_t T, int32_t *nz, float *val) {
+        int32_t i = 0, k = 0, q;
+        uint64_t u[2];
+        uint32_t b;
+        for (; i + 4 <= T; i += 4) {
+            memcpy(u, x + i, 16);
+            if (((u[0] | u[1]) & 0x7fffffff7fffffffULL) == 0)
+                continue;
+            for (q = 0; q < 4; q++) {
+                memcpy(&b, x + i + q, 4);
+                nz[k] = i + q;
+                val[k] = x[i + q];
+                k += (b << 1) != 0;
+            }
+        }
+        for (; i < T; i++) {
+            memcpy(&b, x + i, 4);
+            nz[k] = i;
+            val[k] = x[i];
+            k += (b << 1) != 0;
+        }
+        return k;
+    }
+    static void kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
+                                      const float *val, int32_t k, int32_t H, float *h) {
         int32_t t, j, c;
     #if KZ_V4F_BLOCKS
         if (H % 32 == 0) {
@@ -88,7 +116,7 @@ cdef extern from *:
                 a0 = b[0]; a1 = b[1]; a2 = b[2]; a3 = b[3];
                 a4 = b[4]; a5 = b[5]; a6 = b[6]; a7 = b[7];
                 for (t = 0; t < k; t++) {
-                    const float xi = x[nz[t]];
+                    const float xi = val[t];
                     const kz_v4fu *r = (const kz_v4fu *)(w1 + (size_t)nz[t] * H + c);
                     if (xi == 1.0f) {   /* a one-hot input: 1 * w is w, no multiply */
                         a0 += r[0]; a1 += r[1]; a2 += r[2]; a3 += r[3];
@@ -108,30 +136,28 @@ cdef extern from *:
         for (j = 0; j < H; j++)
             h[j] = b1[j];
         for (t = 0; t < k; t++) {
-            const float xi = x[nz[t]];
+            const float xi = val[t];
             const float *row = w1 + (size_t)nz[t] * H;
             for (j = 0; j < H; j++)
                 h[j] += xi * row[j];
         }
     }
     """
-    void kz_sparse_first_layer(const float *w1, const float *b1, const float *x,
-                               const int32_t *nz, int32_t k, int32_t H, float *h) noexcept nogil
+    int32_t kz_nonzero_inputs(const float *x, int32_t T, int32_t *nz, float *val) noexcept nogil
+    void kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
+                               const float *val, int32_t k, int32_t H, float *h) noexcept nogil
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline int32_t _nonzero_inputs(const float *x, int32_t T, int32_t *nz) noexcept nogil:
-    """``nz[0..k)`` = the indices i < T (ascending) of ``x[i] != 0.0`` (NaN included, +-0
-    not); returns k.  Branch-free: the tensor is a few one-hot segments, so a test per input
-    would mispredict on most of its nonzeros."""
-    cdef int32_t i, k = 0
-    cdef uint32_t bits
-    for i in range(T):
-        memcpy(&bits, &x[i], 4)
-        nz[k] = i
-        k += (bits << 1) != 0           # every bit but the sign: +0.0 and -0.0 are 0
-    return k
+cdef inline int32_t _tensor_nonzeros(const kz_ops *ops, const void *st, int32_t p, float *x,
+                                     int32_t *nz, float *val) noexcept nogil:
+    """Seat ``p``'s observation tensor at ``st`` as its nonzero entries: ``nz[0..k)`` the
+    indices (ascending), ``val[0..k)`` the values; returns k.  The game's
+    ``observation_nonzeros`` when it has one, else its dense tensor written to ``x``
+    (``ops.tensor_size`` floats of scratch) and scanned."""
+    if ops.observation_nonzeros != NULL:
+        return ops.observation_nonzeros(st, p, nz, val)
+    ops.observation_tensor(st, p, x)
+    return kz_nonzero_inputs(x, ops.tensor_size, nz, val)
 
 
 @cython.boundscheck(False)
@@ -160,9 +186,8 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
     cdef const float *r3
     cdef float z, z0, z1, z2, z3, hj
     cdef double top = -INFINITY, total = 0.0
-    w.ops.observation_tensor(st, p, x)
-    k = _nonzero_inputs(x, T, nz)
-    kz_sparse_first_layer(w.p_w1, w.p_b1, x, nz, k, H, h)
+    k = _tensor_nonzeros(w.ops, st, p, x, nz, w.p_nzv)
+    kz_sparse_first_layer(w.p_w1, w.p_b1, nz, w.p_nzv, k, H, h)
     m = 0
     for j in range(H):                  # the ReLU: the units a logit adds (> 0, or NaN)
         on[m] = j

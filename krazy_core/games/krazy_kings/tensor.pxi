@@ -68,12 +68,12 @@ cdef void kk_observation_tensor(const void *vst, int player, float *v) noexcept 
 
 cdef int32_t kk_observation_nonzeros(const void *vst, int player, int32_t *idx, float *val) noexcept nogil:
     """GameOps ``observation_nonzeros``: the nonzero entries of ``kk_observation_tensor``'s
-    ``v``, ascending (the hand, the top card and the pile's cards from their bit masks, the
-    rest written by the same tail writer and scanned); returns how many."""
+    ``v``, ascending (the hand, the top card and the pile's cards from their bit masks, then
+    the tail's slots); returns how many."""
     cdef const KKState *st = <const KKState *>vst
-    cdef int32_t i, k = 0
+    cdef int32_t k = 0, p, q
     cdef uint64_t h = st.hand[player]
-    cdef float t[KK_TENSOR_SIZE - KK_TAIL]
+    cdef float f
     while h:
         idx[k] = __builtin_ctzll(h)
         val[k] = 1
@@ -89,12 +89,54 @@ cdef int32_t kk_observation_nonzeros(const void *vst, int player, int32_t *idx, 
         val[k] = 1
         k += 1
         h &= h - 1
-    memset(t, 0, sizeof(t))
-    _kk_tensor_tail(st, player, t)
-    for i in range(KK_TENSOR_SIZE - KK_TAIL):
-        idx[k] = KK_TAIL + i
-        val[k] = t[i]
-        k += t[i] != 0.0
+    # the tail's entries in index order, branch-free (an entry counts when != 0.0, as in
+    # the scan of the dense tensor); the slots are _kk_tensor_tail's, which writes no slot
+    # twice on a state play can reach (d2 and open_d2 are 1..6 with their d1, the phases
+    # from 7 on write a 0) -- tests/test_policy.py checks the two agree
+    for q in range(st.num_players):
+        p = (player + q) % st.num_players
+        f = popcount(st.hand[p]) / 54.0
+        idx[k] = 162 + 3 * q
+        val[k] = f
+        k += f != 0.0
+        idx[k] = 163 + 3 * q
+        val[k] = st.round_two[p]
+        k += st.round_two[p] != 0
+        idx[k] = 164 + 3 * q
+        val[k] = 1
+        k += st.cur == p
+    idx[k] = 177
+    val[k] = st.direction
+    k += st.direction != 0
+    if st.d1:
+        idx[k] = 177 + st.d1
+        idx[k + 1] = 183 + st.d2
+        val[k] = 1
+        val[k + 1] = 1
+        k += 2
+    if st.open_d1:
+        idx[k] = 189 + st.open_d1
+        idx[k + 1] = 195 + st.open_d2
+        val[k] = 1
+        val[k + 1] = 1
+        k += 2
+    idx[k] = 202 + st.phase
+    val[k] = 1
+    k += st.phase < 7
+    idx[k] = 209
+    val[k] = 1
+    k += st.challenger >= 0
+    f = st.n_stock / 54.0
+    idx[k] = 210
+    val[k] = f
+    k += f != 0.0
+    f = st.turns / <float>st.opt_max_turns
+    idx[k] = 211
+    val[k] = f
+    k += f != 0.0
+    idx[k] = 212
+    val[k] = 1
+    k += st.phase == PH_NONE
     return k
 
 cdef int kk_truncated(const void *vst) noexcept nogil:

@@ -233,6 +233,11 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
     cdef const float *r3
     cdef float z, z0, z1, z2, z3, hj
     cdef double top = -INFINITY, total = 0.0
+    if n == 1:
+        # one action: exp(z - z) / itself, or the uniform 1 / 1 of a logit that is not
+        # finite -- 1.0 whatever the model says, so no forward pass
+        w.p_prob[0] = 1.0
+        return
     k = _tensor_nonzeros(w.ops, st, p, x, nz, w.p_nzv)
     kz_sparse_first_layer(w.p_w1, w.p_b1, nz, w.p_nzv, k, H, h)
     m = 0

@@ -11,7 +11,8 @@ from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError, IllegalActionError
 from krazy_core.learn import train as train_mod
 from krazy_core.learn.model import PolicyBot
-from krazy_core.search.ismcts import _observation_nonzeros, check_options, policy_priors, search
+from krazy_core.search.ismcts import (_first_layer_avx, _observation_nonzeros, check_options, policy_priors,
+                                      search)
 from krazy_core.search.policy_model import (load_policy_model, policy_numpy, policy_path,
                                             save_policy_model)
 from krazy_core.search.value_model import MODELS_DIR
@@ -87,16 +88,26 @@ def _exact_prior(m, x, legal):
     return [v / total for v in e]
 
 
-@pytest.mark.parametrize("model", ["shipped", "random"])
-def test_c_prior_is_the_dense_pass_bit_for_bit(tmp_path, model):
-    """The C pass skips zero inputs and zero hidden units and sums several logits at once;
-    every probability is still the very double of the dense pass in index order."""
-    path = None if model == "shipped" else _random_policy(tmp_path / "p.npz")
+@pytest.mark.parametrize("avx", [True, False])
+@pytest.mark.parametrize("model", ["shipped", "random-12", "random-96", "random-128"])
+def test_c_prior_is_the_dense_pass_bit_for_bit(tmp_path, model, avx):
+    """The C pass skips zero inputs and zero hidden units, adds rows in vector registers
+    (8 floats with AVX, else 4; the plain loop for 12 hidden units) and sums several
+    logits at once; every probability is still the very double of the dense pass in
+    index order."""
+    if avx and not _first_layer_avx():
+        pytest.skip("no AVX path on this CPU")
+    path = None if model == "shipped" else _random_policy(tmp_path / "p.npz", hidden=int(model[7:]))
     m = load_policy_model(path or "krazy-kings")
-    for s in _states(2, 1, seed=41)[::3] + _states(4, 1, seed=51)[::5]:
-        legal = s.legal_actions()
-        x = np.asarray(s.observation_tensor(s.current_player()), np.float32)
-        assert list(policy_priors(s, path).values()) == _exact_prior(m, x, legal)
+    was = _first_layer_avx()
+    _first_layer_avx(avx)
+    try:
+        for s in _states(2, 1, seed=41)[::3] + _states(4, 1, seed=51)[::5]:
+            legal = s.legal_actions()
+            x = np.asarray(s.observation_tensor(s.current_player()), np.float32)
+            assert list(policy_priors(s, path).values()) == _exact_prior(m, x, legal)
+    finally:
+        _first_layer_avx(was)
 
 
 @pytest.mark.parametrize("game_id,players", [("krazy-kings", 2), ("krazy-kings", 3), ("krazy-kings", 4),

@@ -64,24 +64,43 @@ cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
 
 cdef extern from *:
     """
-    /* h[0..H) = b1 + the sum over t < k, in that order, of val[t] * (row nz[t] of w1, H
-       floats): the policy's first layer over its nonzero inputs.  With GCC or clang
-       and H a multiple of 32, 32 columns at a time in eight 4-float vector registers (one
-       load and add a row of them, no store until the block is done); elsewhere the plain
-       loop.  Either way each h[j] is the same float: the vectors add lane by lane, in the
-       same order, with no fused multiply-add (x * w then + h, each rounded, as in C). */
+    /* The policy's first layer over the nonzero inputs (_policy_probs).  Every path gives
+       each h[j] as the same float: b1[j], then + val[t] * w1[nz[t], j] for t = 0, 1, ...,
+       each product and sum rounded to float (no fused multiply-add: the build enables
+       none, and target("avx") below enables no FMA); vectors add lane by lane. */
+    #include <string.h>
     #if defined(__GNUC__) || defined(__clang__)
+    #define KZ_V4F_BLOCKS 1
     typedef float kz_v4f __attribute__((vector_size(16)));
     typedef float kz_v4fu __attribute__((vector_size(16), aligned(4)));  /* unaligned load/store */
-    #define KZ_V4F_BLOCKS 1
     #else
     #define KZ_V4F_BLOCKS 0
     #endif
+    #if KZ_V4F_BLOCKS && (defined(__x86_64__) || defined(__i386__))
+    #define KZ_AVX_BLOCKS 1
+    #include <immintrin.h>
+    typedef float kz_v8f __attribute__((vector_size(32)));
+    typedef float kz_v8fu __attribute__((vector_size(32), aligned(4)));
+    static int kz_cpu_avx(void) { return __builtin_cpu_supports("avx") ? 1 : 0; }
+    #else
+    #define KZ_AVX_BLOCKS 0
+    static int kz_cpu_avx(void) { return 0; }
+    #endif
+    /* -1: not asked yet (threads that race here write the same value); 0: the 4-float path
+       (tests set it to compare the paths) */
+    static int kz_avx_state = -1;
+    static int kz_have_avx(void) {
+        if (kz_avx_state < 0)
+            kz_avx_state = kz_cpu_avx();
+        return kz_avx_state;
+    }
+
     /* nz[0..k) = the indices i < T (ascending) of x[i] != 0.0 (NaN included, +-0 not),
-       val[0..k) = their x[i]; returns k (what a game's observation_nonzeros writes).  The tensor is a few one-hot segments, mostly zeros: four floats at a time
-       are skipped when all four are +-0 (every bit but the signs clear), and a group with a
-       nonzero is compacted without a branch per input (a test per input would mispredict
-       on most of the nonzeros). */
+       val[0..k) = their x[i]; returns k (what a game's observation_nonzeros writes).  The
+       tensor is a few one-hot segments, mostly zeros: four floats at a time are skipped
+       when all four are +-0 (every bit but the signs clear), and a group with a nonzero is
+       compacted without a branch per input (a test per input would mispredict on most of
+       the nonzeros). */
     static int32_t kz_nonzero_inputs(const float *x, int32_t T, int32_t *nz, float *val) {
         int32_t i = 0, k = 0, q;
         uint64_t u[2];
@@ -105,23 +124,29 @@ cdef extern from *:
         }
         return k;
     }
-    #if KZ_V4F_BLOCKS && (defined(__x86_64__) || defined(__i386__))
-    /* x86 with AVX (checked at run time; the build targets plain x86-64): 64 columns at a
-       time in eight 8-float registers.  target("avx") enables no FMA, so the floats stay
-       the same. */
-    #define KZ_AVX_BLOCKS 1
-    typedef float kz_v8f __attribute__((vector_size(32)));
-    typedef float kz_v8fu __attribute__((vector_size(32), aligned(4)));
-    static int kz_avx_state = -1;       /* -1: not asked yet (a race writes the same value) */
-    static int kz_have_avx(void) {
-        if (kz_avx_state < 0)
-            kz_avx_state = __builtin_cpu_supports("avx") ? 1 : 0;
-        return kz_avx_state;
+
+    /* on[0..m) = the j < H (ascending) of not (h[j] <= 0): the hidden units the ReLU
+       keeps (a NaN included); returns m. */
+    static int32_t kz_live_units(const float *h, int32_t H, int32_t *on) {
+        int32_t j, m = 0;
+        for (j = 0; j < H; j++) {
+            on[m] = j;
+            m += !(h[j] <= 0.0f);
+        }
+        return m;
     }
+
+    #if KZ_AVX_BLOCKS
+    /* H a multiple of 64, on a CPU with AVX: 64 columns at a time in eight 8-float
+       registers (one load and add a row of them, no store until the block is done), and
+       the live units from the registers' sign masks. */
     __attribute__((target("avx")))
-    static void kz_first_layer_avx(const float *w1, const float *b1, const int32_t *nz,
-                                   const float *val, int32_t k, int32_t H, float *h) {
-        int32_t t, c;
+    static int32_t kz_first_layer_avx(const float *w1, const float *b1, const int32_t *nz,
+                                      const float *val, int32_t k, int32_t H, float *h,
+                                      int32_t *on) {
+        int32_t t, c, m = 0;
+        uint64_t live;
+        const __m256 zero = _mm256_setzero_ps();
         for (c = 0; c < H; c += 64) {
             kz_v8f a0, a1, a2, a3, a4, a5, a6, a7;
             const kz_v8fu *b = (const kz_v8fu *)(b1 + c);
@@ -130,7 +155,7 @@ cdef extern from *:
             for (t = 0; t < k; t++) {
                 const float xi = val[t];
                 const kz_v8fu *r = (const kz_v8fu *)(w1 + (size_t)nz[t] * H + c);
-                if (xi == 1.0f) {
+                if (xi == 1.0f) {   /* a one-hot input: 1 * w is w, no multiply */
                     a0 += r[0]; a1 += r[1]; a2 += r[2]; a3 += r[3];
                     a4 += r[4]; a5 += r[5]; a6 += r[6]; a7 += r[7];
                 } else {
@@ -141,19 +166,35 @@ cdef extern from *:
             kz_v8fu *o = (kz_v8fu *)(h + c);
             o[0] = a0; o[1] = a1; o[2] = a2; o[3] = a3;
             o[4] = a4; o[5] = a5; o[6] = a6; o[7] = a7;
+            /* not (h <= 0), a NaN included: _CMP_NLE_UQ */
+            live = (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a0, zero, _CMP_NLE_UQ))
+                 | (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a1, zero, _CMP_NLE_UQ)) << 8
+                 | (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a2, zero, _CMP_NLE_UQ)) << 16
+                 | (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a3, zero, _CMP_NLE_UQ)) << 24
+                 | (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a4, zero, _CMP_NLE_UQ)) << 32
+                 | (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a5, zero, _CMP_NLE_UQ)) << 40
+                 | (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a6, zero, _CMP_NLE_UQ)) << 48
+                 | (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)a7, zero, _CMP_NLE_UQ)) << 56;
+            while (live) {
+                on[m++] = c + __builtin_ctzll(live);
+                live &= live - 1;
+            }
         }
+        return m;
     }
-    #else
-    #define KZ_AVX_BLOCKS 0
     #endif
-    static void kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
-                                      const float *val, int32_t k, int32_t H, float *h) {
+
+    /* h[0..H) = the first layer before the ReLU, b1 + the rows nz[0..k) of w1 (H floats
+       each) times val[0..k); on[0..m) = its live units (kz_live_units); returns m.  AVX
+       when it can; else, with GCC or clang and H a multiple of 32, 32 columns at a time in
+       eight 4-float registers; else the plain loop. */
+    static int32_t kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
+                                         const float *val, int32_t k, int32_t H, float *h,
+                                         int32_t *on) {
         int32_t t, j, c;
     #if KZ_AVX_BLOCKS
-        if (H % 64 == 0 && kz_have_avx()) {
-            kz_first_layer_avx(w1, b1, nz, val, k, H, h);
-            return;
-        }
+        if (H % 64 == 0 && kz_have_avx())
+            return kz_first_layer_avx(w1, b1, nz, val, k, H, h, on);
     #endif
     #if KZ_V4F_BLOCKS
         if (H % 32 == 0) {
@@ -165,7 +206,7 @@ cdef extern from *:
                 for (t = 0; t < k; t++) {
                     const float xi = val[t];
                     const kz_v4fu *r = (const kz_v4fu *)(w1 + (size_t)nz[t] * H + c);
-                    if (xi == 1.0f) {   /* a one-hot input: 1 * w is w, no multiply */
+                    if (xi == 1.0f) {
                         a0 += r[0]; a1 += r[1]; a2 += r[2]; a3 += r[3];
                         a4 += r[4]; a5 += r[5]; a6 += r[6]; a7 += r[7];
                     } else {
@@ -177,7 +218,7 @@ cdef extern from *:
                 o[0] = a0; o[1] = a1; o[2] = a2; o[3] = a3;
                 o[4] = a4; o[5] = a5; o[6] = a6; o[7] = a7;
             }
-            return;
+            return kz_live_units(h, H, on);
         }
     #endif
         for (j = 0; j < H; j++)
@@ -188,11 +229,16 @@ cdef extern from *:
             for (j = 0; j < H; j++)
                 h[j] += xi * row[j];
         }
+        return kz_live_units(h, H, on);
     }
     """
+    int kz_avx_state
+    int kz_cpu_avx() noexcept nogil
+    int kz_have_avx() noexcept nogil
     int32_t kz_nonzero_inputs(const float *x, int32_t T, int32_t *nz, float *val) noexcept nogil
-    void kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
-                               const float *val, int32_t k, int32_t H, float *h) noexcept nogil
+    int32_t kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
+                                  const float *val, int32_t k, int32_t H, float *h,
+                                  int32_t *on) noexcept nogil
 
 
 cdef inline int32_t _tensor_nonzeros(const kz_ops *ops, const void *st, int32_t p, float *x,
@@ -239,11 +285,7 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
         w.p_prob[0] = 1.0
         return
     k = _tensor_nonzeros(w.ops, st, p, x, nz, w.p_nzv)
-    kz_sparse_first_layer(w.p_w1, w.p_b1, nz, w.p_nzv, k, H, h)
-    m = 0
-    for j in range(H):                  # the ReLU: the units a logit adds (> 0, or NaN)
-        on[m] = j
-        m += not (h[j] <= 0.0)
+    m = kz_sparse_first_layer(w.p_w1, w.p_b1, nz, w.p_nzv, k, H, h, on)   # on[:m]: the ReLU's live units
     # four actions at a time: four independent sums (each in the order of j), so the adds
     # overlap instead of waiting one on another
     i = 0

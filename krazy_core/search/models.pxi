@@ -183,3 +183,17 @@ def _observation_nonzeros(State state not None, int player, bint scan=False):
         free(x)
         free(val)
         free(nz)
+
+
+
+def _first_layer_avx(flag=None):
+    """Whether the policy's first layer takes its AVX path (x86 with AVX, hidden units a
+    multiple of 64): the setting after setting it to ``flag`` (bool) when given.  For
+    tests: the 4-float path must give the same floats.  ``True`` on a CPU without AVX
+    raises ``ValueError``."""
+    global kz_avx_state
+    if flag is not None:
+        if flag and not kz_cpu_avx():
+            raise ValueError("this CPU (or this build) has no AVX path")
+        kz_avx_state = 1 if flag else 0
+    return kz_have_avx() != 0

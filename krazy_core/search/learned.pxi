@@ -267,17 +267,16 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
     ``relu(x @ w1 + b1) @ w2 + b2`` summed in index order: the skipped terms are +-0 (the
     weights are finite: ``check_weights``), which leave a sum as it is but for the sign of a
     0, and the softmax below takes ``z - top`` and ``exp`` of it, the same for +0 and -0."""
-    cdef int32_t i, j, t, a, k, m, H = w.p_hidden, T = w.p_inputs
+    cdef int32_t i, j, t, k, m, H = w.p_hidden
     cdef float *h = w.p_h
     cdef float *x = w.p_obs
     cdef int32_t *nz = w.p_nz
     cdef int32_t *on = w.p_on
-    cdef const float *row
     cdef const float *r0
     cdef const float *r1
     cdef const float *r2
     cdef const float *r3
-    cdef float z, z0, z1, z2, z3, hj
+    cdef float z0, z1, z2, z3, hj
     cdef double top = -INFINITY, total = 0.0
     if n == 1:
         # one action: exp(z - z) / itself, or the uniform 1 / 1 of a logit that is not
@@ -287,17 +286,19 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
     k = _tensor_nonzeros(w.ops, st, p, x, nz, w.p_nzv)
     m = kz_sparse_first_layer(w.p_w1, w.p_b1, nz, w.p_nzv, k, H, h, on)   # on[:m]: the ReLU's live units
     # four actions at a time: four independent sums (each in the order of j), so the adds
-    # overlap instead of waiting one on another
+    # overlap instead of waiting one on another; a last group of 1 to 3 fills its other
+    # lanes with its first action (computed again, not stored): a node has 2 or 3 legal
+    # actions as often as not
     i = 0
-    while i + 4 <= n:
+    while i < n:
         r0 = w.p_w2 + <size_t>w.legal[i] * H
-        r1 = w.p_w2 + <size_t>w.legal[i + 1] * H
-        r2 = w.p_w2 + <size_t>w.legal[i + 2] * H
-        r3 = w.p_w2 + <size_t>w.legal[i + 3] * H
+        r1 = w.p_w2 + <size_t>w.legal[i + 1 if i + 1 < n else i] * H
+        r2 = w.p_w2 + <size_t>w.legal[i + 2 if i + 2 < n else i] * H
+        r3 = w.p_w2 + <size_t>w.legal[i + 3 if i + 3 < n else i] * H
         z0 = w.p_b2[w.legal[i]]
-        z1 = w.p_b2[w.legal[i + 1]]
-        z2 = w.p_b2[w.legal[i + 2]]
-        z3 = w.p_b2[w.legal[i + 3]]
+        z1 = w.p_b2[w.legal[i + 1 if i + 1 < n else i]]
+        z2 = w.p_b2[w.legal[i + 2 if i + 2 < n else i]]
+        z3 = w.p_b2[w.legal[i + 3 if i + 3 < n else i]]
         for t in range(m):
             j = on[t]
             hj = h[j]
@@ -306,19 +307,13 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
             z2 = z2 + hj * r2[j]
             z3 = z3 + hj * r3[j]
         w.p_prob[i] = z0
-        w.p_prob[i + 1] = z1
-        w.p_prob[i + 2] = z2
-        w.p_prob[i + 3] = z3
+        if i + 1 < n:
+            w.p_prob[i + 1] = z1
+        if i + 2 < n:
+            w.p_prob[i + 2] = z2
+        if i + 3 < n:
+            w.p_prob[i + 3] = z3
         i += 4
-    while i < n:
-        a = w.legal[i]
-        row = w.p_w2 + <size_t>a * H
-        z = w.p_b2[a]
-        for t in range(m):
-            j = on[t]
-            z = z + h[j] * row[j]
-        w.p_prob[i] = z
-        i += 1
     for i in range(n):
         if w.p_prob[i] > top:
             top = w.p_prob[i]

@@ -34,14 +34,17 @@ cdef inline void _kk_tensor_tail(const KKState *st, int player, float *t) noexce
 
 
 cdef inline uint64_t _kk_seen_mask(const KKState *st) noexcept nogil:
-    """Bit q: v[108 + q] is 1 (the discard pile's cards by index, the second Joker at 53)."""
+    """Bit q: v[108 + q] is 1 (the discard pile's cards by index; the first Joker at 52, the
+    second at 53).  The Jokers are counted rather than tested against the mask so far: no
+    step of the loop waits on the one before."""
     cdef uint64_t m = 0
-    cdef int i, q
+    cdef int i, q, jokers = 0
     for i in range(st.n_discard):
         q = CODE_TO_IDX[st.discard[i]]
-        if q == 52 and (m >> 52) & 1:
-            q = 53
         m |= (<uint64_t>1) << q
+        jokers += q == 52
+    if jokers >= 2:
+        m |= (<uint64_t>1) << 53
     return m
 
 
@@ -93,8 +96,8 @@ cdef int32_t kk_observation_nonzeros(const void *vst, int player, int32_t *idx, 
     # the scan of the dense tensor); the slots are _kk_tensor_tail's, which writes no slot
     # twice on a state play can reach (d2 and open_d2 are 1..6 with their d1, the phases
     # from 7 on write a 0) -- tests/test_policy.py checks the two agree
+    p = player
     for q in range(st.num_players):
-        p = (player + q) % st.num_players
         f = popcount(st.hand[p]) / 54.0
         idx[k] = 162 + 3 * q
         val[k] = f
@@ -105,6 +108,9 @@ cdef int32_t kk_observation_nonzeros(const void *vst, int player, int32_t *idx, 
         idx[k] = 164 + 3 * q
         val[k] = 1
         k += st.cur == p
+        p += 1                          # (player + q + 1) % num_players, without a division
+        if p == st.num_players:
+            p = 0
     idx[k] = 177
     val[k] = st.direction
     k += st.direction != 0

@@ -184,6 +184,48 @@ cdef extern from *:
     }
     #endif
 
+    /* out[i..i+G) (those < n) = the logits of legal[i..i+G): b2[a] + h[j] * w2t[a, j] over
+       the live units j = on[0..m), in that order, each product and sum rounded to float.
+       G independent sums at once, so the adds overlap instead of each waiting on the one
+       before; lanes past n repeat legal[i] (computed, not stored). */
+    #define KZ_LOGIT_GROUP(NAME, G)                                                    \
+    static void NAME(const float *w2t, const float *b2, const int32_t *legal, int32_t i,   \
+                     int32_t n, const float *h, const int32_t *on, int32_t m, int32_t H,   \
+                     double *out) {                                                     \
+        const float *r[G];                                                              \
+        float z[G];                                                                     \
+        int32_t l, t, a;                                                                \
+        for (l = 0; l < G; l++) {                                                       \
+            a = legal[i + l < n ? i + l : i];                                           \
+            r[l] = w2t + (size_t)a * H;                                                 \
+            z[l] = b2[a];                                                               \
+        }                                                                               \
+        for (t = 0; t < m; t++) {                                                       \
+            const int32_t j = on[t];                                                    \
+            const float hj = h[j];                                                      \
+            for (l = 0; l < G; l++)                                                     \
+                z[l] = z[l] + hj * r[l][j];                                             \
+        }                                                                               \
+        for (l = 0; l < G && i + l < n; l++)                                            \
+            out[i + l] = z[l];                                                          \
+    }
+    KZ_LOGIT_GROUP(kz_logits4, 4)
+    KZ_LOGIT_GROUP(kz_logits8, 8)
+
+    /* out[0..n) = the logits of legal[0..n) (kz_logits4/8): eight at a time while more
+       than four are left, then four. */
+    static void kz_policy_logits(const float *w2t, const float *b2, const int32_t *legal,
+                                 int32_t n, const float *h, const int32_t *on, int32_t m,
+                                 int32_t H, double *out) {
+        int32_t i = 0;
+        while (n - i > 4) {
+            kz_logits8(w2t, b2, legal, i, n, h, on, m, H, out);
+            i += 8;
+        }
+        if (i < n)
+            kz_logits4(w2t, b2, legal, i, n, h, on, m, H, out);
+    }
+
     /* h[0..H) = the first layer before the ReLU, b1 + the rows nz[0..k) of w1 (H floats
        each) times val[0..k); on[0..m) = its live units (kz_live_units); returns m.  AVX
        when it can; else, with GCC or clang and H a multiple of 32, 32 columns at a time in
@@ -239,6 +281,9 @@ cdef extern from *:
     int32_t kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
                                   const float *val, int32_t k, int32_t H, float *h,
                                   int32_t *on) noexcept nogil
+    void kz_policy_logits(const float *w2t, const float *b2, const int32_t *legal, int32_t n,
+                          const float *h, const int32_t *on, int32_t m, int32_t H,
+                          double *out) noexcept nogil
 
 
 cdef inline int32_t _tensor_nonzeros(const kz_ops *ops, const void *st, int32_t p, float *x,
@@ -267,16 +312,11 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
     ``relu(x @ w1 + b1) @ w2 + b2`` summed in index order: the skipped terms are +-0 (the
     weights are finite: ``check_weights``), which leave a sum as it is but for the sign of a
     0, and the softmax below takes ``z - top`` and ``exp`` of it, the same for +0 and -0."""
-    cdef int32_t i, j, t, k, m, H = w.p_hidden
+    cdef int32_t i, k, m, H = w.p_hidden
     cdef float *h = w.p_h
     cdef float *x = w.p_obs
     cdef int32_t *nz = w.p_nz
     cdef int32_t *on = w.p_on
-    cdef const float *r0
-    cdef const float *r1
-    cdef const float *r2
-    cdef const float *r3
-    cdef float z0, z1, z2, z3, hj
     cdef double top = -INFINITY, total = 0.0
     if n == 1:
         # one action: exp(z - z) / itself, or the uniform 1 / 1 of a logit that is not
@@ -285,35 +325,7 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
         return
     k = _tensor_nonzeros(w.ops, st, p, x, nz, w.p_nzv)
     m = kz_sparse_first_layer(w.p_w1, w.p_b1, nz, w.p_nzv, k, H, h, on)   # on[:m]: the ReLU's live units
-    # four actions at a time: four independent sums (each in the order of j), so the adds
-    # overlap instead of waiting one on another; a last group of 1 to 3 fills its other
-    # lanes with its first action (computed again, not stored): a node has 2 or 3 legal
-    # actions as often as not
-    i = 0
-    while i < n:
-        r0 = w.p_w2 + <size_t>w.legal[i] * H
-        r1 = w.p_w2 + <size_t>w.legal[i + 1 if i + 1 < n else i] * H
-        r2 = w.p_w2 + <size_t>w.legal[i + 2 if i + 2 < n else i] * H
-        r3 = w.p_w2 + <size_t>w.legal[i + 3 if i + 3 < n else i] * H
-        z0 = w.p_b2[w.legal[i]]
-        z1 = w.p_b2[w.legal[i + 1 if i + 1 < n else i]]
-        z2 = w.p_b2[w.legal[i + 2 if i + 2 < n else i]]
-        z3 = w.p_b2[w.legal[i + 3 if i + 3 < n else i]]
-        for t in range(m):
-            j = on[t]
-            hj = h[j]
-            z0 = z0 + hj * r0[j]
-            z1 = z1 + hj * r1[j]
-            z2 = z2 + hj * r2[j]
-            z3 = z3 + hj * r3[j]
-        w.p_prob[i] = z0
-        if i + 1 < n:
-            w.p_prob[i + 1] = z1
-        if i + 2 < n:
-            w.p_prob[i + 2] = z2
-        if i + 3 < n:
-            w.p_prob[i + 3] = z3
-        i += 4
+    kz_policy_logits(w.p_w2, w.p_b2, w.legal, n, h, on, m, H, w.p_prob)
     for i in range(n):
         if w.p_prob[i] > top:
             top = w.p_prob[i]

@@ -333,7 +333,8 @@ cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noex
         total = 0.0                     # a logit that is not finite: no preference
     else:
         for i in range(n):
-            w.p_prob[i] = exp(w.p_prob[i] - top)
+            # the top logit's exp(+0.0) is 1.0 exactly: no call for it
+            w.p_prob[i] = 1.0 if w.p_prob[i] == top else exp(w.p_prob[i] - top)
             total += w.p_prob[i]
     if not (total > 0.0 and total < INFINITY):
         for i in range(n):

@@ -304,14 +304,18 @@ cdef inline int32_t _tensor_nonzeros(const kz_ops *ops, const void *st, int32_t 
 cdef void _policy_probs(kz_worker *w, const void *st, int32_t p, int32_t n) noexcept nogil:
     """``w.p_prob[i]`` = the policy model's probability of ``w.legal[i]`` (i < n) for seat
     ``p`` at ``st``: the softmax over those n actions of ``relu(x @ w1 + b1) @ w2 + b2``, x
-    = p's observation tensor.  The first layer adds the rows of ``w1`` of the nonzero inputs
-    only; the second is computed for the legal actions only (``p_w2`` is ``w2`` transposed:
-    one contiguous row of H weights an action) and over the hidden units above 0 only.
+    = p's observation tensor (its nonzero entries: ``_tensor_nonzeros``).  The first layer
+    adds the rows of ``w1`` of the nonzero inputs only, in vector registers
+    (``kz_sparse_first_layer``); the second is computed for the legal actions only, several
+    at once, over the ReLU's live units only (``kz_policy_logits``; ``p_w2`` is ``w2``
+    transposed: one contiguous row of H weights an action).  One legal action is 1.0
+    without the pass.
 
     Every logit is the same float, rounded the same way, as the dense
     ``relu(x @ w1 + b1) @ w2 + b2`` summed in index order: the skipped terms are +-0 (the
     weights are finite: ``check_weights``), which leave a sum as it is but for the sign of a
-    0, and the softmax below takes ``z - top`` and ``exp`` of it, the same for +0 and -0."""
+    0, and the softmax below takes ``z - top`` and ``exp`` of it, the same for +0 and -0
+    (tests/test_policy.py compares it with the dense pass bit for bit)."""
     cdef int32_t i, k, m, H = w.p_hidden
     cdef float *h = w.p_h
     cdef float *x = w.p_obs

@@ -185,7 +185,6 @@ def _observation_nonzeros(State state not None, int player, bint scan=False):
         free(nz)
 
 
-
 def _first_layer_avx(flag=None):
     """Whether the policy's first layer takes its AVX path (x86 with AVX, hidden units a
     multiple of 64): the setting after setting it to ``flag`` (bool) when given.  For

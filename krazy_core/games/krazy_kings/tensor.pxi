@@ -9,8 +9,9 @@ cdef enum:
 
 
 cdef inline void _kk_tensor_tail(const KKState *st, int player, float *t) noexcept nogil:
-    """The tensor from ``KK_TAIL`` on (t[i] is v[KK_TAIL + i]), written over zeros: the one
-    writer of these segments for both the dense tensor and its nonzeros."""
+    """The tensor from ``KK_TAIL`` on (t[i] is v[KK_TAIL + i]), written over zeros, for the
+    dense tensor; ``kk_observation_nonzeros`` writes the same slots as a list
+    (tests/test_policy.py checks that the two agree)."""
     cdef int p, q, o
     o = 162 - KK_TAIL
     for q in range(st.num_players):

@@ -159,8 +159,9 @@ cdef extern from *:
                     a0 += r[0]; a1 += r[1]; a2 += r[2]; a3 += r[3];
                     a4 += r[4]; a5 += r[5]; a6 += r[6]; a7 += r[7];
                 } else {
-                    a0 += xi * r[0]; a1 += xi * r[1]; a2 += xi * r[2]; a3 += xi * r[3];
-                    a4 += xi * r[4]; a5 += xi * r[5]; a6 += xi * r[6]; a7 += xi * r[7];
+                    const kz_v8f xv = {xi, xi, xi, xi, xi, xi, xi, xi};
+                    a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+                    a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
                 }
             }
             kz_v8fu *o = (kz_v8fu *)(h + c);
@@ -252,8 +253,9 @@ cdef extern from *:
                         a0 += r[0]; a1 += r[1]; a2 += r[2]; a3 += r[3];
                         a4 += r[4]; a5 += r[5]; a6 += r[6]; a7 += r[7];
                     } else {
-                        a0 += xi * r[0]; a1 += xi * r[1]; a2 += xi * r[2]; a3 += xi * r[3];
-                        a4 += xi * r[4]; a5 += xi * r[5]; a6 += xi * r[6]; a7 += xi * r[7];
+                        const kz_v4f xv = {xi, xi, xi, xi};   /* spelled out: clang and GCC alike */
+                        a0 += xv * r[0]; a1 += xv * r[1]; a2 += xv * r[2]; a3 += xv * r[3];
+                        a4 += xv * r[4]; a5 += xv * r[5]; a6 += xv * r[6]; a7 += xv * r[7];
                     }
                 }
                 kz_v4fu *o = (kz_v4fu *)(h + c);

@@ -234,13 +234,14 @@ cdef extern from *:
     static int32_t kz_sparse_first_layer(const float *w1, const float *b1, const int32_t *nz,
                                          const float *val, int32_t k, int32_t H, float *h,
                                          int32_t *on) {
-        int32_t t, j, c;
+        int32_t t, j;
     #if KZ_AVX_BLOCKS
         if (H % 64 == 0 && kz_have_avx())
             return kz_first_layer_avx(w1, b1, nz, val, k, H, h, on);
     #endif
     #if KZ_V4F_BLOCKS
         if (H % 32 == 0) {
+            int32_t c;
             for (c = 0; c < H; c += 32) {
                 kz_v4f a0, a1, a2, a3, a4, a5, a6, a7;
                 const kz_v4fu *b = (const kz_v4fu *)(b1 + c);

@@ -85,3 +85,6 @@ cdef extern from "krazy/ops.h" nogil:
         # state of the same game (its options); recomputes derived fields
         const char *(*validate)(void *st, const void *ref) noexcept nogil
         int32_t max_event_kind          # OPTIONAL (0: no check): event kinds are 1..max_event_kind
+        # OPTIONAL (NULL: write observation_tensor and scan it): the tensor's nonzero entries,
+        # indices ascending to idx, values to val; returns how many (exactly out[i] != 0.0)
+        int32_t (*observation_nonzeros)(const void *st, int player, int32_t *idx, float *val) noexcept nogil

@@ -11,7 +11,8 @@ from krazy_core.bots import make_bot
 from krazy_core.errors import ConfigError, IllegalActionError
 from krazy_core.learn import train as train_mod
 from krazy_core.learn.model import PolicyBot
-from krazy_core.search.ismcts import check_options, policy_priors, search
+from krazy_core.search.ismcts import (_first_layer_avx, _observation_nonzeros, check_options, policy_priors,
+                                      search)
 from krazy_core.search.policy_model import (load_policy_model, policy_numpy, policy_path,
                                             save_policy_model)
 from krazy_core.search.value_model import MODELS_DIR
@@ -64,6 +65,69 @@ def test_c_prior_matches_the_numpy_reference(tmp_path, model):
         want = policy_numpy(m, np.asarray(s.observation_tensor(s.current_player()), np.float32), legal)
         np.testing.assert_allclose(list(got.values()), want, rtol=1e-5, atol=1e-6)
         assert abs(sum(got.values()) - 1.0) < 1e-9
+
+
+def _exact_prior(m, x, legal):
+    """The search's prior as the dense pass computes it, float for float: the first layer
+    summed input by input in index order, the logits hidden unit by hidden unit, each step
+    a float32 multiply then a float32 add (no fused multiply-add), the softmax in double."""
+    import math
+    h = m["b1"].astype(np.float32).copy()
+    for i in range(len(x)):
+        if x[i] != 0.0:
+            h = (h + np.float32(x[i]) * m["w1"][i]).astype(np.float32)
+    h = np.where(h < 0, np.float32(0), h).astype(np.float32)
+    z = m["b2"][legal].astype(np.float32).copy()
+    for j in range(len(h)):
+        z = (z + h[j] * m["w2"][j, legal]).astype(np.float32)
+    top = max(float(v) for v in z)
+    e = [math.exp(float(v) - top) for v in z]
+    total = 0.0
+    for v in e:
+        total += v
+    return [v / total for v in e]
+
+
+@pytest.mark.parametrize("avx", [True, False])
+@pytest.mark.parametrize("model", ["shipped", "random-12", "random-96", "random-128"])
+def test_c_prior_is_the_dense_pass_bit_for_bit(tmp_path, model, avx):
+    """The C pass skips zero inputs and zero hidden units, adds rows in vector registers
+    (8 floats with AVX, else 4; the plain loop for 12 hidden units) and sums several
+    logits at once; every probability is still the very double of the dense pass in
+    index order."""
+    if avx and not _first_layer_avx():
+        pytest.skip("no AVX path on this CPU")
+    path = None if model == "shipped" else _random_policy(tmp_path / "p.npz", hidden=int(model[7:]))
+    m = load_policy_model(path or "krazy-kings")
+    was = _first_layer_avx()
+    _first_layer_avx(avx)
+    try:
+        for s in _states(2, 1, seed=41)[::3] + _states(4, 1, seed=51)[::5]:
+            legal = s.legal_actions()
+            x = np.asarray(s.observation_tensor(s.current_player()), np.float32)
+            assert list(policy_priors(s, path).values()) == _exact_prior(m, x, legal)
+    finally:
+        _first_layer_avx(was)
+
+
+@pytest.mark.parametrize("game_id,players", [("krazy-kings", 2), ("krazy-kings", 3), ("krazy-kings", 4),
+                                             ("kings-rummy", 2), ("contract-rummy", 3),
+                                             ("krass-kariert", 4)])
+def test_observation_nonzeros_are_the_tensors_nonzeros(game_id, players):
+    """What the learned models read (the game's observation_nonzeros, or the dense tensor
+    scanned) is exactly the tensor's nonzero entries, ascending, for every seat, in the
+    real state and in a determinized world."""
+    states = _states(players, 1, seed=60, game_id=game_id)[::7]
+    assert len(states) > 3
+    for s in states:
+        for world in (s, s.determinize(s.current_player(), 5)):
+            for p in range(players):
+                x = np.asarray(world.observation_tensor(p), np.float32)
+                want = np.flatnonzero(x)
+                for scan in (False, True):
+                    idx, val = _observation_nonzeros(world, p, scan)
+                    assert idx == want.tolist()
+                    assert np.array_equal(np.asarray(val, np.float32), x[want])
 
 
 def test_the_prior_is_what_the_acting_seat_sees_not_the_hidden_cards():

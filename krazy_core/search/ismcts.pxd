@@ -98,10 +98,13 @@ ctypedef struct kz_worker:
     int32_t p_actions       # A: ops.num_distinct_actions
     const float *p_w1       # T * H (read only; the arrays belong to the Python model)
     const float *p_b1       # H
-    const float *p_w2       # H * A, hidden-major
+    const float *p_w2       # A * H: w2 transposed, one contiguous row of H weights an action
     const float *p_b2       # A
     float *p_obs            # T floats: scratch observation tensor
     float *p_h              # H floats: scratch hidden layer
+    int32_t *p_nz           # T: scratch, the indices of the tensor's nonzero inputs
+    float *p_nzv            # T: scratch, their values
+    int32_t *p_on           # H: scratch, the hidden units the second layer adds
     double *p_prob          # ops.max_legal: the policy over w.legal at the node being expanded
     # chance nodes (chance_nodes=True): below each action node, one child per observation of
     # the searcher after it (a hash of its observation tensor), so deeper decisions are keyed

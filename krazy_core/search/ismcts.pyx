@@ -447,6 +447,9 @@ cdef class _Worker:
         free(self.w.p_obs)
         free(self.w.p_h)
         free(self.w.p_prob)
+        free(self.w.p_nz)
+        free(self.w.p_nzv)
+        free(self.w.p_on)
         free(self.w.c_obs)
 
     def run(self, bint interruptible=False):

@@ -70,8 +70,12 @@ cdef int _attach_policy(_Worker wk, dict model) except -1:
     wk.w.p_obs = <float *>malloc(<size_t>(wk.w.p_inputs + 1) * sizeof(float))
     wk.w.p_h = <float *>malloc(<size_t>(wk.w.p_hidden + 1) * sizeof(float))
     wk.w.p_prob = <double *>malloc(<size_t>(ops.max_legal + 1) * sizeof(double))
+    wk.w.p_nz = <int32_t *>malloc(<size_t>(wk.w.p_inputs + 1) * sizeof(int32_t))
+    wk.w.p_nzv = <float *>malloc(<size_t>(wk.w.p_inputs + 1) * sizeof(float))
+    wk.w.p_on = <int32_t *>malloc(<size_t>(wk.w.p_hidden + 1) * sizeof(int32_t))
     wk.w.tree.prior = <float *>malloc(<size_t>wk.w.tree.cap * sizeof(float))
-    if wk.w.p_obs == NULL or wk.w.p_h == NULL or wk.w.p_prob == NULL or wk.w.tree.prior == NULL:
+    if (wk.w.p_obs == NULL or wk.w.p_h == NULL or wk.w.p_prob == NULL or wk.w.p_nz == NULL
+            or wk.w.p_nzv == NULL or wk.w.p_on == NULL or wk.w.tree.prior == NULL):
         raise MemoryError()
     memset(wk.w.tree.prior, 0, <size_t>wk.w.tree.cap * sizeof(float))
     return 0
@@ -149,3 +153,46 @@ def model_values(state, model=None):
     with nogil:
         _model_values(&wk.w, st.data, R)
     return [R[i] for i in range(n)]
+
+
+def _observation_nonzeros(State state not None, int player, bint scan=False):
+    """Seat ``player``'s observation tensor as the search's learned models read it: ``(idx,
+    val)``, the indices (ascending, list of int) and values (list of float) of its nonzero
+    entries, from the game's ``observation_nonzeros`` (``scan=True``, or a game without it:
+    the dense tensor scanned).  For tests: both equal the nonzeros of
+    ``state.observation_tensor(player)``.  Raises ``ConfigError`` for a game without a
+    tensor, ``ValueError`` for a seat out of range."""
+    _tensor_game(state, "_observation_nonzeros")
+    cdef const kz_ops *ops = state.ops
+    if not 0 <= player < ops.num_players(state.data):
+        raise ValueError(f"player {player} out of range")
+    cdef int32_t T = ops.tensor_size, k
+    cdef float *x = <float *>malloc(<size_t>(T + 1) * sizeof(float))
+    cdef float *val = <float *>malloc(<size_t>(T + 1) * sizeof(float))
+    cdef int32_t *nz = <int32_t *>malloc(<size_t>(T + 1) * sizeof(int32_t))
+    try:
+        if x == NULL or val == NULL or nz == NULL:
+            raise MemoryError()
+        if scan or ops.observation_nonzeros == NULL:
+            ops.observation_tensor(state.data, player, x)
+            k = kz_nonzero_inputs(x, T, nz, val)
+        else:
+            k = _tensor_nonzeros(ops, state.data, player, x, nz, val)
+        return [int(nz[i]) for i in range(k)], [float(val[i]) for i in range(k)]
+    finally:
+        free(x)
+        free(val)
+        free(nz)
+
+
+def _first_layer_avx(flag=None):
+    """Whether the policy's first layer takes its AVX path (x86 with AVX, hidden units a
+    multiple of 64): the setting after setting it to ``flag`` (bool) when given.  For
+    tests: the 4-float path must give the same floats.  ``True`` on a CPU without AVX
+    raises ``ValueError``."""
+    global kz_avx_state
+    if flag is not None:
+        if flag and not kz_cpu_avx():
+            raise ValueError("this CPU (or this build) has no AVX path")
+        kz_avx_state = 1 if flag else 0
+    return kz_have_avx() != 0

@@ -91,6 +91,13 @@ typedef struct kz_ops {
     const char *(*validate)(void *st, const void *ref);
     /* OPTIONAL (0: no check).  Event kinds are 1..max_event_kind (both loaders check). */
     int32_t max_event_kind;
+    /* OPTIONAL (NULL: callers write observation_tensor and scan it).  The nonzero entries
+     * of `player`'s observation tensor: writes their indices, ascending, to idx and their
+     * values to val (at most tensor_size each) and returns how many -- exactly the i with
+     * out[i] != 0.0 (a NaN counts, +-0 does not) of observation_tensor's out, and out[i].
+     * The tensor is mostly one-hot zeros; the learned models of the search read only its
+     * nonzeros.  tests/test_policy.py checks the equivalence. */
+    int32_t (*observation_nonzeros)(const void *st, int player, int32_t *idx, float *val);
 } kz_ops;
 
 #endif

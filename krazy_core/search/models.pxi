@@ -155,7 +155,7 @@ def model_values(state, model=None):
     return [R[i] for i in range(n)]
 
 
-def _observation_nonzeros(State state not None, int player, bint scan=False):
+def _observation_nonzeros(State state not None, player, bint scan=False):
     """Seat ``player``'s observation tensor as the search's learned models read it: ``(idx,
     val)``, the indices (ascending, list of int) and values (list of float) of its nonzero
     entries, from the game's ``observation_nonzeros`` (``scan=True``, or a game without it:
@@ -164,9 +164,10 @@ def _observation_nonzeros(State state not None, int player, bint scan=False):
     tensor, ``ValueError`` for a seat out of range."""
     _tensor_game(state, "_observation_nonzeros")
     cdef const kz_ops *ops = state.ops
-    if not 0 <= player < ops.num_players(state.data):
-        raise ValueError(f"player {player} out of range")
+    if type(player) is not int or not 0 <= player < ops.num_players(state.data):
+        raise ValueError(f"player must be a seat, an int in 0..{ops.num_players(state.data) - 1}, got {player!r}")
     cdef int32_t T = ops.tensor_size, k
+    cdef int seat = player
     cdef float *x = <float *>malloc(<size_t>(T + 1) * sizeof(float))
     cdef float *val = <float *>malloc(<size_t>(T + 1) * sizeof(float))
     cdef int32_t *nz = <int32_t *>malloc(<size_t>(T + 1) * sizeof(int32_t))
@@ -174,10 +175,10 @@ def _observation_nonzeros(State state not None, int player, bint scan=False):
         if x == NULL or val == NULL or nz == NULL:
             raise MemoryError()
         if scan or ops.observation_nonzeros == NULL:
-            ops.observation_tensor(state.data, player, x)
+            ops.observation_tensor(state.data, seat, x)
             k = kz_nonzero_inputs(x, T, nz, val)
         else:
-            k = _tensor_nonzeros(ops, state.data, player, x, nz, val)
+            k = _tensor_nonzeros(ops, state.data, seat, x, nz, val)
         return [int(nz[i]) for i in range(k)], [float(val[i]) for i in range(k)]
     finally:
         free(x)

@@ -13,7 +13,7 @@ from krazy_core.games.melds.laydown cimport (
     NK, JK, MLEN, NO_NAT, A_ADD, A_RUN, A_FINISH, MK_NONE, MK_BOOK, MK_RUN, Meld, kz_build,
     KIND_CODE, CODE_KIND, POINTS, CBOOKS, CRUNS,
     is_two, kind_rank, pos_rank, nat_kind, pos_hi, lo_max, nmelds, book_natural, book_wild,
-    run_natural, wildcard, ld_meld_step, run_mask, touches, ld_steps, ld_holds_contract)
+    run_natural, wildcard, ld_meld_step, ld_view, run_mask, touches, ld_steps, ld_holds_contract)
 
 # ------------------------------------------------------------------ constants
 cdef enum:

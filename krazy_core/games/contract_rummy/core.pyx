@@ -120,15 +120,8 @@ _init_tables()
 # melds/laydown.pyx (``ld_steps``, ``ld_holds_contract``) asks the shared solver, for the
 # seat's lay-down seen through a kz_build.
 cdef inline void build_view(const CRState *st, int p, kz_build *b) noexcept nogil:
-    b.hand = st.hand[p]
-    b.melds = &st.melds[p * 3]
-    b.round = st.round
-    b.wrap = st.opt_wrap
-    b.overlap = st.opt_overlap
-    b.building = st.phase == PH_BUILD
-    b.gd_k = st.gd_k
-    b.gd_open = st.gd_open
-    b.gd_last = st.gd_last
+    ld_view(b, st.hand[p], &st.melds[p * 3], st.round, st.opt_wrap, st.opt_overlap,
+            st.phase == PH_BUILD, st.gd_k, st.gd_open, st.gd_last)
 
 cdef int can_go_down(const CRState *st, int p) noexcept nogil:
     if st.down[p]:

@@ -72,6 +72,19 @@ ctypedef struct kz_build:
     int32_t gd_open             # 1 when that meld has been started, else 0
     int32_t gd_last             # a book's last natural kind laid, 0..51 (NO_NAT after its wild)
 
+cdef inline void ld_view(kz_build *b, const uint8_t *hand, const Meld *melds, int rnd, int wrap,
+                         int overlap, int building, int gd_k, int gd_open, int gd_last) noexcept nogil:
+    """Fills the view b (the fields as kz_build names them)."""
+    b.hand = hand
+    b.melds = melds
+    b.round = rnd
+    b.wrap = wrap
+    b.overlap = overlap
+    b.building = building
+    b.gd_k = gd_k
+    b.gd_open = gd_open
+    b.gd_last = gd_last
+
 # ------------------------------------------------------------------ tables (filled by laydown.pyx at import)
 cdef uint8_t KIND_CODE[NK]      # kind -> card code (suit << 4 | rank; Joker 0x50)
 cdef int32_t CODE_KIND[256]     # card code -> kind, -1 for a code that is no Crazy Rummy card

@@ -225,15 +225,8 @@ cdef int ld_steps(const kz_build *b, int32_t *out) noexcept nogil:
 
 cdef int ld_legal_actions(const kz_laydown *st, int32_t *out) noexcept nogil:
     cdef kz_build b
-    b.hand = st.hand[0]
-    b.melds = st.melds
-    b.round = st.round
-    b.wrap = st.opt_wrap
-    b.overlap = st.opt_overlap
-    b.building = st.phase == PH_BUILD
-    b.gd_k = st.gd_k
-    b.gd_open = st.gd_open
-    b.gd_last = st.gd_last
+    ld_view(&b, st.hand[0], st.melds, st.round, st.opt_wrap, st.opt_overlap, st.phase == PH_BUILD,
+            st.gd_k, st.gd_open, st.gd_last)
     return ld_steps(&b, out)
 
 

@@ -231,6 +231,13 @@ def test_a_split_hint_is_not_called_about_the_same():
     assert split == "No clear hint: the search is split between play K♣ (50%) and play J♦ (41%); then play 6♦ 9%."
     flat = cli.play._hint_text({1: 0.34, 2: 0.33, 3: 0.33}, labels, legal).plain
     assert flat == "No clear hint: the search rates these moves about the same (play 6♦ 34%, play J♦ 33%, play K♣ 33%)."
+    # a fresh user's two: 46% / 46% / 9% (two stand out), and 74% / 26% of two moves (one leads)
+    even = cli.play._hint_text({2: 0.46, 3: 0.45, 1: 0.09}, labels, legal).plain
+    assert even == "No clear hint: the search is split between play J♦ (46%) and play K♣ (45%); then play 6♦ 9%."
+    two = cli.play._hint_text({1: 0.74, 2: 0.26}, labels[:2], legal[:2]).plain
+    assert two == "Hint: play 6♦ (sure: 74% of the search's visits; next play J♦ 26%)"
+    close = cli.play._hint_text({1: 0.55, 2: 0.45}, labels[:2], legal[:2]).plain
+    assert close.startswith("No clear hint: the search rates these moves about the same")
 
 
 def test_a_refused_second_draw_says_you():

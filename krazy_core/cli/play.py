@@ -545,8 +545,9 @@ def _forced_turn(console, state, p, label, action, names, args, queue=None, ui=N
 
 def _hint_text(policy, labels, legal):
     """What the hint says about a search's visit shares ``{action: share}``: its choice and
-    how sure it is when it has an opinion (the top move has at least 1.5 times a fair share
-    and 10 points more than the next), else that it sees the moves as about equal."""
+    how sure it is when it has an opinion (the top move has 10 points more than the next and
+    at least 1.5 times a fair share or twice the next's), that it is split between two moves
+    when those two stand out from the rest, else that it sees the moves as about equal."""
     ranked = sorted(((v, a) for a, v in policy.items() if a in legal), key=lambda x: -x[0])
     if not ranked:
         return Text("No hint.", style="dim")
@@ -554,16 +555,17 @@ def _hint_text(policy, labels, legal):
     top_v, top_a = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else 0.0
     fair = 1.0 / len(ranked)
-    if len(ranked) == 1 or (top_v >= 1.5 * fair and top_v - second >= 0.10):
+    third = ranked[2][0] if len(ranked) > 2 else 0.0
+    if len(ranked) == 1 or (top_v - second >= 0.10 and (top_v >= 1.5 * fair or top_v >= 2 * second)):
         sure = "sure" if top_v >= 0.6 else ("fairly sure" if top_v >= 0.35 else "a slight preference")
         t = Text(f"Hint: {name[top_a]} ({sure}: {top_v:.0%} of the search's visits", style="green")
         if len(ranked) > 1:
             t.append(f"; next {name[ranked[1][1]]} {second:.0%}")
         t.append(")")
         return t
-    if top_v >= 1.5 * fair and len(ranked) > 1:
-        # one or two moves stand out but are too close to call: "about the same" would be
-        # wrong for 50% / 40% / 10%
+    if len(ranked) > 2 and (top_v >= 1.5 * fair or (second - third >= 0.10 and second >= 1.5 * third)):
+        # two moves stand out but are too close to call: "about the same" would be wrong
+        # for 50% / 40% / 10% or 46% / 46% / 9%
         t = f"No clear hint: the search is split between {name[top_a]} ({top_v:.0%}) and " \
             f"{name[ranked[1][1]]} ({second:.0%})"
         rest = ", ".join(f"{name[a]} {v:.0%}" for v, a in ranked[2:4])

@@ -98,3 +98,32 @@ def test_melds_answers_do_not_depend_on_import_order(tmp_path):
                          env=env, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == json.loads(json.dumps(here))
+
+
+def test_CR_3_meld_rules_refuse_values_out_of_range():
+    """A fresh user's: ``crazy_rules(ace_wrap='yes')`` turned wrapping on, ``MeldRules`` took
+    negative points and huge ranks; now each is a ValueError naming the value (KR-3, KR-14,
+    CR-2, CR-3, CR-10), and True / False (or 1 / 0) pass."""
+    from krazy_core.games import melds as M
+    hand = "QS KS AS 2S 5H"
+    for bad in ("yes", None, 2, 1.0, "x"):
+        with pytest.raises(ValueError, match="ace_wrap must be True or False"):
+            M.crazy_rules(ace_wrap=bad)
+        with pytest.raises(ValueError, match="ace_wrap must be True or False"):
+            M.crazy_best_arrangement(hand, ace_wrap=bad)
+        with pytest.raises(ValueError, match="overlapping_runs must be True or False"):
+            M.crazy_rules(overlapping_runs=bad)
+    with pytest.raises(ValueError, match="wild_points must be an int in 0..1000"):
+        M.MeldRules("crazy", 2, -5, 20)
+    with pytest.raises(ValueError, match="joker_points must be an int in 0..1000"):
+        M.kings_rules(7, joker_points=2 ** 70)
+    with pytest.raises(ValueError, match="wild_rank must be an int in 3..13"):
+        M.kings_rules(2 ** 70)
+    with pytest.raises(ValueError, match="wild_rank must be an int in 2..2"):
+        M.MeldRules("crazy", 7)
+    with pytest.raises(ValueError, match="game must be"):
+        M.MeldRules("gin")
+    with pytest.raises(ValueError, match="Crazy Rummy's options"):
+        M.MeldRules("kings", 7, ace_wrap=True)
+    assert M.crazy_best_arrangement(hand, ace_wrap=1) == M.crazy_best_arrangement(hand, ace_wrap=True)
+    assert M.best_arrangement(hand, M.crazy_rules(ace_wrap=True)).points == 5        # QS KS AS 2S a run, 5H left (CR-15)

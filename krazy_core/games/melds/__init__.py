@@ -175,8 +175,9 @@ class MeldRules:
     what a wild / Joker left in hand costs) or ``"crazy"`` (Crazy Rummy, CR-2, CR-3, CR-5,
     CR-15: books 3+ with at most 1 wild, runs 4+ with at most 2, 2s and Jokers wild;
     ``ace_wrap`` CR-3's K-A-2 runs, ``overlapping_runs`` CR-10's house rule).  Build one with
-    :func:`kings_rules` / :func:`crazy_rules` or a game's ``meld_rules(options)``; values are
-    checked when they are used (``ValueError``)."""
+    :func:`kings_rules` / :func:`crazy_rules` or a game's ``meld_rules(options)``.  Raises
+    ``ValueError`` for a value out of those ranges (points ints 0..1000; the options True or
+    False; Crazy Rummy's wild rank is 2)."""
 
     game: str
     wild_rank: int = 2
@@ -184,6 +185,21 @@ class MeldRules:
     joker_points: int = 50
     ace_wrap: bool = False
     overlapping_runs: bool = False
+
+    def __post_init__(self) -> None:
+        if self.game not in ("kings", "crazy"):
+            raise ValueError(f"game must be 'kings' or 'crazy', got {self.game!r}")
+        lo = 3 if self.game == "kings" else 2
+        hi = 13 if self.game == "kings" else 2
+        for name, low, high in (("wild_rank", lo, hi), ("wild_points", 0, 1000), ("joker_points", 0, 1000)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise ValueError(f"{name} must be an int in {low}..{high} ({self.game} rules), got {v!r}")
+        for name in ("ace_wrap", "overlapping_runs"):
+            faces._flag(name, getattr(self, name))
+        if self.game == "kings" and (self.ace_wrap or self.overlapping_runs):
+            raise ValueError("ace_wrap and overlapping_runs are Crazy Rummy's options (CR-3, CR-10), "
+                             "not Kings Rummy's")
 
 
 def kings_rules(wild_rank: int, *, wild_points: int = 20, joker_points: int = 50) -> MeldRules:

@@ -43,6 +43,12 @@ cdef int _kings_rules(kz_meld_rules *r, wild_rank, wild_points, joker_points) ex
     return 0
 
 
+def _flag(name, v):
+    """An option that is on or off: True / False (or the ints 1 / 0), else ``ValueError``."""
+    if not isinstance(v, (bool, int)) or v not in (0, 1):
+        raise ValueError(f"{name} must be True or False, got {v!r}")
+
+
 def _card_items(cards, what="hand"):
     """The items of a hand as a caller gives it: a string split at spaces and commas, else the
     collection's items (an iterator read once).  Raises ``ValueError`` for bytes and for what
@@ -364,14 +370,15 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
     the house rule ``overlapping_runs`` (:func:`best_arrangement` has).  A contract has at
     most 3 melds (CR-4: ``books`` and ``runs`` ints 0..3).
 
-    Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, a
-    contract that is not ``(books, runs)`` of at most 3 melds, or a contract-mode hand
-    beyond CR-1 of more than 22 cards."""
+    Raises ``ValueError`` for a bad card (not S H D C, A..K or JK), more than 32 cards, an
+    ``ace_wrap`` that is not True or False, a contract that is not ``(books, runs)`` of at
+    most 3 melds, or a contract-mode hand beyond CR-1 of more than 22 cards."""
     cdef kz_meld_rules r
     cdef kz_arrangement a
     cdef uint8_t buf[KZ_MELD_MAX_HAND]
     cdef int32_t pts
     cdef int nb = -1, nr = -1
+    _flag("ace_wrap", ace_wrap)
     kz_rules_crazy(&r, 1 if ace_wrap else 0)
     codes = _parse_crazy_cards(hand)
     cdef int n = _load(codes, buf)

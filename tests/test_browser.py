@@ -743,3 +743,22 @@ def test_the_lobby_fits_a_phone(server, browser):
     shot(page, "lobby-phone")
     assert errors(page) == []
     page.close()
+
+
+def test_CR_6_a_phone_shows_all_thirteen_cards_of_a_round_7_hand(server, browser):
+    """A fresh user's: on a phone the hand was one row that scrolled sideways with nothing
+    saying so (2-3 of 10 cards hidden; round 7 deals 13, CR-6).  Now it wraps: every card
+    lies inside the 390-pixel screen, and the page never scrolls sideways."""
+    app, url = server
+    page = open_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(url + "/")
+    _lobby(page, url, "contract-rummy", ["human", "heuristic", "heuristic"], goto=False,
+           options={"rounds": 1, "first_round": 7})
+    wait_js(page, "document.querySelectorAll('#hand .card').length === 13")
+    boxes = page.locator("#hand .card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
+    assert len(boxes) == 13 and all(0 <= left and right <= 390 for left, right in boxes), boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "phone-round-7-hand")
+    assert errors(page) == []
+    page.close()

@@ -37,6 +37,15 @@ def is_bool(x):
     return isinstance(x, bool) or (type(x).__module__ == "numpy" and type(x).__name__ in ("bool", "bool_"))
 
 
+def flag(name, v):
+    """A rule option that is on or off (``ace_wrap``, ``overlapping_runs``) as a bool: ``True``
+    or ``False`` (numpy's bool too), else ``ValueError`` naming it -- a truthy string such as
+    ``'no'`` turned the rule on."""
+    if is_bool(v):
+        return bool(v)
+    raise ValueError(f"{name} must be True or False, got {v!r}")
+
+
 def c_int(x, what="argument"):
     """``x`` as an int that fits a C ``int``: the argument check of the compiled methods that
     take an int (an action id, a seat, a card code, a count).  Raises ``TypeError`` for a

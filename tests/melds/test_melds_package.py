@@ -103,10 +103,11 @@ def test_melds_answers_do_not_depend_on_import_order(tmp_path):
 def test_CR_3_meld_rules_refuse_values_out_of_range():
     """A fresh user's: ``crazy_rules(ace_wrap='yes')`` turned wrapping on, ``MeldRules`` took
     negative points and huge ranks; now each is a ValueError naming the value (KR-3, KR-14,
-    CR-2, CR-3, CR-10), and True / False (or 1 / 0) pass."""
+    CR-2, CR-3, CR-10), and True / False (numpy's too) and any integer pass."""
+    import numpy as np
     from krazy_core.games import melds as M
     hand = "QS KS AS 2S 5H"
-    for bad in ("yes", None, 2, 1.0, "x"):
+    for bad in ("yes", None, 2, 1, 1.0, "x"):
         with pytest.raises(ValueError, match="ace_wrap must be True or False"):
             M.crazy_rules(ace_wrap=bad)
         with pytest.raises(ValueError, match="ace_wrap must be True or False"):
@@ -125,5 +126,6 @@ def test_CR_3_meld_rules_refuse_values_out_of_range():
         M.MeldRules("gin")
     with pytest.raises(ValueError, match="Crazy Rummy's options"):
         M.MeldRules("kings", 7, ace_wrap=True)
-    assert M.crazy_best_arrangement(hand, ace_wrap=1) == M.crazy_best_arrangement(hand, ace_wrap=True)
+    assert M.crazy_best_arrangement(hand, ace_wrap=np.True_) == M.crazy_best_arrangement(hand, ace_wrap=True)
+    assert M.kings_rules(np.int64(9)).wild_rank == 9                # any integer, numpy's too
     assert M.best_arrangement(hand, M.crazy_rules(ace_wrap=True)).points == 5        # QS KS AS 2S a run, 5H left (CR-15)

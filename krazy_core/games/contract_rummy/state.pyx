@@ -65,7 +65,8 @@ if sum(seg.size for seg in TENSOR_LAYOUT) != TENSOR:
 if max(EVENT_NAMES) != EV_GAME_OVER:
     raise ImportError("contract_rummy: EVENT_NAMES does not end at the core's last event kind")
 
-from krazy_core._validate import c_int as _c_int, action_int as _action_int, index_in as _index_in, is_bool as _is_bool
+from krazy_core._validate import (c_int as _c_int, action_int as _action_int, index_in as _index_in,
+                                  is_bool as _is_bool, flag as _flag)
 
 cdef inline CRState *S(State s) except NULL:
     if s.data == NULL:                 # made without its factory: raise, never dereference
@@ -773,13 +774,6 @@ def is_run(cards, *, ace_wrap=False) -> bool:
     return _meld_kind(cards, _flag("ace_wrap", ace_wrap)) == KZ_MELD_RUN
 
 
-def _flag(name, v):
-    """A helper's rule option (``ace_wrap``, ``overlapping_runs``) as a bool: ``True`` or
-    ``False`` (a numpy bool too), else ``ValueError`` -- a truthy string such as ``'no'``
-    turned the rule on."""
-    if _is_bool(v):                     # numpy's bool too
-        return bool(v)
-    raise ValueError(f"{name} must be True or False, got {v!r}")
 
 
 def _round_no(rnd):

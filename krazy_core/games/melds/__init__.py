@@ -152,6 +152,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, List, NamedTuple, Optional, Tuple, Union, overload
 
+from krazy_core._validate import flag, index_in
 from krazy_core.games.melds import faces, optimizer
 from krazy_core.games.melds.faces import (  # noqa: F401
     MAX_HAND, BOOK, RUN, is_book, is_run, is_meld, deadwood_points,
@@ -193,10 +194,10 @@ class MeldRules:
         hi = 13 if self.game == "kings" else 2
         for name, low, high in (("wild_rank", lo, hi), ("wild_points", 0, 1000), ("joker_points", 0, 1000)):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            if index_in(v, low, high) is None:          # any integer (numpy's too), never a bool
                 raise ValueError(f"{name} must be an int in {low}..{high} ({self.game} rules), got {v!r}")
         for name in ("ace_wrap", "overlapping_runs"):
-            faces._flag(name, getattr(self, name))
+            flag(name, getattr(self, name))
         if self.game == "kings" and (self.ace_wrap or self.overlapping_runs):
             raise ValueError("ace_wrap and overlapping_runs are Crazy Rummy's options (CR-3, CR-10), "
                              "not Kings Rummy's")

@@ -22,7 +22,7 @@ from krazy_core.games.melds.contract cimport (kz_contract_query, KZ_CQ_KINDS, KZ
 
 from krazy_core.games.melds.optimizer import best_laydown
 from krazy_core.cards import parse_card, format_card
-from krazy_core._validate import c_int as _c_int, index_in as _index_in
+from krazy_core._validate import c_int as _c_int, index_in as _index_in, flag as _flag
 
 MAX_HAND = KZ_MELD_MAX_HAND
 BOOK = KZ_MELD_BOOK
@@ -41,12 +41,6 @@ cdef int _kings_rules(kz_meld_rules *r, wild_rank, wild_points, joker_points) ex
             raise ValueError(f"{name} must be an int in 0..1000, got {v!r}")
     kz_rules_kings(r, w, wp, jp)
     return 0
-
-
-def _flag(name, v):
-    """An option that is on or off: True / False (or the ints 1 / 0), else ``ValueError``."""
-    if not isinstance(v, (bool, int)) or v not in (0, 1):
-        raise ValueError(f"{name} must be True or False, got {v!r}")
 
 
 def _card_items(cards, what="hand"):

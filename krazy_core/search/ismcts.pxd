@@ -88,6 +88,9 @@ ctypedef struct kz_worker:
     float v_b2
     float *v_obs            # T floats: scratch observation tensor
     float *v_h              # H floats: scratch hidden layer
+    int32_t *v_nz           # T: scratch, the indices of the tensor's nonzero inputs
+    float *v_nzv            # T: scratch, their values
+    int32_t *v_on           # H: scratch, the hidden units above 0
     # learned policy as the selection prior (prior_from="model"): an MLP over the
     # acting seat's observation tensor, logits = relu(x @ w1 + b1) @ w2 + b2, softmax over
     # the legal actions; child i gets + prior * P(a) * sqrt(avail) / (1 + visits) (PUCT-style)

@@ -3,65 +3,6 @@
 #
 # Included by ismcts.pyx (textually: one C unit with it).
 
-# ------------------------------------------------------------------------- learned value
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline void _first_layer(const float *w1, const float *b1, const float *x, int T, int H,
-                              float *h) noexcept nogil:
-    """``h = x @ w1 + b1`` (before the ReLU), ``w1`` (T, H) input-major.  The input is mostly
-    zeros (one-hot cards and dice), so only the rows of the nonzero inputs are added (the
-    same sums, in input order, as the dense product)."""
-    cdef int i, j
-    cdef const float *row
-    cdef float xi
-    for j in range(H):
-        h[j] = b1[j]
-    for i in range(T):
-        xi = x[i]
-        if xi != 0.0:
-            row = w1 + <size_t>i * H
-            for j in range(H):
-                h[j] += xi * row[j]
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-@cython.cdivision(True)
-cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
-    """``R[p]`` = seat p's modelled return at the unfinished state ``st``: the MLP's chance to
-    win from p's own observation tensor, normalized so the seats' values sum to 1 (with
-    ``v_loser``, a game of one loser: the chances to lose ``1 - v`` sum to 1 and ``R[p]`` is
-    1 minus p's, so the values sum to n - 1 as the returns do).  The input
-    is mostly zeros (one-hot cards and dice), so the first layer adds the rows of ``w1`` of
-    the nonzero inputs only (the same sums, in input order, as ``x @ w1``)."""
-    cdef const kz_ops *ops = w.ops
-    cdef int np_ = ops.num_players(st), p, i, j, H = w.v_hidden, T = w.v_inputs
-    cdef float *h = w.v_h
-    cdef float *x = w.v_obs
-    cdef float z
-    cdef double total = 0.0
-    for p in range(np_):
-        ops.observation_tensor(st, p, x)
-        _first_layer(w.v_w1, w.v_b1, x, T, H, h)
-        z = w.v_b2
-        for j in range(H):
-            if h[j] > 0.0:
-                z += h[j] * w.v_w2[j]
-        R[p] = 1.0 / (1.0 + exp(-<double>z))
-        if w.v_loser:
-            R[p] = 1.0 - R[p]           # the chance to lose
-        total += R[p]
-    if total > 0.0:
-        for p in range(np_):
-            R[p] /= total
-    elif w.v_loser:
-        for p in range(np_):
-            R[p] = 1.0 / np_
-    if w.v_loser:
-        for p in range(np_):
-            R[p] = 1.0 - R[p]
-
-
 cdef extern from *:
     """
     /* The policy's first layer over the nonzero inputs (_policy_probs).  Every path gives
@@ -299,6 +240,44 @@ cdef inline int32_t _tensor_nonzeros(const kz_ops *ops, const void *st, int32_t 
         return ops.observation_nonzeros(st, p, nz, val)
     ops.observation_tensor(st, p, x)
     return kz_nonzero_inputs(x, ops.tensor_size, nz, val)
+
+
+# ------------------------------------------------------------------------- learned value
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+cdef void _model_values(kz_worker *w, const void *st, double *R) noexcept nogil:
+    """``R[p]`` = seat p's modelled return at the unfinished state ``st``: the MLP's chance to
+    win from p's own observation tensor, normalized so the seats' values sum to 1 (with
+    ``v_loser``, a game of one loser: the chances to lose ``1 - v`` sum to 1 and ``R[p]`` is
+    1 minus p's, so the values sum to n - 1 as the returns do).  The first layer is the
+    policy's (``kz_sparse_first_layer`` over the tensor's nonzero entries, the same floats
+    as ``x @ w1 + b1``); the output adds its live units in index order."""
+    cdef const kz_ops *ops = w.ops
+    cdef int np_ = ops.num_players(st), p, t, j, k, m, H = w.v_hidden
+    cdef float *h = w.v_h
+    cdef float z
+    cdef double total = 0.0
+    for p in range(np_):
+        k = _tensor_nonzeros(ops, st, p, w.v_obs, w.v_nz, w.v_nzv)
+        m = kz_sparse_first_layer(w.v_w1, w.v_b1, w.v_nz, w.v_nzv, k, H, h, w.v_on)
+        z = w.v_b2
+        for t in range(m):
+            j = w.v_on[t]
+            z += h[j] * w.v_w2[j]
+        R[p] = 1.0 / (1.0 + exp(-<double>z))
+        if w.v_loser:
+            R[p] = 1.0 - R[p]           # the chance to lose
+        total += R[p]
+    if total > 0.0:
+        for p in range(np_):
+            R[p] /= total
+    elif w.v_loser:
+        for p in range(np_):
+            R[p] = 1.0 / np_
+    if w.v_loser:
+        for p in range(np_):
+            R[p] = 1.0 - R[p]
 
 
 @cython.boundscheck(False)

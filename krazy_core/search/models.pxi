@@ -20,7 +20,10 @@ cdef int _attach_model(_Worker wk, dict model) except -1:
     wk.w.v_loser = 1 if model.get("outcome") == "one_loser" else 0
     wk.w.v_obs = <float *>malloc(<size_t>(wk.w.v_inputs + 1) * sizeof(float))
     wk.w.v_h = <float *>malloc(<size_t>(wk.w.v_hidden + 1) * sizeof(float))
-    if wk.w.v_obs == NULL or wk.w.v_h == NULL:
+    wk.w.v_nz = <int32_t *>malloc(<size_t>(wk.w.v_inputs + 1) * sizeof(int32_t))
+    wk.w.v_nzv = <float *>malloc(<size_t>(wk.w.v_inputs + 1) * sizeof(float))
+    wk.w.v_on = <int32_t *>malloc(<size_t>(wk.w.v_hidden + 1) * sizeof(int32_t))
+    if wk.w.v_obs == NULL or wk.w.v_h == NULL or wk.w.v_nz == NULL or wk.w.v_nzv == NULL or wk.w.v_on == NULL:
         raise MemoryError()
     return 0
 

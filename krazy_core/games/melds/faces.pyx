@@ -281,20 +281,6 @@ cdef enum:
 _ROUND_OF = {(2, 0): 1, (1, 1): 2, (0, 2): 3, (3, 0): 4, (2, 1): 5, (1, 2): 6, (0, 3): 7}
 
 
-def _contract_points(codes, books, runs, ace_wrap):
-    """Contract mode's exact answer (the optimizer, :func:`optimizer.best_laydown`):
-    ``(points, arrangement)``, the fewest points ``codes`` leave laying ``books`` books and
-    ``runs`` runs as CR-10 lays them (no overlapping_runs) and that lay-down (int codes:
-    ``(melds, leftover, points)``); ``(-1, None)`` when they cannot be laid; None when the
-    contract is no round's (CR-4) or the hand breaks CR-1 (more than 2 of a card or 4
-    Jokers), where only the search answers."""
-    rnd = _ROUND_OF.get((books, runs))
-    if rnd is None or _beyond_cr1(codes):
-        return None
-    r = best_laydown(codes, rnd, bool(ace_wrap), False, True, False)
-    return (-1, None) if r is None else (r[2], r)
-
-
 def _contract_counts(contract):
     """``(books, runs)`` of a contract, checked: ints, at most 3 melds in all (CR-4)."""
     if not isinstance(contract, (tuple, list)) or len(contract) != 2:
@@ -398,6 +384,27 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
         if pts < 0:
             return None
     return _arrangement_lists(&r, codes, &a, as_codes, ascii)
+
+
+def _search_contract(hand, contract, ace_wrap=False):
+    """Tests: the contract mode's search alone (``kz_meld_contract``, CR-10: two runs of a
+    suit apart) on any hand of at most 22 cards, as ``crazy_best_arrangement``'s codes form,
+    or None -- the independent answer the contract optimizer is checked against."""
+    cdef kz_meld_rules r
+    cdef kz_arrangement a
+    cdef uint8_t buf[KZ_MELD_MAX_HAND]
+    cdef int32_t pts
+    cdef int nb, nr
+    _flag("ace_wrap", ace_wrap)
+    kz_rules_crazy(&r, 1 if ace_wrap else 0)
+    codes = _parse_crazy_cards(hand)
+    if len(codes) > BEYOND_CR1_MAX:
+        raise ValueError(f"the search alone takes at most {BEYOND_CR1_MAX} cards, got {len(codes)}")
+    cdef int n = _load(codes, buf)
+    nb, nr = _contract_counts(contract)
+    with nogil:
+        pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
+    return None if pts < 0 else _arrangement_lists(&r, codes, &a, True, True)
 
 
 

@@ -373,12 +373,13 @@ def crazy_best_arrangement(hand, *, ace_wrap=False, contract=None, as_codes=Fals
                 f"of a card or more than 4 Jokers (beyond CR-1 only the search answers, and past "
                 f"{BEYOND_CR1_MAX} cards it can take seconds); got {n}: pass a Crazy Rummy hand "
                 f"(up to {KZ_MELD_MAX_HAND} cards) or fewer cards")
-        if not _feasible(&r, codes, nb, nr, False):
-            return None             # no such lay-down (the going-down check)
         rnd = _ROUND_OF.get((nb, nr))
         if rnd is not None and not beyond:
+            # the optimizer asks the going-down check itself (None: no such lay-down)
             lay = best_laydown(codes, rnd, bool(ace_wrap), False, True, False)
             return None if lay is None else _exact_lists(&r, lay, as_codes, ascii)
+        if not _feasible(&r, codes, nb, nr, False):
+            return None             # no such lay-down (the going-down check): the search need not prove it
         with nogil:
             pts = kz_meld_contract(&r, buf, n, nb, nr, &a)
         if pts < 0:

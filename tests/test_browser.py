@@ -768,3 +768,23 @@ def test_CR_6_a_phone_shows_all_thirteen_cards_of_a_round_7_hand(server, browser
     shot(page, "phone-round-7-hand")
     assert errors(page) == []
     page.close()
+
+
+def test_CR_6_a_desktop_shows_every_card_of_a_big_hand(server, browser):
+    """A fresh user's: at 1280x800 a 19-card hand (buys add cards, CR-8) ran off the right
+    edge in one row.  The hand wraps: every card of a 25-card hand lies inside the table."""
+    app, url = server
+    page = open_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(url + "/")
+    _lobby(page, url, "contract-rummy", ["human", "heuristic", "heuristic"], goto=False,
+           options={"rounds": 1, "first_round": 7})
+    wait_js(page, "document.querySelectorAll('#hand .card').length === 13")
+    # twelve more cards drawn into the hand as the page shows it (the layout, not the rules)
+    page.evaluate("""() => { const h = document.querySelector('#hand');
+        const c = h.querySelector('.card'); for (let i = 0; i < 12; i++) h.append(c.cloneNode(true)); }""")
+    width = page.evaluate("document.querySelector('#hand').getBoundingClientRect().right")
+    boxes = page.locator("#hand .card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
+    assert len(boxes) == 25 and all(0 <= left and right <= width for left, right in boxes), (width, boxes)
+    shot(page, "desktop-25-card-hand")
+    page.close()

@@ -88,3 +88,9 @@ cdef extern from "krazy/ops.h" nogil:
         # OPTIONAL (NULL: write observation_tensor and scan it): the tensor's nonzero entries,
         # indices ascending to idx, values to val; returns how many (exactly out[i] != 0.0)
         int32_t (*observation_nonzeros)(const void *st, int player, int32_t *idx, float *val) noexcept nogil
+        # OPTIONAL (NULL: unweighted worlds): log likelihood of the opponents' (all seats but
+        # player's) observed choices in the determinized world st (belief weighting); with
+        # seat_loglik, each seat's under the model's two kinds (2 doubles a seat)
+        double (*belief_logweight)(const void *st, int player, double *seat_loglik) noexcept nogil
+        # OPTIONAL (with belief_logweight): new future chance draws for a determinized world
+        void (*redraw)(void *st, kz_rng *rng) noexcept nogil

@@ -3,7 +3,7 @@
 tree and one worker struct per thread.  Nothing here holds a Python object, so a worker's
 iterations run without the GIL."""
 from libc.stdint cimport int32_t, int64_t
-from krazy_core._ops cimport kz_ops, kz_rng
+from krazy_core._ops cimport kz_ops, kz_rng, KZ_MAX_PLAYERS
 
 
 ctypedef struct kz_node:
@@ -115,3 +115,18 @@ ctypedef struct kz_worker:
     int32_t chance_nodes
     int32_t c_inputs        # ops.tensor_size
     float *c_obs            # c_inputs floats: scratch observation tensor
+    # belief weighting (beliefs=N, ops.belief_logweight): N determinizations drawn once per
+    # search and played in proportion to their weights (sampling importance resampling),
+    # each with new future chance draws (ops.redraw) every time it is played
+    int32_t pool_cap        # N: worlds to draw (0: off, every iteration determinizes anew)
+    int32_t pool_n          # worlds drawn (0: not yet; the first iteration draws them)
+    char *pool              # pool_cap * ops.state_size bytes: the worlds
+    double *pool_cdf        # pool_cap: their cumulative weights, the last 1.0
+    double pool_ess         # the weights' effective sample size (sum w)^2 / sum w^2 (out)
+    double pool_tau         # the power the weights were tempered to, in (0, 1] (out)
+    int32_t opp_belief      # 1 (opponents="belief"): after the pool is drawn, the seats it
+                            # finds heuristic-like (pool_heur >= BELIEF_KIND) play the
+                            # heuristic in the tree (opp_mask), the others are tree nodes
+    int32_t opp_mask        # bit q: seat q's moves are ops.heuristic_action, no tree node
+    double pool_heur[KZ_MAX_PLAYERS]   # per seat, the pool's posterior that it is of the
+                            # model's first kind (KK: heuristic-like); -1: no evidence (out)

@@ -38,7 +38,8 @@ from libc.string cimport memcmp, memcpy, memset
 cdef extern from "krazy/clock.h" nogil:
     double kz_monotonic_s() noexcept     # CLOCK_MONOTONIC (POSIX) or QueryPerformanceCounter (Windows)
 
-from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, KZ_MAX_PLAYERS)
+from krazy_core._ops cimport (kz_ops, kz_rng, kz_rng_seed, kz_next, kz_bounded, kz_uniform,
+                              KZ_MAX_PLAYERS)
 from krazy_core._state cimport State
 
 import dataclasses
@@ -52,6 +53,8 @@ cdef enum:
 cdef extern from *:
     """#define SLICE 0.05"""
     const double SLICE          # seconds between two looks for signals (Ctrl-C) in the caller's thread
+cdef double BELIEF_KIND = 0.9   # opponents="belief": the posterior from which a seat plays the heuristic
+cdef double BELIEF_MIN_ESS = 64.0   # belief weights are tempered to keep at least this effective sample size
 
 NODE_BYTES = sizeof(kz_node) + sizeof(kz_link)   # 32 + 8: statistics and sibling link
 # the options (one frozen dataclass) and their defaults live in search/options.py; re-exported here
@@ -210,6 +213,123 @@ cdef inline int32_t _rollout_action(kz_worker *w, void *st) noexcept nogil:
     return w.legal[kz_bounded(&w.rng, <uint32_t>n)]
 
 
+cdef double _pool_ess(const double *logw, int32_t n, double tau) noexcept nogil:
+    """The effective sample size (sum w)^2 / sum w^2 of the weights exp(tau * logw), logw <= 0."""
+    cdef double total = 0.0, sq = 0.0, x
+    cdef int32_t i
+    for i in range(n):
+        x = exp(tau * logw[i])
+        total += x
+        sq += x * x
+    return total * total / sq
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef void _draw_pool(kz_worker *w, kz_rng *rng) noexcept nogil:
+    """Belief weighting: draw ``pool_cap`` determinizations of the root from rng and weigh
+    each by ``exp(ops.belief_logweight)`` (normalized by the largest, so no overflow); their
+    cumulative weights go to ``pool_cdf``.  When every weight is equal (no opponent has
+    shown a choice the model reads) the pool is dropped: iterations determinize anew."""
+    cdef const kz_ops *ops = w.ops
+    cdef size_t size = <size_t>ops.state_size
+    cdef int32_t i, q, n = w.pool_cap, players = ops.num_players(w.root)
+    cdef double mx = -1e300, mn = 1e300, total = 0.0, sq = 0.0, x, y, lo, hi, target
+    cdef double seat[2 * KZ_MAX_PLAYERS]
+    cdef double kind_max[2 * KZ_MAX_PLAYERS]
+    cdef double kind_sum[2 * KZ_MAX_PLAYERS]
+    cdef char *world
+    for q in range(2 * KZ_MAX_PLAYERS):
+        kind_max[q] = -1e300
+        kind_sum[q] = 0.0
+    for i in range(n):
+        world = w.pool + <size_t>i * size
+        memcpy(world, w.root, size)
+        ops.determinize(world, w.searcher, rng)
+        x = ops.belief_logweight(world, w.searcher, seat)
+        w.pool_cdf[i] = x
+        if x > mx:
+            mx = x
+        if x < mn:
+            mn = x
+        for q in range(2 * players):    # running log-sum-exp of each seat's kind likelihoods
+            y = seat[q]
+            if y > kind_max[q]:
+                kind_sum[q] = kind_sum[q] * exp(kind_max[q] - y) + 1.0
+                kind_max[q] = y
+            else:
+                kind_sum[q] += exp(y - kind_max[q])
+    for q in range(players):            # each kind equally likely a priori (the model's prior
+        x = kind_max[2 * q] + log(kind_sum[2 * q])          # is in its weights, not here)
+        y = kind_max[2 * q + 1] + log(kind_sum[2 * q + 1])
+        w.pool_heur[q] = -1.0 if (q == w.searcher or x == y) else 1.0 / (1.0 + exp(y - x))
+        if w.opp_belief and w.pool_heur[q] >= BELIEF_KIND:
+            w.opp_mask |= 1 << q
+    w.pool_n = n
+    w.pool_tau = 1.0
+    if not (mx - mn > 1e-12):           # equal weights (or NaN): nothing to weigh
+        w.pool_cap = 0
+        w.pool_ess = n
+        return
+    for i in range(n):
+        w.pool_cdf[i] -= mx
+    target = BELIEF_MIN_ESS if n >= 4 * BELIEF_MIN_ESS else 0.25 * n
+    if _pool_ess(w.pool_cdf, n, 1.0) < target:
+        # tempered: the weights' power tau in (0, 1) whose effective sample size is
+        # BELIEF_MIN_ESS (bisection; the ESS falls as tau grows), so that a few worlds the
+        # model likes best (several opponents' evidence multiplied) do not stand for all
+        # (a pool of under 4 * BELIEF_MIN_ESS worlds keeps a quarter of its size)
+        lo = 0.0
+        hi = 1.0
+        for i in range(30):
+            x = 0.5 * (lo + hi)
+            if _pool_ess(w.pool_cdf, n, x) >= target:
+                lo = x
+            else:
+                hi = x
+        w.pool_tau = lo
+    for i in range(n):
+        x = exp(w.pool_tau * w.pool_cdf[i])
+        total += x
+        sq += x * x
+        w.pool_cdf[i] = total
+    for i in range(n):
+        w.pool_cdf[i] /= total
+    w.pool_cdf[n - 1] = 1.0
+    w.pool_ess = total * total / sq
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef inline void _world(kz_worker *w, void *st, kz_rng *rng) noexcept nogil:
+    """The iteration's determinization into st: drawn anew (ops.determinize), or with belief
+    weighting a pooled world picked in proportion to its weight, with new chance draws."""
+    cdef const kz_ops *ops = w.ops
+    cdef int32_t lo, hi, mid
+    cdef double u
+    cdef kz_rng pool_rng
+    if w.pool_cap > 0 and w.pool_n == 0:
+        # the pool's own generator, seeded from rng without drawing from it: a pool that is
+        # dropped (no evidence) leaves the search exactly the one without beliefs
+        kz_rng_seed(&pool_rng, rng.s[0] ^ rng.s[2] ^ 0xB5AD4ECEDA1CE2A9ULL)
+        _draw_pool(w, &pool_rng)
+    if w.pool_cap <= 0:
+        memcpy(st, w.root, <size_t>ops.state_size)
+        ops.determinize(st, w.searcher, rng)
+        return
+    u = kz_uniform(rng)
+    lo = 0
+    hi = w.pool_n - 1
+    while lo < hi:                      # the first world whose cumulative weight passes u
+        mid = (lo + hi) >> 1
+        if w.pool_cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    memcpy(st, w.pool + <size_t>lo * <size_t>ops.state_size, <size_t>ops.state_size)
+    ops.redraw(st, rng)
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cdef void _iterate(kz_worker *w) noexcept nogil:
@@ -229,19 +349,20 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
     cdef bint fresh = False
     if w.paired:
         if w.round_pos >= w.round_n:            # a new round: one world for every root action
-            memcpy(w.det, w.root, <size_t>ops.state_size)
-            if not w.omniscient:
-                ops.determinize(w.det, w.searcher, &w.round_rng)
+            if w.omniscient:
+                memcpy(w.det, w.root, <size_t>ops.state_size)
+            else:
+                _world(w, w.det, &w.round_rng)
             kz_rng_seed(&w.det_rng, kz_next(&w.round_rng))
             w.round_n = ops.legal_actions(w.det, w.round_actions)
             w.round_pos = 0
         memcpy(st, w.det, <size_t>ops.state_size)
         w.rng = w.det_rng
         forced = w.round_actions[w.round_pos]
-    else:
+    elif w.omniscient:
         memcpy(st, w.root, <size_t>ops.state_size)
-        if not w.omniscient:
-            ops.determinize(st, w.searcher, &w.rng)
+    else:
+        _world(w, st, &w.rng)
 
     # ---- selection and expansion
     while not ops.is_terminal(st):
@@ -249,7 +370,7 @@ cdef void _iterate(kz_worker *w) noexcept nogil:
         n = ops.legal_actions(st, w.legal)
         if n <= 0:
             break
-        if w.opp_heuristic and p != w.searcher:
+        if (w.opp_mask >> p) & 1:
             a = ops.heuristic_action(st, &w.rng)  # modelled opponent: no tree node
             ops.apply_action(st, a, NULL)
             w.tree_actions += 1
@@ -454,6 +575,8 @@ cdef class _Worker:
         free(self.w.p_nzv)
         free(self.w.p_on)
         free(self.w.c_obs)
+        free(self.w.pool)
+        free(self.w.pool_cdf)
 
     def run(self, bint interruptible=False):
         """Iterate to the budget without the GIL.  ``interruptible`` (the caller's own
@@ -531,6 +654,7 @@ def _worker_from_tree(State root, bytes nodes, bytes links, prior, int32_t n,
     wk.w.root = root.data
     wk.w.searcher = searcher
     wk.w.opp_heuristic = opp_heuristic
+    wk.w.opp_mask = ~(1 << searcher) if opp_heuristic else 0
     wk.w.tree.n = n
     wk.w.tree.cap = n
     wk.w.tree.max_nodes = max_nodes
@@ -578,7 +702,7 @@ cdef int _check_worker(w) except -1:
 cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double prior,
                           bint heuristic, int32_t max_rollout, int64_t max_iterations,
                           double deadline, int32_t max_nodes, bint paired, bint opp_heuristic,
-                          bint omniscient, bint horizon_round, int32_t tree_depth):
+                          bint omniscient, bint horizon_round, int32_t tree_depth, int32_t beliefs=0):
     cdef const kz_ops *ops = state.ops
     cdef _Worker wk = _Worker.__new__(_Worker)
     if ops.num_distinct_actions > KEY_ACTION + 1:
@@ -605,6 +729,10 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
     wk.w.prior = prior if ops.heuristic_action != NULL else 0.0
     wk.w.omniscient = 1 if omniscient else 0
     wk.w.opp_heuristic = 1 if (opp_heuristic and ops.heuristic_action != NULL) else 0
+    if wk.w.opp_heuristic:
+        wk.w.opp_mask = ~(1 << wk.w.searcher)
+    for k in range(KZ_MAX_PLAYERS):
+        wk.w.pool_heur[k] = -1.0
     wk.w.max_iterations = max_iterations
     wk.w.deadline = deadline
     wk.w.tree_depth = tree_depth
@@ -620,7 +748,27 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
         memset(wk.w.best_share, 0, <size_t>(ops.num_distinct_actions + 1) * sizeof(double))
         wk.w.round_rng = wk.w.rng
         kz_next(&wk.w.rng)
+    if beliefs > 0 and not omniscient and ops.belief_logweight != NULL and ops.redraw != NULL:
+        wk.w.pool = <char *>malloc(<size_t>beliefs * <size_t>ops.state_size)
+        wk.w.pool_cdf = <double *>malloc(<size_t>beliefs * sizeof(double))
+        if wk.w.pool == NULL or wk.w.pool_cdf == NULL:
+            raise MemoryError()
+        wk.w.pool_cap = beliefs
     return wk
+
+
+def _belief_logweight(State state not None, player):
+    """Test hook: the game's ``ops.belief_logweight`` of ``state`` read as a world seen by
+    ``player`` (the log likelihood of the other seats' recorded choices), or None for a game
+    without a belief model.  Raises ``ValueError`` for a seat out of range."""
+    if state.data == NULL:
+        state._not_ready()
+    if state.ops.belief_logweight == NULL:
+        return None
+    if type(player) is not int or not 0 <= player < state.ops.num_players(state.data):
+        raise ValueError(f"player must be a seat, an int in 0..{state.ops.num_players(state.data) - 1}, "
+                         f"got {player!r}")
+    return state.ops.belief_logweight(state.data, <int>player, NULL)
 
 
 # ------------------------------------------------------------------------- learned models: loading, faces
@@ -709,12 +857,17 @@ class SearchResult:
     one 40-byte node per iteration), ``tree_bytes`` (node pool bytes allocated, all trees), ``max_depth`` (deepest tree node reached), ``rollout_actions`` (mean actions
     per rollout), ``truncated`` (rollouts cut by ``max_rollout``), ``reused`` (root visits
     carried over from ``previous``: 0 for a fresh tree), ``tree`` (a :class:`SearchTree` to
-    continue with ``search(..., previous=result)`` when ``reuse=True``; ``None`` otherwise).
+    continue with ``search(..., previous=result)`` when ``reuse=True``; ``None`` otherwise),
+    ``beliefs`` (with ``beliefs=N`` and a pool in use, the first tree's: ``{"worlds": N,
+    "ess": the weights' effective sample size, "tau": the power the weights were tempered
+    to (1.0: none), "heuristic_like": {seat: posterior that the
+    seat is of the model's first kind}}`` for the seats with evidence; ``None`` when no
+    world weighed differently or beliefs are off).
     """
 
     __slots__ = ("action", "policy", "visits", "values", "iterations", "nodes", "elapsed",
                  "threads", "bytes_per_iteration", "tree_bytes", "max_depth", "rollout_actions", "truncated",
-                 "reused", "tree")
+                 "reused", "tree", "beliefs")
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -814,13 +967,16 @@ def _search(State state, dict opts, previous=None):
                                     max_rollout, per, deadline, opts["max_nodes"], opts["paired"],
                                     opts["opponents"] == "heuristic", opts["omniscient"],
                                     opts["horizon"] == "round",
-                                    -1 if opts["tree_depth"] is None else opts["tree_depth"]))
+                                    -1 if opts["tree_depth"] is None else opts["tree_depth"],
+                                    opts["beliefs"]))
         if vmodel is not None:
             _attach_model(<_Worker>workers[k], vmodel)
         if pmodel is not None:
             _attach_policy(<_Worker>workers[k], pmodel)
         if opts["chance_nodes"]:
             _enable_chance_nodes(<_Worker>workers[k])
+        if opts["opponents"] == "belief" and ops.heuristic_action != NULL:
+            (<_Worker>workers[k]).w.opp_belief = 1
     reused = carried = 0
     if previous is not None:
         found = _reuse_nodes(previous, state, workers, opts)
@@ -870,6 +1026,12 @@ def _search(State state, dict opts, previous=None):
         depth = max(depth, wk.w.max_depth)
         trunc += wk.w.truncated
         r_actions += wk.w.rollout_actions
+    beliefs = None
+    wk = <_Worker>workers[0]
+    if wk.w.pool_cap > 0 and wk.w.pool_n > 0:
+        beliefs = {"worlds": wk.w.pool_n, "ess": wk.w.pool_ess, "tau": wk.w.pool_tau,
+                   "heuristic_like": {q: wk.w.pool_heur[q] for q in range(ops.num_players(state.data))
+                                      if wk.w.pool_heur[q] >= 0.0}}
     total_visits = sum(visits.values())
     values = {a: (rewards[a] / visits[a] if visits[a] else 0.0) for a in legal}
     total_shares = sum(shares.values())
@@ -886,6 +1048,6 @@ def _search(State state, dict opts, previous=None):
                         bytes_per_iteration=(nodes - carried) * NODE_BYTES / total_iters if total_iters else 0.0,
                         tree_bytes=alloc,
                         max_depth=depth, rollout_actions=r_actions / total_iters if total_iters else 0.0,
-                        truncated=trunc, reused=reused,
+                        truncated=trunc, reused=reused, beliefs=beliefs,
                         tree=SearchTree(workers, root, ops.current_player(state.data),
                                         state.game, opts["opponents"]) if opts["reuse"] else None)

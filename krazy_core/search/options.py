@@ -25,13 +25,13 @@ DEFAULT_PRIOR = 0.0           # progressive bias toward the heuristic's move (0:
 DEFAULT_MAX_NODES = 1 << 24    # 640 MB of nodes: more than any sane budget makes
 DEFAULT_MODEL_PRIOR = 1.0      # the PUCT weight of the policy model's prior (prior_from="model")
 ROLLOUTS = ("heuristic", "random")
-OPPONENTS = ("tree", "heuristic")
+OPPONENTS = ("tree", "heuristic", "belief")
 HORIZONS = ("round", "game")
 VALUES = ("rollout", "model")
 PRIORS = ("heuristic", "model")
 OPTIONS = ("iterations", "time_limit", "seed", "exploration", "prior", "paired", "opponents",
            "omniscient", "rollout", "max_rollout", "horizon", "tree_depth", "threads", "max_nodes",
-           "reuse", "value", "model", "prior_from", "policy_model", "chance_nodes")
+           "reuse", "value", "model", "prior_from", "policy_model", "chance_nodes", "beliefs")
 
 
 def _finite(x):
@@ -75,10 +75,12 @@ class SearchOptions:
         draws included) is played once after every root action, UCT below the root; the
         move is the best mean return and ``policy`` how often each action did best in a
         world (ties shared).
-    ``opponents``: ``"tree"`` (default) or ``"heuristic"``
+    ``opponents``: ``"tree"`` (default), ``"heuristic"`` or ``"belief"``
         ``"tree"``: opponents' moves are tree nodes chosen by UCT for their own return;
         ``"heuristic"``: opponents play the game's heuristic, the tree branches on the
-        searcher's moves only.
+        searcher's moves only; ``"belief"`` (with ``beliefs``): each opponent whom the
+        belief pool finds heuristic-like (posterior >= 0.9 over its recorded choices)
+        plays the heuristic, the others are tree nodes.
     ``omniscient``: ``bool``, default ``False``
         Diagnostic only, never for play: no determinization, the search sees the hidden
         cards and the future dice ("cheating UCT", Cowling et al. 2012).
@@ -115,6 +117,13 @@ class SearchOptions:
     ``chance_nodes``: ``bool``, default ``False`` (an experiment)
         Below each action node, one child per observation of the searcher after it (a hash
         of its observation tensor).  Needs an observation tensor; not with ``reuse=True``.
+    ``beliefs``: ``int`` worlds in ``0 .. 2**20``, default 0 (off)
+        Belief weighting: each tree draws this many determinizations once and plays them
+        in proportion to the likelihood of the opponents' observed choices in each
+        (``ops.belief_logweight``: Krazy Kings reads each seat's discards since it last
+        drew under a heuristic-like or random opponent model), with new future dice each
+        time; no pool while every world weighs the same.  Ignored by a game without a
+        belief model and with ``omniscient=True``.
 
     Raises ``ConfigError`` for a missing budget, a value of the wrong type or out of range,
     ``model`` without ``value="model"``, ``policy_model`` without ``prior_from="model"``,
@@ -142,6 +151,7 @@ class SearchOptions:
     prior_from: str = "heuristic"
     policy_model: Optional[str] = None
     chance_nodes: bool = False
+    beliefs: int = 0
 
     def __post_init__(self):
         it, tl = self.iterations, self.time_limit
@@ -194,8 +204,15 @@ class SearchOptions:
                                   f"got {self.model!r}")
             if self.value != "model":
                 raise ConfigError("model= is only read with value='model'")
+        b = self.beliefs
+        if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= 2**20:
+            raise ConfigError(f"beliefs must be an int in 0..2**20 (worlds; 0: off), got {b!r}")
         if not isinstance(self.chance_nodes, bool):
             raise ConfigError(f"chance_nodes must be True or False, got {self.chance_nodes!r}")
+        if self.opponents == "belief" and self.reuse:
+            raise ConfigError("opponents='belief' keeps no tree between moves: drop reuse=True")
+        if self.opponents == "belief" and not self.beliefs:
+            raise ConfigError("opponents='belief' reads the belief pool: give beliefs=N (worlds), e.g. 1024")
         if self.chance_nodes and self.reuse:
             raise ConfigError("chance_nodes=True keeps no tree between moves: drop reuse=True")
         if self.prior_from not in PRIORS:

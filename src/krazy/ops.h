@@ -98,6 +98,17 @@ typedef struct kz_ops {
      * The tensor is mostly one-hot zeros; the learned models of the search read only its
      * nonzeros.  tests/test_policy.py checks the equivalence. */
     int32_t (*observation_nonzeros)(const void *st, int player, int32_t *idx, float *val);
+    /* OPTIONAL (NULL: the search draws its worlds unweighted).  Belief weighting: the log
+     * of the likelihood of the opponents' observed choices (each seat but `player`) in the
+     * world `st`, a determinization of a state seen by `player` (kz_ops.determinize), under
+     * the game's opponent model, a mixture of two kinds of player.  When seat_loglik is not
+     * NULL, seat_loglik[2 q] and [2 q + 1] get seat q's log likelihood under each kind alone
+     * (0 for the player and seats without evidence).  The search draws a pool of worlds and
+     * plays them in proportion to these weights. */
+    double (*belief_logweight)(const void *st, int player, double *seat_loglik);
+    /* OPTIONAL (with belief_logweight).  New future chance draws (dice, shuffles) for a
+     * determinized world, from rng: a pooled world played again is a new sample. */
+    void (*redraw)(void *st, kz_rng *rng);
 } kz_ops;
 
 #endif

@@ -20,6 +20,7 @@ cdef enum:
     NUM_ACTIONS = 109    # actions are 0 .. 108
     JOKER_CODE = 0x50    # the Joker's card code
     KK_TENSOR_SIZE = 219 # floats in one observation tensor (state.TENSOR_LAYOUT's segments)
+    KK_BEL_REC = 16      # belief records kept per seat (KKState.bel_rec): its latest discards and draws
 
 cdef enum:              # KKState.phase: the decision pending
     PH_NONE = 0          # game over
@@ -36,6 +37,20 @@ cdef enum:              # event kinds (kind, player, a, b); their names: state.E
     EV_ROLLOFF_DIE, EV_ROLLOFF_WIN, EV_DIRECTION, EV_REBUILD, EV_ROUND_ONE, EV_ANNOUNCE,
     EV_CAUGHT, EV_WIN, EV_TURN_LIMIT, EV_KING_ONLY
     EV_LAST = EV_KING_ONLY   # kinds are 1 .. EV_LAST (ops.max_event_kind)
+
+# A belief record (KKState.bel_rec) packs a discard's public context in 39 bits: BEL_* are
+# the fields' shifts, each field 6 bits (card, top, sizes) or 3 bits (phase, dice).  A draw
+# record has phase 0 and the cards drawn (1..63) in the card field, every other field 0.
+cdef enum:
+    BEL_CARD = 0         # card index discarded, 0..52 (a Joker is 52)
+    BEL_PHASE = 6        # the decision's phase, PH_R1 .. PH_OPEN (1..5)
+    BEL_D1 = 9           # its roll (st.d1, st.d2), 0..6
+    BEL_D2 = 12
+    BEL_TOP = 15         # the top card's index + 1 before the discard, 0 (none) .. 53
+    BEL_SIZE = 21        # the seat's hand size before the discard, 1..54
+    BEL_NEXT = 27        # the next seat's hand size, 0..54
+    BEL_MINOPP = 33      # the smallest other hand, 0..54
+    BEL_BITS = 39        # bits above these are 0
 
 # ------------------------------------------------------------------ the state (one memcpy clones it)
 ctypedef struct KKState:
@@ -84,6 +99,12 @@ ctypedef struct KKState:
     # the game is over or a direction is to be chosen, recomputed by determinize and the
     # JSON loader.  Derived, so not in the JSON.
     uint64_t playable
+    # belief records (ops.belief_logweight, inference.pxi): per seat, its discards and its
+    # draws of hidden cards, oldest first, the latest KK_BEL_REC of them; each packs the
+    # decision's public context (card index, phase, roll, top card, hand sizes: BEL_* above).  Updated like the inference fields (never in an untracked world).
+    uint64_t bel_rec[MAXP][KK_BEL_REC]
+    uint8_t bel_n[MAXP]         # per seat, records in use, 0..KK_BEL_REC
+    uint8_t bel_pad[3]          # always 0
 
 # ------------------------------------------------------------------ tables (filled at import of core)
 cdef uint8_t IDX_TO_CODE[NIDX]  # card index -> card code (52, 53 -> JOKER_CODE)

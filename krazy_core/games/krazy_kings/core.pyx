@@ -85,7 +85,8 @@ their inference fields alone (a tenth of an ISMCTS iteration); every State, incl
 
 
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memmove
+from libc.math cimport exp, log, log1p
 
 from krazy_core._ops cimport (kz_ops, kz_events, kz_rng, kz_rng_seed, kz_rng_seed_state, kz_bounded, kz_bounded_nb, kz_d6,
                               kz_shuffle_u8, kz_ev_push, kz_rebuild_stock, KZ_TERMINAL,
@@ -301,11 +302,12 @@ cdef void draw_cards(KKState *st, int p, int k, int reason, kz_events *ev) noexc
     cdef int i, n, take
     cdef uint8_t c
     cdef uint64_t h
+    cdef int drawn = 0
     while k > 0:
         if st.n_stock == 0:
             rebuild_stock(st, ev)
             if st.n_stock == 0:
-                return
+                break
         n = st.n_stock
         take = k if k < n else n
         k -= take
@@ -320,6 +322,9 @@ cdef void draw_cards(KKState *st, int p, int k, int reason, kz_events *ev) noexc
             kz_ev_push(ev, EV_DRAW, p, c, reason)
         st.hand[p] = h
         st.n_stock = n
+        drawn += take
+    if drawn > 0 and not st.untracked:
+        note_draw(st, p, drawn)
 
 cdef inline int counts_double(const KKState *st, bint challenge_roll) noexcept nogil:
     if st.opt_doubles == 0:
@@ -435,6 +440,45 @@ cdef inline void note_discard(KKState *st, int p, int i) noexcept nogil:
         st.inf_n[p] = h
     if st.inf_n[p] == 0:
         st.inf_mask[p] = 0
+
+cdef inline uint64_t bel_pack(int card, int phase, int d1, int d2, int top1, int size, int nxt,
+                              int min_opp) noexcept nogil:
+    return (<uint64_t>card << BEL_CARD | <uint64_t>phase << BEL_PHASE | <uint64_t>d1 << BEL_D1
+            | <uint64_t>d2 << BEL_D2 | <uint64_t>top1 << BEL_TOP | <uint64_t>size << BEL_SIZE
+            | <uint64_t>nxt << BEL_NEXT | <uint64_t>min_opp << BEL_MINOPP)
+
+cdef inline int bel_field(uint64_t r, int shift, int bits) noexcept nogil:
+    return <int>((r >> shift) & ((1ULL << bits) - 1))
+
+cdef inline void _bel_push(KKState *st, int p, uint64_t r) noexcept nogil:
+    """Append belief record r to seat p's, dropping the oldest past KK_BEL_REC."""
+    cdef int n = st.bel_n[p]
+    if n >= KK_BEL_REC:
+        memmove(&st.bel_rec[p][0], &st.bel_rec[p][1], (KK_BEL_REC - 1) * sizeof(uint64_t))
+        n = KK_BEL_REC - 1
+    st.bel_rec[p][n] = r
+    st.bel_n[p] = <uint8_t>(n + 1)
+
+cdef void note_draw(KKState *st, int p, int k) noexcept nogil:
+    """Seat p drew k hidden cards: a draw record (phase 0, the count in the card field),
+    added to the newest record when that is a draw too (at most 63)."""
+    cdef int n = st.bel_n[p], had
+    if n > 0 and bel_field(st.bel_rec[p][n - 1], BEL_PHASE, 3) == 0:
+        had = bel_field(st.bel_rec[p][n - 1], BEL_CARD, 6)
+        st.bel_rec[p][n - 1] = <uint64_t>(had + k if had + k < 63 else 63)
+        return
+    _bel_push(st, p, <uint64_t>(k if k < 63 else 63))
+
+cdef void note_choice(KKState *st, int p, int i) noexcept nogil:
+    """Seat p, to act, chose to discard card index i (0..52): keep the decision's public
+    context as a belief record (bel_pack), the oldest dropped past KK_BEL_REC."""
+    cdef int q, min_opp = 63, k
+    for q in range(st.num_players):
+        k = popcount(st.hand[q])
+        if q != p and k < min_opp:
+            min_opp = k
+    _bel_push(st, p, bel_pack(i, st.phase, st.d1, st.d2, top_idx(st) + 1, popcount(st.hand[p]),
+                              popcount(st.hand[next_seat(st, p)]), min_opp))
 
 cdef uint64_t _pile_mask(const KKState *st) noexcept nogil:
     """The discard pile but its top as a card set (the Joker bits when it holds a Joker)."""
@@ -682,6 +726,8 @@ cdef inline int play_card(KKState *st, int i, bint announce, kz_events *ev) noex
     cdef int p = st.cur, phase = st.phase, last, d1 = 0, d2 = 0, ch, v
     cdef uint8_t code = IDX_TO_CODE[i]
     cdef uint64_t h
+    if not st.untracked:
+        note_choice(st, p, i)
     remove_idx(st, p, i)
     note_discard(st, p, i)
     st.discard[st.n_discard] = code
@@ -809,6 +855,9 @@ cdef void kk_new_game(void *vst, uint64_t seed) noexcept nogil:
         st.inf_mask[p] = 0
         st.inf_n[p] = 0
     st.inf_pad = 0
+    memset(st.bel_rec, 0, sizeof(st.bel_rec))
+    memset(st.bel_n, 0, sizeof(st.bel_n))
+    memset(st.bel_pad, 0, sizeof(st.bel_pad))
     st.stock_from = 0
     st.untracked = 0
     st.playable = 0
@@ -896,6 +945,23 @@ cdef void kk_returns(const void *vst, double *out) noexcept nogil:
 include "inference.pxi"
 
 # ------------------------------------------------------------------ heuristic (bots)
+cdef inline double heuristic_score(int phase, int i, uint64_t hand, int nxt_n, int min_opp) noexcept nogil:
+    """HeuristicBot's score of discarding card index i (0..52) from ``hand`` in a decision
+    of ``phase``, the next seat holding ``nxt_n`` cards and the smallest other hand
+    ``min_opp``: the highest wins (kk_heuristic; the belief weighting's opponent model)."""
+    cdef double score
+    if phase == PH_CHALLENGED:
+        return IDX_VALUE[i]                                   # the challenger draws it
+    if i < 52 and (KINGS >> i) & 1:
+        return 30.0 if nxt_n <= 3 else -20.0
+    if i >= 52:
+        return 25.0 if min_opp <= 3 else -30.0
+    score = 10.0 * (1.0 - MATCH_P[IDX_VALUE[i]])
+    if phase == PH_R2 or phase == PH_R1:
+        # prefer a card whose suit we keep (a follow-up next time)
+        score += 0.5 * popcount(hand & SUIT_MASK[i // 13] & ~(1ULL << i))
+    return score
+
 cdef int32_t kk_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
     """A casual player's sense (HeuristicBot): shed the cards dice rarely match (J, Q, 10,
     9 ...) first and keep the low ones for Round One rolls; keep Kings to challenge a player
@@ -905,7 +971,7 @@ cdef int32_t kk_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
     cdef const KKState *st = <const KKState *>vst
     cdef int32_t acts[NUM_ACTIONS]
     cdef int n = kk_legal_actions(vst, acts), i, a, p = st.cur, nxt, best_a = -1
-    cdef int min_opp = 1000, c, q, k_here
+    cdef int min_opp = 1000, c, q, k_here, nxt_n
     cdef double score, best = -1e18
     if n == 0:
         return -1
@@ -917,6 +983,7 @@ cdef int32_t kk_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
             return A_CW
         return A_CCW
     nxt = next_seat(st, p)
+    nxt_n = popcount(st.hand[nxt])
     for q in range(st.num_players):
         if q != p and popcount(st.hand[q]) < min_opp:
             min_opp = popcount(st.hand[q])
@@ -929,17 +996,7 @@ cdef int32_t kk_heuristic(const void *vst, kz_rng *rng) noexcept nogil:
             continue                                          # announce instead
         if i >= A_ANNOUNCE:
             i -= A_ANNOUNCE
-        if st.phase == PH_CHALLENGED:
-            score = IDX_VALUE[i]                              # the challenger draws it
-        elif i < 52 and (KINGS >> i) & 1:
-            score = 30.0 if popcount(st.hand[nxt]) <= 3 else -20.0
-        elif i >= 52:
-            score = 25.0 if min_opp <= 3 else -30.0
-        else:
-            score = 10.0 * (1.0 - MATCH_P[IDX_VALUE[i]])
-            if st.phase == PH_R2 or st.phase == PH_R1:
-                # prefer a card whose suit we keep (a follow-up next time)
-                score += 0.5 * popcount(st.hand[p] & SUIT_MASK[i // 13] & ~(1ULL << i))
+        score = heuristic_score(st.phase, i, st.hand[p], nxt_n, min_opp)
         score += 0.001 * kz_bounded(rng, 100)
         if score > best:
             best = score
@@ -964,6 +1021,8 @@ KK_OPS.determinize = kk_determinize
 KK_OPS.heuristic_action = kk_heuristic
 KK_OPS.new_game = kk_new_game_dealt
 KK_OPS.random_action = kk_random_action
+KK_OPS.belief_logweight = kk_belief_logweight
+KK_OPS.redraw = kk_redraw
 _FAST = bool(kk_cpu_fast_pdep())
 KK_OPS.random_playout = kk_playout_for(_FAST)
 
@@ -986,3 +1045,22 @@ include "validate.pxi"
 
 # ------------------------------------------------------------------ GameOps: tensor, truncation
 include "tensor.pxi"
+
+
+def _belief_params(beta=None, eps=None, prior=None):
+    """Test hook (measurements): set the belief model's BEL_BETA (a float >= 0), BEL_EPS
+    (in (0, 1]) and BEL_PRIOR (in (0, 1)) of inference.pxi for this process; returns the
+    values in force.  Raises ``ValueError`` for a value out of range."""
+    global BEL_BETA, BEL_EPS, BEL_PRIOR
+    def num(x, lo, hi, lo_open, hi_open, name):
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise ValueError(f"{name} must be a number, got {x!r}")
+        x = float(x)
+        if not (x > lo if lo_open else x >= lo) or not (x < hi if hi_open else x <= hi):
+            raise ValueError(f"{name} must be in {'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}, got {x!r}")
+        return x
+    b = BEL_BETA if beta is None else num(beta, 0.0, 1e6, False, False, "beta")
+    e = BEL_EPS if eps is None else num(eps, 0.0, 1.0, True, False, "eps")
+    q = BEL_PRIOR if prior is None else num(prior, 0.0, 1.0, True, True, "prior")
+    BEL_BETA, BEL_EPS, BEL_PRIOR = b, e, q
+    return BEL_BETA, BEL_EPS, BEL_PRIOR

@@ -265,7 +265,126 @@ cdef void kk_determinize(void *vst, int player, kz_rng *rng) noexcept nogil:
         _deal_inferred(st, player, pool, n + st.n_stock, cnt, rng, st.cur, force, True)
     if not _consistent(st, player):
         _repair(st, player, rng)
-    st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
-    kz_rng_seed(&st.rng, rng.s[1] ^ rng.s[3] ^ <uint64_t>kz_bounded(rng, 0xFFFFFFFFU))
+    kk_redraw(st, rng)
     st.untracked = 1                  # only determinize reads inferences: stop updating them
     st.playable = legal_cards(st)     # the hand to act may be another now
+
+
+# ------------------------------------------------------------------ belief weighting
+# The opponent model behind ops.belief_logweight: a seat is either "heuristic-like" (it
+# discards by HeuristicBot's score, softened: a softmax of BEL_BETA times the score, mixed
+# with BEL_EPS of uniform) or "random" (uniform over its legal discards), each with prior
+# probability one half.  A world's weight is, per opponent, the likelihood of its recorded
+# discards under that mixture of the two; the pool of worlds a search draws estimates, in
+# effect, which of the two the seat is (a random player's discards fit the heuristic's
+# worlds no better than others).
+cdef double BEL_BETA = 4.0     # inverse temperature of the heuristic-like choice (score points)
+cdef double BEL_EPS = 0.05     # the heuristic-like seat's share of uniformly random discards
+cdef double BEL_PRIOR = 0.5    # prior probability that a seat is heuristic-like
+
+cdef inline uint64_t _record_allowed(int phase, int d1, int d2, int top1) noexcept nogil:
+    """phase_cards of a recorded decision (its phase, roll and top card)."""
+    if phase == PH_R1:
+        return ROLL_MASK[d1][d2] | R1_ON_TOP[top1]
+    if phase == PH_R2:
+        return R2_ON_TOP[top1]
+    return ROLL_MASK[d1][d2]
+
+cdef double kk_seat_loglik(const KKState *st, int p, double *log_heur, double *log_unif) noexcept nogil:
+    """The log likelihoods of seat p's recorded discards given its hand in ``st``, under
+    the heuristic-like and the random model (to *log_heur, *log_unif); returns the log of
+    their BEL_PRIOR mixture.  The hand at each recorded decision is the hand now plus the
+    cards discarded since, less the cards drawn since (draw records: which of the hand's
+    cards they were is drawn at random, from a copy of the world's generator)."""
+    cdef uint64_t h = st.hand[p], r, legal, m
+    cdef int j, card, phase, n, c, nxt, min_opp, k
+    cdef double lh = 0.0, lu = 0.0, mx, z, sc, s_card, a, b
+    cdef double scores[NIDX]
+    cdef uint8_t pos[NIDX]
+    cdef kz_rng rng                    # which cards a draw brought: seeded from the world's
+    kz_rng_seed(&rng, st.rng.s[0] ^ st.rng.s[1] ^ st.rng.s[2] ^ st.rng.s[3])   # words, never drawn from them
+    for j in range(st.bel_n[p] - 1, -1, -1):
+        r = st.bel_rec[p][j]
+        card = bel_field(r, BEL_CARD, 6)
+        if bel_field(r, BEL_PHASE, 3) == 0:
+            # a draw of `card` cards: before it the hand lacked them, which of its cards they
+            # were is unseen, so k of them leave it uniformly at random (the stock's cards
+            # are alike to the reader; a partial Fisher-Yates over the hand's bits)
+            n = 0
+            m = h
+            while m:
+                pos[n] = <uint8_t>__builtin_ctzll(m)
+                m &= m - 1
+                n += 1
+            if card >= n:
+                h = 0
+                continue
+            for k in range(card):
+                c = k + <int>kz_bounded(&rng, <uint32_t>(n - k))
+                pos[k], pos[c] = pos[c], pos[k]
+                h &= ~(1ULL << pos[k])
+            if (h >> 53) & 1 and not (h >> 52) & 1:          # one Joker left: bit 52
+                h ^= (1ULL << 53) | (1ULL << 52)
+            continue
+        if card >= 52:
+            h |= (1ULL << 53) if (h >> 52) & 1 else (1ULL << 52)
+        else:
+            h |= 1ULL << card
+        phase = bel_field(r, BEL_PHASE, 3)
+        legal = _record_allowed(phase, bel_field(r, BEL_D1, 3), bel_field(r, BEL_D2, 3),
+                                bel_field(r, BEL_TOP, 6)) & h
+        if kz_single_bit(h):
+            legal &= ~KINGS                                  # KK-13
+        legal |= (legal >> 1) & (1ULL << 52)                 # the Jokers are one choice
+        legal &= ~(1ULL << 53)
+        n = popcount(legal)
+        if n <= 1 or not (legal >> card) & 1:
+            continue                                         # no choice (or not this world's)
+        nxt = bel_field(r, BEL_NEXT, 6)
+        min_opp = bel_field(r, BEL_MINOPP, 6)
+        mx = -1e300
+        m = legal
+        n = 0
+        while m:
+            c = __builtin_ctzll(m)
+            m &= m - 1
+            sc = heuristic_score(phase, c, h, nxt, min_opp)
+            scores[n] = sc
+            n += 1
+            if sc > mx:
+                mx = sc
+        z = 0.0
+        for c in range(n):
+            z += exp(BEL_BETA * (scores[c] - mx))
+        s_card = heuristic_score(phase, card, h, nxt, min_opp)
+        lh += log((1.0 - BEL_EPS) * exp(BEL_BETA * (s_card - mx)) / z + BEL_EPS / n)
+        lu -= log(<double>n)
+    log_heur[0] = lh
+    log_unif[0] = lu
+    a = log(BEL_PRIOR) + lh
+    b = log(1.0 - BEL_PRIOR) + lu
+    if a < b:
+        a, b = b, a
+    return a + log1p(exp(b - a))
+
+cdef double kk_belief_logweight(const void *vst, int player, double *seat_loglik) noexcept nogil:
+    """ops.belief_logweight: the log likelihood of every other seat's recorded discards
+    (bel_rec) in the world ``vst`` (kk_seat_loglik), summed over the seats; each seat's
+    under the heuristic-like and the random kind to seat_loglik[2 p], [2 p + 1]."""
+    cdef const KKState *st = <const KKState *>vst
+    cdef double total = 0.0, lh, lu
+    cdef int p
+    for p in range(st.num_players):
+        lh = lu = 0.0
+        if p != player and st.bel_n[p] > 0:
+            total += kk_seat_loglik(st, p, &lh, &lu)
+        if seat_loglik != NULL:
+            seat_loglik[2 * p] = lh
+            seat_loglik[2 * p + 1] = lu
+    return total
+
+cdef void kk_redraw(void *vst, kz_rng *rng) noexcept nogil:
+    """ops.redraw: the world's future dice and shuffles drawn anew from rng."""
+    cdef KKState *st = <KKState *>vst
+    st.rng.s[0] = rng.s[0] ^ 0x9E3779B97F4A7C15ULL
+    kz_rng_seed(&st.rng, rng.s[1] ^ rng.s[3] ^ <uint64_t>kz_bounded(rng, 0xFFFFFFFFU))

@@ -48,4 +48,13 @@ def state():
         "open_roll": DICE, "challenger": SEAT_OR_NONE, "challenge_roll": DICE,
         "rolloff_rolls": NAT, "pending_reverse": INT, "turns": NAT, "winner": SEAT_OR_NONE,
         "turn_limit": BOOL, "round_two": arr(BOOL, 2, 8), "inference_cards": PER_SEAT_CARDS,
-        "inference_count": PER_SEAT_INT, "stock_from": CARDS})
+        "inference_count": PER_SEAT_INT, "stock_from": CARDS,
+        "belief_records": arr(arr({"oneOf": [BELIEF_RECORD, DRAW_RECORD]}, 0, 16), 2, 8)})
+
+
+# one seat's discard with the decision's public context, or how many hidden cards it drew
+# (the search's belief weighting reads these; KKState.bel_rec)
+BELIEF_RECORD = obj({
+    "card": CARD, "phase": enum("round_one", "round_two", "round_two_rolled", "challenged", "open_roll"),
+    "roll": DICE, "top_card": nullable(CARD), "hand_size": NAT, "next_size": NAT, "min_other": NAT})
+DRAW_RECORD = obj({"drew": {"type": "integer", "minimum": 1, "maximum": 63}})

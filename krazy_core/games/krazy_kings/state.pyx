@@ -18,7 +18,8 @@ from krazy_core.games.krazy_kings.core cimport (
     EV_SHUFFLE, EV_DEAL_ROLL, EV_DEAL, EV_TURN, EV_ROLL, EV_PLAY, EV_DRAW, EV_CHALLENGE,
     EV_CHALLENGE_MET, EV_CHALLENGE_FAILED, EV_OPEN_ROLL, EV_REVERSE, EV_ROLLOFF_DIE,
     EV_ROLLOFF_WIN, EV_DIRECTION, EV_REBUILD, EV_ROUND_ONE, EV_CAUGHT, EV_TURN_LIMIT, EV_LAST,
-    IDX_TO_CODE, CODE_TO_IDX, KINGS, JOKERS,
+    IDX_TO_CODE, CODE_TO_IDX, KINGS, JOKERS, KK_BEL_REC, BEL_CARD, BEL_PHASE, BEL_D1, BEL_D2,
+    BEL_TOP, BEL_SIZE, BEL_NEXT, BEL_MINOPP,
     kk_ops, kk_new_game, kk_deal, kk_legal_actions, kk_legal_cards, kk_add_card,
     kk_observation_tensor)
 
@@ -343,6 +344,8 @@ cdef class KrazyKingsState(State):
             "inference_cards": [_mask_cards(st.inf_mask[p]) for p in range(st.num_players)],
             "inference_count": [st.inf_n[p] for p in range(st.num_players)],
             "stock_from": _mask_cards(st.stock_from),
+            "belief_records": [[_record_json(st.bel_rec[p][j]) for j in range(st.bel_n[p])]
+                               for p in range(st.num_players)],
         }
 
 
@@ -409,6 +412,55 @@ cdef _load_inference(KKState *st, cards, counts, int n):
         st.inf_n[p] = counts[p]
 
 
+cdef dict _record_json(uint64_t r):
+    """One belief record (KKState.bel_rec, BEL_* in core.pxd) as JSON: a discard with its
+    decision's public context, or ``{"drew": k}``."""
+    if (r >> BEL_PHASE) & 7 == 0:
+        return {"drew": <int>(r & 63)}
+    top1 = (r >> BEL_TOP) & 63
+    return {"card": IDX_TO_CODE[(r >> BEL_CARD) & 63], "phase": PHASE_NAMES[(r >> BEL_PHASE) & 7],
+            "roll": [(r >> BEL_D1) & 7, (r >> BEL_D2) & 7],
+            "top_card": IDX_TO_CODE[top1 - 1] if top1 else None,
+            "hand_size": (r >> BEL_SIZE) & 63, "next_size": (r >> BEL_NEXT) & 63,
+            "min_other": (r >> BEL_MINOPP) & 63}
+
+
+cdef int _load_records(KKState *st, v, int n) except -1:
+    """``belief_records``: per seat at most KK_BEL_REC records (``_record_json``'s forms);
+    kk_validate checks their ranges."""
+    cdef int p, j
+    cdef uint64_t r
+    inv = {name: k for k, name in PHASE_NAMES.items()}
+    keys = {"card", "phase", "roll", "top_card", "hand_size", "next_size", "min_other"}
+    if not isinstance(v, list) or len(v) != n or any(not isinstance(x, list) for x in v):
+        raise InvalidStateError(f"'belief_records' must be {n} lists")
+    for p in range(n):
+        if len(v[p]) > KK_BEL_REC:
+            raise InvalidStateError(f"'belief_records' of seat {p} holds at most {KK_BEL_REC} records")
+        for j, rec in enumerate(v[p]):
+            what = f"belief record {j} of seat {p}"
+            if isinstance(rec, dict) and set(rec) == {"drew"}:
+                st.bel_rec[p][j] = <uint64_t>_int(rec, "drew", 1, 63)
+                continue
+            if not isinstance(rec, dict) or set(rec) != keys:
+                raise InvalidStateError(f"{what} must be {{'drew': count}} or an object with keys {sorted(keys)}")
+            card = _card_list([rec["card"]], what, 1)[0]
+            top = rec["top_card"]
+            top1 = 0 if top is None else CODE_TO_IDX[_card_list([top], what, 1)[0]] + 1
+            ph = rec["phase"]
+            if not isinstance(ph, str) or inv.get(ph, 0) not in (PH_R1, PH_R2, PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN):
+                raise InvalidStateError(f"{what}: 'phase' must be a decision's phase, got {ph!r}")
+            d1, d2 = _pair(rec, "roll", 0, 6)
+            sizes = [_int(rec, k, 0, NIDX) for k in ("hand_size", "next_size", "min_other")]
+            r = (<uint64_t>CODE_TO_IDX[card] << BEL_CARD | <uint64_t>inv[ph] << BEL_PHASE
+                 | <uint64_t>d1 << BEL_D1 | <uint64_t>d2 << BEL_D2 | <uint64_t>top1 << BEL_TOP
+                 | <uint64_t>sizes[0] << BEL_SIZE | <uint64_t>sizes[1] << BEL_NEXT
+                 | <uint64_t>sizes[2] << BEL_MINOPP)
+            st.bel_rec[p][j] = r
+        st.bel_n[p] = len(v[p])
+    return 0
+
+
 cdef uint64_t _load_mask(KKState *st, v, what) except? 0:
     """A card set as distinct card codes of this deck, the Joker at most once (both bits)."""
     cdef uint64_t m = 0
@@ -439,7 +491,7 @@ def state_from_dict(game, body, events):
     optional = {"inference_cards", "inference_count", "stock_from"}   # absent in older saves
     if expected & optional and not optional <= expected:
         raise InvalidStateError("'inference_cards', 'inference_count' and 'stock_from' come together")
-    expected -= optional
+    expected -= optional | {"belief_records"}                           # absent in older saves
     if expected != want:
         raise InvalidStateError(f"state fields differ: missing {sorted(want - expected)}, unknown {sorted(expected - want)}")
     rng = body["rng"]
@@ -505,6 +557,8 @@ def state_from_dict(game, body, events):
     if "inference_cards" in body:
         _load_inference(st, body["inference_cards"], body["inference_count"], n)
         st.stock_from = _load_mask(st, body["stock_from"], "'stock_from'")
+    if "belief_records" in body:
+        _load_records(st, body["belief_records"], n)
     if st.phase == PH_NONE:
         st.cur = _int(body, "current_player", KZ_TERMINAL, KZ_TERMINAL)
         if (st.winner >= 0) == bool(st.turn_limit):

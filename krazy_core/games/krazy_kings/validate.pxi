@@ -3,6 +3,17 @@
 # Included by core.pyx (textually: one C unit with it).
 
 # ------------------------------------------------------------------ the one validator
+cdef bint _record_ok(uint64_t r, bint jokers) noexcept nogil:
+    """A belief record's fields in range (BEL_*; core.pxd)."""
+    cdef int card = bel_field(r, BEL_CARD, 6), ph = bel_field(r, BEL_PHASE, 3)
+    cdef int d1 = bel_field(r, BEL_D1, 3), d2 = bel_field(r, BEL_D2, 3), top1 = bel_field(r, BEL_TOP, 6)
+    if ph == 0:                         # a draw record: the count alone
+        return 1 <= card <= 63 and r >> BEL_PHASE == 0
+    return (r >> BEL_BITS == 0 and card <= (52 if jokers else 51) and PH_R1 <= ph <= PH_OPEN
+            and d1 <= 6 and d2 <= 6 and (d1 == 0) == (d2 == 0) and top1 <= (53 if jokers else 52)
+            and 1 <= bel_field(r, BEL_SIZE, 6) <= NIDX and bel_field(r, BEL_NEXT, 6) <= NIDX
+            and bel_field(r, BEL_MINOPP, 6) <= NIDX)
+
 cdef const char *kk_validate(void *vst, const void *vref) noexcept nogil:
     """``ops.validate``: every field of a loaded KKState (both loaders call it: the JSON
     loader after filling the struct, ``state_from_bytes`` after copying it in).  Returns
@@ -76,6 +87,17 @@ cdef const char *kk_validate(void *vst, const void *vref) noexcept nogil:
             return "'inference_count' of a seat must be 0..its hand size"
     if st.stock_from & ~deck or ((st.stock_from >> 52) & 1) != ((st.stock_from >> 53) & 1):
         return "'stock_from' names a card not in this deck (or one Joker)"
+    if st.bel_pad[0] or st.bel_pad[1] or st.bel_pad[2]:
+        return "padding is set: not a State's struct"
+    for p in range(MAXP):
+        if st.bel_n[p] > (KK_BEL_REC if p < n else 0):
+            return "'belief_records' holds at most 16 records a seat (none beyond the table)"
+        for i in range(KK_BEL_REC):
+            if i >= st.bel_n[p]:
+                if st.bel_rec[p][i]:
+                    return "a belief record past a seat's count is set: not a State's struct"
+            elif not _record_ok(st.bel_rec[p][i], st.opt_jokers):
+                return "a belief record is out of range (card, phase, roll, top card or hand sizes)"
     if ph == PH_NONE:
         st.playable = 0
         if st.cur != KZ_TERMINAL:

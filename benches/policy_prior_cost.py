@@ -4,7 +4,7 @@ search without it (``prior_from="heuristic"`` at the default weight 0: no prior 
 for one or more builds, side by side in one run.
 
     python benches/policy_prior_cost.py [--builds DIR [DIR ...]] [--positions 12]
-                                        [--iterations 3000] [--rounds 5] [--players 2 4]
+                                        [--iterations 3000] [--rounds 5] [--players 2 4] [--bare]
 
 Each ``--builds`` directory (default: the krazy_core this script imports) is a tree with
 krazy_core built in place, e.g. ``--builds /work/main .`` for old against new; each runs
@@ -24,7 +24,11 @@ import random
 import subprocess
 import sys
 
+# "prior": the game's default search; "plain": the same without the prior; with --bare also
+# "bare": the search before the game's defaults (no prior, no belief weighting: beliefs=0,
+# opponents="tree"), for a build that knows those options
 MODES = {"plain": {"prior_from": "heuristic"}, "prior": {}}
+BARE = {"prior_from": "heuristic", "beliefs": 0, "opponents": "tree"}
 
 
 def positions(players, count, seed=17):
@@ -70,14 +74,19 @@ def main(argv=None):
     ap.add_argument("--iterations", type=int, default=3000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    ap.add_argument("--bare", action="store_true",
+                    help="also the search without the game's defaults (prior, beliefs): prior/bare")
     args = ap.parse_args(argv)
+    if args.bare:
+        MODES["bare"] = BARE
     builds = args.builds or [os.path.dirname(os.path.dirname(os.path.abspath(
         __import__("krazy_core").__file__)))]
     procs = []
     for b in builds:
         env = dict(os.environ, PYTHONPATH=os.path.abspath(b))
         # cwd "/" so that a source tree in the working directory is not imported instead
-        procs.append(subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"],
+        procs.append(subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"]
+                                      + (["--bare"] if args.bare else []),
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                       env=env, cwd="/"))
     # best[(players, index, build, mode)] = (iterations, least seconds over the rounds)
@@ -103,11 +112,15 @@ def main(argv=None):
             rate = {m: sum(best[(players, i, b, m)][0] for i in range(args.positions))
                     / sum(best[(players, i, b, m)][1] for i in range(args.positions)) for m in MODES}
             print(f"{players:>7}  {name:<28} {rate['plain']:11.0f} {rate['prior']:11.0f} "
-                  f"{rate['prior'] / rate['plain']:11.3f}")
+                  f"{rate['prior'] / rate['plain']:11.3f}"
+                  + (f"   bare {rate['bare']:9.0f}  prior/bare {rate['prior'] / rate['bare']:.3f}"
+                     if "bare" in rate else ""))
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--worker"]:
+    if sys.argv[1:2] == ["--worker"]:
+        if sys.argv[2:] == ["--bare"]:
+            MODES["bare"] = BARE
         worker()
     else:
         main()

@@ -214,7 +214,8 @@ def test_game_search_defaults_fill_unset_options():
     flat = search(st, iterations=200, seed=5, max_rollout=CAP)
     deep = search(st, iterations=200, seed=5, max_rollout=CAP, tree_depth=None)
     assert flat.nodes == 1 + len(st.legal_actions()) < deep.nodes
-    assert game_defaults(midgame("krazy-kings", 2, 3)) == {"prior_from": "model"}   # issue 18
+    assert game_defaults(midgame("krazy-kings", 2, 3)) == {            # issues 18, 33
+        "prior_from": "model", "beliefs": 1024, "opponents": "belief"}
     assert game_defaults(midgame("contract-rummy", 4, 3)) == {"tree_depth": 1}
     default = search(st, iterations=60, seed=5)
     paired = search(st, iterations=60, seed=5, paired=True)

@@ -928,6 +928,11 @@ def search(state, *, previous=None, options=None, **kwargs):
         previous = previous.tree
     if previous is not None and opts["chance_nodes"]:
         raise ConfigError("chance_nodes=True cannot continue a previous search's tree: drop previous=")
+    if previous is not None and opts["opponents"] == "belief":
+        if options is None and "opponents" not in kwargs:
+            opts["opponents"] = "tree"  # the game's default yields, as to reuse=True
+        else:
+            raise ConfigError("opponents='belief' cannot continue a previous search's tree: drop previous=")
     return _search(state, opts, previous)
 
 

@@ -230,8 +230,9 @@ class SearchOptions:
     @classmethod
     def from_options(cls, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any]] = None) -> "SearchOptions":
         """The options ``options`` (a dict of keyword options) names, ``defaults`` (a game's
-        ``search_defaults``) for those it leaves out, the fields' defaults for the rest.
-        Raises ``ConfigError`` for an unknown name or a bad value."""
+        ``search_defaults``) for those it leaves out, the fields' defaults for the rest; a
+        default ``opponents="belief"`` becomes ``"tree"`` when the caller asks ``reuse=True``
+        or ``beliefs=0``.  Raises ``ConfigError`` for an unknown name or a bad value."""
         given = dict(defaults or {})
         for k, v in options.items():
             if k not in OPTIONS:
@@ -239,6 +240,11 @@ class SearchOptions:
             given[k] = v
         if "prior" in given and given["prior"] is None:
             raise ConfigError("prior must be a finite number >= 0, got None")
+        if given.get("opponents") == "belief" and "opponents" not in options and (
+                given.get("reuse") or not given.get("beliefs", 1)):
+            # a game's default opponents="belief" yields to a caller's reuse=True or
+            # beliefs=0 (it needs the pool and a fresh tree): plain tree opponents then
+            given["opponents"] = "tree"
         return cls(**given)
 
     def resolved(self) -> Dict[str, Any]:

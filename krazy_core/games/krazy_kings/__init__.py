@@ -82,6 +82,10 @@ SPEC = GameSpec(
     # ismcts:2000 against the HeuristicBot on 2300 duplicate deals (4600 games) +2.4 points
     # [+0.7, +4.0] over the plain search (57.2% against 54.8%); against random +0.1 (1000
     # deals), in 4 players +2.5 (300 games); benches/README.md, "A learned policy prior".
-    # prior_from="heuristic" is the search as it was.
-    search_defaults={"prior_from": "model"},
+    # prior_from="heuristic" is the search as it was.  Belief weighting (beliefs=1024 worlds,
+    # opponents="belief": the opponents the pool finds heuristic-like play the heuristic in
+    # the tree) at ismcts:2000 on 1000 duplicate deals against the HeuristicBot: +3.2
+    # points [+0.9, +5.6]; against random +0.4 [-1.7, +2.4]; 4 players +1.4 [-4.3, +7.0]
+    # (400 games); benches/README.md, "Reading the opponents".
+    search_defaults={"prior_from": "model", "beliefs": 1024, "opponents": "belief"},
 )

@@ -392,7 +392,7 @@ def test_result_reports_the_pool_tempered_to_keep_its_spread():
         assert set(r.beliefs["heuristic_like"]) <= {q for q in range(4) if q != me and recs[q]}
         assert all(0.0 <= x <= 1.0 for x in r.beliefs["heuristic_like"].values())
     assert tempered >= 2
-    assert search(s, iterations=50, seed=1).beliefs is None
+    assert search(s, iterations=50, seed=1, beliefs=0).beliefs is None
 
 
 def test_the_pool_tells_a_heuristic_player_from_a_random_one():
@@ -422,9 +422,25 @@ def test_the_pool_tells_a_heuristic_player_from_a_random_one():
 def test_opponents_belief_needs_a_pool_and_no_reuse():
     s = heuristic_game(2, seed=21, steps=20)
     with pytest.raises(ConfigError, match="beliefs"):
-        search(s, iterations=10, opponents="belief")
+        search(s, iterations=10, opponents="belief", beliefs=0)
     with pytest.raises(ConfigError, match="reuse"):
         search(s, iterations=10, opponents="belief", beliefs=64, reuse=True)
+    first = search(s, iterations=100, seed=2, reuse=True)        # the default yields: tree
+    with pytest.raises(ConfigError, match="previous"):
+        search(s, iterations=10, opponents="belief", previous=first)
     a = search(s, iterations=400, seed=2, opponents="belief", beliefs=256)
     b = search(s, iterations=400, seed=2, opponents="belief", beliefs=256)
     assert (a.action, a.visits) == (b.action, b.visits)
+
+
+def test_the_games_default_belief_opponents_yield_to_reuse_and_to_beliefs_0():
+    from krazy_core.search.options import check_options, game_defaults
+    d = game_defaults(heuristic_game(2, seed=21, steps=20))
+    assert d["beliefs"] == 1024 and d["opponents"] == "belief"
+    assert check_options({"iterations": 5}, defaults=d)["opponents"] == "belief"
+    assert check_options({"iterations": 5, "reuse": True}, defaults=d)["opponents"] == "tree"
+    assert check_options({"iterations": 5, "beliefs": 0}, defaults=d)["opponents"] == "tree"
+    with pytest.raises(ConfigError, match="reuse"):
+        check_options({"iterations": 5, "reuse": True, "opponents": "belief"}, defaults=d)
+    with pytest.raises(ConfigError, match="beliefs"):
+        check_options({"iterations": 5, "beliefs": 0, "opponents": "belief"}, defaults=d)

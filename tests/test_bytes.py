@@ -322,3 +322,20 @@ def test_unreadable_event_fields_render_raw():
         assert ev == {"kind": 6, "player": doc["events"][i][1], "a": 255, "b": doc["events"][i][3],
                       "unreadable": True}
     assert game.state_from_bytes(t.to_bytes()).events_for("all") == t.events_for("all")
+
+
+def test_krazy_kings_pile_slots_past_their_cards_must_be_0():
+    """States compare by their bytes: a card code left in the stock's or the discard pile's
+    unused slots would make a state unequal to its own JSON round trip (the bytes loader
+    took it until 2026-12-05).  KKState: rng (32 bytes), hand[5] (40), stock[54], discard[54]."""
+    s = state_after_random_steps("krazy-kings", 5, 30)
+    b = s.to_bytes()
+    body = json.loads(s.to_json())["state"]
+    n_stock, n_discard = len(body["stock"]), len(body["discard"])
+    assert n_stock < 54 and n_discard < 54
+    for offset in (72 + n_stock, 126 + n_discard):
+        st = _struct(b)
+        st[offset] = 0x21                      # a card code, in a slot past the pile's top
+        with pytest.raises(InvalidStateError, match="slots past their cards are 0"):
+            s.game.state_from_bytes(_with_struct(b, st))
+    assert s.game.state_from_bytes(b) == s

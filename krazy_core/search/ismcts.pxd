@@ -124,6 +124,8 @@ ctypedef struct kz_worker:
     double *pool_cdf        # pool_cap: their cumulative weights, the last 1.0
     double pool_ess         # the weights' effective sample size (sum w)^2 / sum w^2 (out)
     double pool_tau         # the power the weights were tempered to, in (0, 1] (out)
+    double pool_deadline    # the search's own deadline for drawing the pool (<= 0: none);
+                            # `deadline` may be a slice of it (run(interruptible=True))
     int32_t opp_belief      # 1 (opponents="belief"): after the pool is drawn, the seats it
                             # finds heuristic-like (pool_heur >= BELIEF_KIND) play the
                             # heuristic in the tree (opp_mask), the others are tree nodes

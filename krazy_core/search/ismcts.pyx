@@ -242,7 +242,10 @@ cdef void _draw_pool(kz_worker *w, kz_rng *rng) noexcept nogil:
     for q in range(2 * KZ_MAX_PLAYERS):
         kind_max[q] = -1e300
         kind_sum[q] = 0.0
-    for i in range(n):
+    for i in range(w.pool_cap):
+        if w.pool_deadline > 0.0 and i >= 64 and (i & 63) == 0 and _now() >= w.pool_deadline:
+            n = i                       # out of time: the worlds drawn so far
+            break
         world = w.pool + <size_t>i * size
         memcpy(world, w.root, size)
         ops.determinize(world, w.searcher, rng)
@@ -754,6 +757,7 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
         if wk.w.pool == NULL or wk.w.pool_cdf == NULL:
             raise MemoryError()
         wk.w.pool_cap = beliefs
+        wk.w.pool_deadline = deadline
     return wk
 
 
@@ -858,11 +862,12 @@ class SearchResult:
     per rollout), ``truncated`` (rollouts cut by ``max_rollout``), ``reused`` (root visits
     carried over from ``previous``: 0 for a fresh tree), ``tree`` (a :class:`SearchTree` to
     continue with ``search(..., previous=result)`` when ``reuse=True``; ``None`` otherwise),
-    ``beliefs`` (with ``beliefs=N`` and a pool in use, the first tree's: ``{"worlds": N,
-    "ess": the weights' effective sample size, "tau": the power the weights were tempered
-    to (1.0: none), "heuristic_like": {seat: posterior that the
-    seat is of the model's first kind}}`` for the seats with evidence; ``None`` when no
-    world weighed differently or beliefs are off).
+    ``beliefs`` (with ``beliefs=N``, the first tree's pool: ``{"worlds": worlds drawn,
+    "weighted": whether they were played by weight (False: every world weighed the same,
+    each iteration dealt anew), "ess": the weights' effective sample size, "tau": the power
+    the weights were tempered to (1.0: none), "heuristic_like": {seat: posterior that the
+    seat is of the model's first kind}}`` for the seats with evidence; ``None`` when beliefs
+    are off or no opponent has shown a choice).
     """
 
     __slots__ = ("action", "policy", "visits", "values", "iterations", "nodes", "elapsed",
@@ -1033,10 +1038,11 @@ def _search(State state, dict opts, previous=None):
         r_actions += wk.w.rollout_actions
     beliefs = None
     wk = <_Worker>workers[0]
-    if wk.w.pool_cap > 0 and wk.w.pool_n > 0:
-        beliefs = {"worlds": wk.w.pool_n, "ess": wk.w.pool_ess, "tau": wk.w.pool_tau,
-                   "heuristic_like": {q: wk.w.pool_heur[q] for q in range(ops.num_players(state.data))
-                                      if wk.w.pool_heur[q] >= 0.0}}
+    if wk.w.pool_n > 0:
+        kinds = {q: wk.w.pool_heur[q] for q in range(ops.num_players(state.data)) if wk.w.pool_heur[q] >= 0.0}
+        if wk.w.pool_cap > 0 or kinds:
+            beliefs = {"worlds": wk.w.pool_n, "weighted": wk.w.pool_cap > 0, "ess": wk.w.pool_ess,
+                       "tau": wk.w.pool_tau, "heuristic_like": kinds}
     total_visits = sum(visits.values())
     values = {a: (rewards[a] / visits[a] if visits[a] else 0.0) for a in legal}
     total_shares = sum(shares.values())

@@ -78,9 +78,10 @@ class SearchOptions:
     ``opponents``: ``"tree"`` (default), ``"heuristic"`` or ``"belief"``
         ``"tree"``: opponents' moves are tree nodes chosen by UCT for their own return;
         ``"heuristic"``: opponents play the game's heuristic, the tree branches on the
-        searcher's moves only; ``"belief"`` (with ``beliefs``): each opponent whom the
-        belief pool finds heuristic-like (posterior >= 0.9 over its recorded choices)
-        plays the heuristic, the others are tree nodes.
+        searcher's moves only; ``"belief"``: each opponent whom the belief pool finds
+        heuristic-like (posterior >= 0.9 over its recorded choices) plays the heuristic,
+        the others are tree nodes (all of them without a pool: ``beliefs=0``, or a game
+        without a belief model).  Not with ``reuse=True`` or ``previous=``.
     ``omniscient``: ``bool``, default ``False``
         Diagnostic only, never for play: no determinization, the search sees the hidden
         cards and the future dice ("cheating UCT", Cowling et al. 2012).
@@ -117,13 +118,15 @@ class SearchOptions:
     ``chance_nodes``: ``bool``, default ``False`` (an experiment)
         Below each action node, one child per observation of the searcher after it (a hash
         of its observation tensor).  Needs an observation tensor; not with ``reuse=True``.
-    ``beliefs``: ``int`` worlds in ``0 .. 2**20``, default 0 (off)
-        Belief weighting: each tree draws this many determinizations once and plays them
-        in proportion to the likelihood of the opponents' observed choices in each
-        (``ops.belief_logweight``: Krazy Kings reads each seat's discards since it last
-        drew under a heuristic-like or random opponent model), with new future dice each
-        time; no pool while every world weighs the same.  Ignored by a game without a
-        belief model and with ``omniscient=True``.
+    ``beliefs``: ``int`` worlds in ``0 .. 65536``, default 0 (off; Krazy Kings: 1024)
+        Belief weighting: each tree draws this many determinizations once (one state
+        struct each: about 1 KB a world in Krazy Kings, per tree; drawing stops at the
+        deadline) and plays them in proportion to the likelihood of the opponents'
+        observed choices in each (``ops.belief_logweight``: Krazy Kings reads each seat's
+        discards and draws under a heuristic-like or random opponent model), with new
+        future dice each time.  The weights are tempered to an effective sample size of at
+        least 64 worlds (a quarter of the pool under 256); no pool while every world weighs
+        the same.  Ignored by a game without a belief model and with ``omniscient=True``.
 
     Raises ``ConfigError`` for a missing budget, a value of the wrong type or out of range,
     ``model`` without ``value="model"``, ``policy_model`` without ``prior_from="model"``,
@@ -205,14 +208,12 @@ class SearchOptions:
             if self.value != "model":
                 raise ConfigError("model= is only read with value='model'")
         b = self.beliefs
-        if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= 2**20:
-            raise ConfigError(f"beliefs must be an int in 0..2**20 (worlds; 0: off), got {b!r}")
+        if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= 2**16:
+            raise ConfigError(f"beliefs must be an int in 0..65536 (worlds; 0: off), got {b!r}")
         if not isinstance(self.chance_nodes, bool):
             raise ConfigError(f"chance_nodes must be True or False, got {self.chance_nodes!r}")
         if self.opponents == "belief" and self.reuse:
             raise ConfigError("opponents='belief' keeps no tree between moves: drop reuse=True")
-        if self.opponents == "belief" and not self.beliefs:
-            raise ConfigError("opponents='belief' reads the belief pool: give beliefs=N (worlds), e.g. 1024")
         if self.chance_nodes and self.reuse:
             raise ConfigError("chance_nodes=True keeps no tree between moves: drop reuse=True")
         if self.prior_from not in PRIORS:
@@ -231,8 +232,8 @@ class SearchOptions:
     def from_options(cls, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any]] = None) -> "SearchOptions":
         """The options ``options`` (a dict of keyword options) names, ``defaults`` (a game's
         ``search_defaults``) for those it leaves out, the fields' defaults for the rest; a
-        default ``opponents="belief"`` becomes ``"tree"`` when the caller asks ``reuse=True``
-        or ``beliefs=0``.  Raises ``ConfigError`` for an unknown name or a bad value."""
+        default ``opponents="belief"`` becomes ``"tree"`` when the caller asks ``reuse=True``.
+        Raises ``ConfigError`` for an unknown name or a bad value."""
         given = dict(defaults or {})
         for k, v in options.items():
             if k not in OPTIONS:
@@ -240,10 +241,9 @@ class SearchOptions:
             given[k] = v
         if "prior" in given and given["prior"] is None:
             raise ConfigError("prior must be a finite number >= 0, got None")
-        if given.get("opponents") == "belief" and "opponents" not in options and (
-                given.get("reuse") or not given.get("beliefs", 1)):
-            # a game's default opponents="belief" yields to a caller's reuse=True or
-            # beliefs=0 (it needs the pool and a fresh tree): plain tree opponents then
+        if given.get("opponents") == "belief" and "opponents" not in options and given.get("reuse"):
+            # a game's default opponents="belief" yields to a caller's reuse=True (it needs
+            # a fresh tree): plain tree opponents then
             given["opponents"] = "tree"
         return cls(**given)
 

@@ -84,8 +84,8 @@ SPEC = GameSpec(
     # deals), in 4 players +2.5 (300 games); benches/README.md, "A learned policy prior".
     # prior_from="heuristic" is the search as it was.  Belief weighting (beliefs=1024 worlds,
     # opponents="belief": the opponents the pool finds heuristic-like play the heuristic in
-    # the tree) at ismcts:2000 on 1000 duplicate deals against the HeuristicBot: +3.2
-    # points [+0.9, +5.6]; against random +0.4 [-1.7, +2.4]; 4 players +1.4 [-4.3, +7.0]
-    # (400 games); benches/README.md, "Reading the opponents".
+    # the tree) at ismcts:2000 on 1000 duplicate deals against the HeuristicBot: +3.1
+    # points [+0.6, +5.6]; 4 players +1.4 [-4.3, +7.0] (400 games); against random, see
+    # benches/README.md, "Reading the opponents".
     search_defaults={"prior_from": "model", "beliefs": 1024, "opponents": "belief"},
 )

@@ -444,14 +444,22 @@ cdef int _load_records(KKState *st, v, int n) except -1:
                 continue
             if not isinstance(rec, dict) or set(rec) != keys:
                 raise InvalidStateError(f"{what} must be {{'drew': count}} or an object with keys {sorted(keys)}")
-            card = _card_list([rec["card"]], what, 1)[0]
-            top = rec["top_card"]
-            top1 = 0 if top is None else CODE_TO_IDX[_card_list([top], what, 1)[0]] + 1
-            ph = rec["phase"]
-            if not isinstance(ph, str) or inv.get(ph, 0) not in (PH_R1, PH_R2, PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN):
-                raise InvalidStateError(f"{what}: 'phase' must be a decision's phase, got {ph!r}")
-            d1, d2 = _pair(rec, "roll", 0, 6)
-            sizes = [_int(rec, k, 0, NIDX) for k in ("hand_size", "next_size", "min_other")]
+            try:
+                card = _card_list([rec["card"]], "'card'", 1)[0]
+                if card == JOKER_CODE and not st.opt_jokers:
+                    raise InvalidStateError("'card' is a Joker; this deck has none")
+                top = rec["top_card"]
+                top1 = 0 if top is None else CODE_TO_IDX[_card_list([top], "'top_card'", 1)[0]] + 1
+                if top == JOKER_CODE and not st.opt_jokers:
+                    raise InvalidStateError("'top_card' is a Joker; this deck has none")
+                ph = rec["phase"]
+                if not isinstance(ph, str) or inv.get(ph, 0) not in (PH_R1, PH_R2, PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN):
+                    raise InvalidStateError(f"'phase' must be a decision's phase, got {ph!r}")
+                d1, d2 = _pair(rec, "roll", 0, 6)
+                sizes = [_int(rec, "hand_size", 1, NIDX), _int(rec, "next_size", 0, NIDX),
+                         _int(rec, "min_other", 0, NIDX)]
+            except InvalidStateError as e:
+                raise InvalidStateError(f"{what}: {e}") from None
             r = (<uint64_t>CODE_TO_IDX[card] << BEL_CARD | <uint64_t>inv[ph] << BEL_PHASE
                  | <uint64_t>d1 << BEL_D1 | <uint64_t>d2 << BEL_D2 | <uint64_t>top1 << BEL_TOP
                  | <uint64_t>sizes[0] << BEL_SIZE | <uint64_t>sizes[1] << BEL_NEXT

@@ -50,6 +50,9 @@ cdef const char *kk_validate(void *vst, const void *vref) noexcept nogil:
         cnt[52] += <int>((st.hand[p] >> 52) & 1) + <int>((st.hand[p] >> 53) & 1)
     for i in range(52):
         cnt[i] = <int>((allbits >> i) & 1)
+    for i in range(NIDX):
+        if (i >= st.n_stock and st.stock[i]) or (i >= st.n_discard and st.discard[i]):
+            return "the stock's and discard pile's slots past their cards are 0"
     for i in range(st.n_stock + st.n_discard):
         c = st.stock[i] if i < st.n_stock else st.discard[i - st.n_stock]
         if c >= 128 or CODE_TO_IDX[c] < 0 or (CODE_TO_IDX[c] == 52 and not st.opt_jokers):

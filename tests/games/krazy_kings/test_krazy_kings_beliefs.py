@@ -222,6 +222,13 @@ def test_records_round_trip_json_and_bytes_and_hostile_ones_are_refused():
                 {"hand_size": 55}, {"next_size": -1}, {"min_other": True}, {"extra": 1}):
         with pytest.raises(InvalidStateError):
             load_rec(bad)
+    # the message names the record and the field
+    with pytest.raises(InvalidStateError, match=rf"belief record 0 of seat {p}: 'roll'"):
+        load_rec({"roll": [7, 1]})
+    with pytest.raises(InvalidStateError, match=rf"belief record 0 of seat {p}: 'hand_size'"):
+        load_rec({"hand_size": 0})
+    with pytest.raises(InvalidStateError, match=rf"belief record 0 of seat {p}: 'top_card'"):
+        load_rec({"top_card": -1})
     for bad in ([[], []], "x", [[], [], [{"card": 5}]], [[], [], [recs[p][0]] * 17], None):
         with pytest.raises(InvalidStateError):
             load(bad)
@@ -234,7 +241,7 @@ def test_records_round_trip_json_and_bytes_and_hostile_ones_are_refused():
     nj = krazy_core.make("krazy-kings", num_players=3, jokers="none")
     d = json.loads(nj.new_initial_state(seed=3).to_json())
     d["state"]["belief_records"][0] = [dict(recs[p][0], card=JOKER)]
-    with pytest.raises(InvalidStateError):
+    with pytest.raises(InvalidStateError, match="Joker"):
         nj.state_from_json(json.dumps(d))
     # the bytes loader checks the records too: a record past a seat's count, an odd field
     raw = bytearray(s.to_bytes())
@@ -367,9 +374,12 @@ def test_search_without_evidence_is_the_plain_search_bit_for_bit():
 
 def test_beliefs_option_is_validated():
     s = heuristic_game(2, seed=21, steps=20)
-    for bad in (-1, 2**20 + 1, 1.5, True, "64"):
+    for bad in (-1, 2**16 + 1, 1.5, True, "64"):
         with pytest.raises(ConfigError, match="beliefs"):
             search(s, iterations=10, beliefs=bad)
+    # drawing the pool stops at the deadline (1 ms: a few hundred worlds of 65536)
+    r = search(s, time_limit=0.001, seed=1, beliefs=2**16)
+    assert r.beliefs is not None and 64 <= r.beliefs["worlds"] < 2**16
 
 
 def test_result_reports_the_pool_tempered_to_keep_its_spread():
@@ -383,7 +393,7 @@ def test_result_reports_the_pool_tempered_to_keep_its_spread():
         r = search(s, iterations=200, seed=1, beliefs=1024)
         if r.beliefs is None:
             continue
-        assert r.beliefs["worlds"] == 1024
+        assert r.beliefs["worlds"] == 1024 and r.beliefs["weighted"]
         assert 0.0 < r.beliefs["tau"] <= 1.0
         assert r.beliefs["ess"] >= 64.0 - 1e-6
         tempered += r.beliefs["tau"] < 1.0
@@ -419,10 +429,11 @@ def test_the_pool_tells_a_heuristic_player_from_a_random_one():
     assert sum(x < 0.5 for x in r) >= 0.8 * len(r)
 
 
-def test_opponents_belief_needs_a_pool_and_no_reuse():
+def test_opponents_belief_without_a_pool_is_tree_and_takes_no_reuse():
     s = heuristic_game(2, seed=21, steps=20)
-    with pytest.raises(ConfigError, match="beliefs"):
-        search(s, iterations=10, opponents="belief", beliefs=0)
+    a = search(s, iterations=300, seed=4, opponents="belief", beliefs=0)
+    b = search(s, iterations=300, seed=4, opponents="tree", beliefs=0)
+    assert (a.visits, a.values) == (b.visits, b.values)
     with pytest.raises(ConfigError, match="reuse"):
         search(s, iterations=10, opponents="belief", beliefs=64, reuse=True)
     first = search(s, iterations=100, seed=2, reuse=True)        # the default yields: tree
@@ -433,14 +444,18 @@ def test_opponents_belief_needs_a_pool_and_no_reuse():
     assert (a.action, a.visits) == (b.action, b.visits)
 
 
-def test_the_games_default_belief_opponents_yield_to_reuse_and_to_beliefs_0():
+def test_the_games_default_belief_opponents_yield_to_reuse():
     from krazy_core.search.options import check_options, game_defaults
     d = game_defaults(heuristic_game(2, seed=21, steps=20))
     assert d["beliefs"] == 1024 and d["opponents"] == "belief"
     assert check_options({"iterations": 5}, defaults=d)["opponents"] == "belief"
     assert check_options({"iterations": 5, "reuse": True}, defaults=d)["opponents"] == "tree"
-    assert check_options({"iterations": 5, "beliefs": 0}, defaults=d)["opponents"] == "tree"
     with pytest.raises(ConfigError, match="reuse"):
         check_options({"iterations": 5, "reuse": True, "opponents": "belief"}, defaults=d)
+    # a bot word is checked before it meets a game: opponents=belief alone is fine
+    from krazy_core.bots import make_bot
+    bot = make_bot("ismcts:50:opponents=belief", seed=3)
+    s = heuristic_game(2, seed=21, steps=20)
+    assert bot.step(s) in s.legal_actions()
     with pytest.raises(ConfigError, match="beliefs"):
-        check_options({"iterations": 5, "beliefs": 0, "opponents": "belief"}, defaults=d)
+        make_bot("ismcts:50:beliefs=65537")

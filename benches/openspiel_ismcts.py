@@ -82,6 +82,7 @@ def make_openspiel_bot(game, seconds, seed):
         def run_search(self, state):
             self.reset()
             legal = state.legal_actions()
+            self.sims = 0       # (a one-option move makes none: not the previous move's count)
             if len(legal) == 1:
                 return [(legal[0], 1.0)]
             deadline = time.perf_counter() + seconds
@@ -113,6 +114,7 @@ def play_one(game_id, index, seconds, whole=False):
     t_ours = t_theirs = 0.0
     m_ours = m_theirs = 0
     sims = 0
+    searched = 0            # OpenSpiel's moves with more than one option (the ones it searches)
     over = 0.0              # OpenSpiel's longest move
     load0 = os.getloadavg()
     t0 = time.perf_counter()
@@ -130,6 +132,7 @@ def play_one(game_id, index, seconds, whole=False):
             over = max(over, dt)
             m_theirs += 1
             sims += getattr(theirs, "sims", 0)
+            searched += getattr(theirs, "sims", 0) > 0
         state.apply_action(int(a))
     wall = time.perf_counter() - t0
     r = state.returns()
@@ -142,7 +145,8 @@ def play_one(game_id, index, seconds, whole=False):
             "theirs_win": max(r[q] for q in range(n) if q != ours_seat) > r[ours_seat],
             "ours_moves": m_ours, "theirs_moves": m_theirs,
             "ours_s_per_move": t_ours / max(1, m_ours), "theirs_s_per_move": t_theirs / max(1, m_theirs),
-            "theirs_sims_per_move": sims / max(1, m_theirs), "theirs_longest_move": round(over, 3),
+            "theirs_sims_per_move": sims / max(1, m_theirs), "theirs_searched_moves": searched,
+            "theirs_sims_per_searched_move": sims / max(1, searched), "theirs_longest_move": round(over, 3),
             "turns": stats.get("turns"), "turn_limit": bool(stats.get("turn_limit")),
             "turn_limit_rounds": stats.get("turn_limit_rounds"), "wall_seconds": round(wall, 2),
             "load_start": [round(v, 2) for v in load0], "load_end": [round(v, 2) for v in os.getloadavg()],
@@ -170,7 +174,10 @@ def summary(path):
             extra.append(f"{name}: {n} games, {sum(x['ours_win'] for x in rs)} won, "
                          f"{sum(x['theirs_win'] for x in rs)} lost, {np.mean(ws):.0f} s a game "
                          f"({min(ws):.0f}-{max(ws):.0f}), {np.mean([x['ours_moves'] + x['theirs_moves'] for x in rs]):.0f} moves a game, "
-                         f"OpenSpiel's longest move {max(x.get('theirs_longest_move', 0) for x in rs):.2f} s, "
+                         + (f"OpenSpiel sims per searched move {np.mean(ss):.1f} (over {len(ss)} games), "
+                            if (ss := [x["theirs_sims_per_searched_move"] for x in rs
+                                       if "theirs_sims_per_searched_move" in x]) else "")
+                         + f"OpenSpiel's longest move {max(x.get('theirs_longest_move', 0) for x in rs):.2f} s, "
                          f"turn-capped games {sum(bool(x.get('turn_limit')) for x in rs)}, "
                          f"load 1-min {min(ld):.2f}/{np.mean(ld):.2f}/{max(ld):.2f}, "
                          f"{min(x['finished_utc'] for x in rs)} .. {max(x['finished_utc'] for x in rs)}, "

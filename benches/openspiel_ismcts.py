@@ -33,7 +33,6 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 
@@ -55,12 +54,8 @@ def table(game_id, whole):
 
 
 def _commit():
-    try:
-        here = os.path.dirname(os.path.abspath(__file__))
-        return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10).stdout.strip() or None
-    except Exception:
-        return None
+    from _provenance import commit      # benches/_provenance.py, beside this script
+    return commit()
 
 
 def wilson(k, n, z=1.96):

@@ -36,7 +36,6 @@ depend on the machine's speed and load, so they do not reproduce bit for bit.
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -75,12 +74,8 @@ def measure(game_id, players, opponent, bot, games, seed, workers, options):
 
 
 def _commit():
-    try:
-        here = os.path.dirname(os.path.abspath(__file__))
-        return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10).stdout.strip() or None
-    except Exception:
-        return None
+    from _provenance import commit      # benches/_provenance.py, beside this script
+    return commit()
 
 
 def _row_key(x):

@@ -11,7 +11,7 @@ import random
 import pytest
 
 import krazy_core
-from helpers import load_test_file, random_playout
+from helpers import load_test_file
 from krazy_core.bots import make_bot
 from krazy_core.cards import JOKER, parse_cards
 from krazy_core.errors import ConfigError, InvalidStateError

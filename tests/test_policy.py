@@ -178,7 +178,7 @@ def test_policy_options_are_checked():
 def test_krazy_kings_searches_with_its_policy_by_default_and_the_plain_search_stays():
     from krazy_core.search.ismcts import game_defaults
     s = krazy_core.make("krazy-kings").new_initial_state(seed=9)
-    assert game_defaults(s) == {"prior_from": "model"}
+    assert game_defaults(s)["prior_from"] == "model"      # beside belief weighting (issue 33)
     while len(s.legal_actions()) < 2:
         s.apply_action(s.legal_actions()[0])
     d = search(s, iterations=600, seed=4)

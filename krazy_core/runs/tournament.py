@@ -5,9 +5,9 @@
     >>> t = run_tournament(krazy_core.make("krazy-kings"), ["random", "heuristic", "ismcts:50"],
     ...                    games=60, seed=1)
     >>> [bot for bot, mu, lo, hi in t.ratings()]     # [(bot, mu, lo, hi), ...] best first
-    ['heuristic', 'random', 'ismcts:50']
+    ['random', 'heuristic', 'ismcts:50']
     >>> t.pairwise()[0]        # [[row bot's score against the column bot]]
-    [None, 0.4166..., 0.4833...]
+    [None, 0.5333..., 0.5916...]
 
 **Tables.**  With ``K`` bots at an ``n``-seat game, the tables are every ``n`` of the bots
 (``itertools.combinations``); with fewer bots than seats, one table repeats them in turn

@@ -752,6 +752,8 @@ cdef _Worker _make_worker(State state, uint64_t seed, double exploration, double
         wk.w.round_rng = wk.w.rng
         kz_next(&wk.w.rng)
     if beliefs > 0 and not omniscient and ops.belief_logweight != NULL and ops.redraw != NULL:
+        if 0 < max_iterations < beliefs:
+            beliefs = <int32_t>max_iterations  # no more worlds than the tree's iterations
         wk.w.pool = <char *>malloc(<size_t>beliefs * <size_t>ops.state_size)
         wk.w.pool_cdf = <double *>malloc(<size_t>beliefs * sizeof(double))
         if wk.w.pool == NULL or wk.w.pool_cdf == NULL:

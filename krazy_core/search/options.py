@@ -119,7 +119,8 @@ class SearchOptions:
         Below each action node, one child per observation of the searcher after it (a hash
         of its observation tensor).  Needs an observation tensor; not with ``reuse=True``.
     ``beliefs``: ``int`` worlds in ``0 .. 65536``, default 0 (off; Krazy Kings: 1024)
-        Belief weighting: each tree draws this many determinizations once (one state
+        Belief weighting: each tree draws this many determinizations once (at most its
+        iteration budget: ``ismcts:50`` draws 50; one state
         struct each: about 1 KB a world in Krazy Kings, per tree; drawing stops at the
         deadline) and plays them in proportion to the likelihood of the opponents'
         observed choices in each (``ops.belief_logweight``: Krazy Kings reads each seat's

@@ -390,10 +390,12 @@ def test_result_reports_the_pool_tempered_to_keep_its_spread():
         s = heuristic_game(4, seed=300 + seed, steps=40)
         if s.is_terminal():
             continue
-        r = search(s, iterations=200, seed=1, beliefs=1024)
+        r = search(s, iterations=1100, seed=1, beliefs=1024)
         if r.beliefs is None:
             continue
         assert r.beliefs["worlds"] == 1024 and r.beliefs["weighted"]
+        # no more worlds than the tree's iterations
+        assert search(s, iterations=200, seed=1, beliefs=1024).beliefs["worlds"] == 200
         assert 0.0 < r.beliefs["tau"] <= 1.0
         assert r.beliefs["ess"] >= 64.0 - 1e-6
         tempered += r.beliefs["tau"] < 1.0

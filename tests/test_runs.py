@@ -158,7 +158,10 @@ def test_a_full_disk_under_the_store_keeps_the_batches_before(tmp_path):
 def test_tournament_ratings_pairwise_table_and_plots(tmp_path):
     t = run_tournament(_kk(4), BOTS4, 80, seed=9, workers=1)
     rows = t.ratings()
-    assert rows[0][0] == "heuristic" and rows[0][2] < rows[0][1] < rows[0][3]
+    # random rates last; the heuristic and the two tiny searches are within each other's
+    # intervals (ismcts:8 reads its opponents since issue 33: the heuristic was first before)
+    assert rows[-1][0] == "random" and all(lo < mu < hi for _, mu, lo, hi in rows)
+    assert [b for b, *_ in rows].index("heuristic") <= 1
     h, r = BOTS4.index("heuristic"), BOTS4.index("random")
     pw = t.pairwise()
     assert pw[h][r] > 0.5

@@ -751,16 +751,22 @@ def test_the_lobby_fits_a_phone(server, browser):
     page.close()
 
 
-def test_CR_6_a_phone_shows_all_thirteen_cards_of_a_round_7_hand(server, browser):
-    """A fresh user's: on a phone the hand was one row that scrolled sideways with nothing
-    saying so (2-3 of 10 cards hidden; round 7 deals 13, CR-6).  Now it wraps: every card
-    lies inside the 390-pixel screen, and the page never scrolls sideways."""
-    app, url = server
-    page = open_page(browser, viewport={"width": 390, "height": 844})
+def _round_7_hand(browser, url, width, height):
+    """A page at width x height seated at a 3-player Crazy Rummy table of round 7 (13 cards,
+    CR-6), the hand dealt."""
+    page = open_page(browser, viewport={"width": width, "height": height})
     page.goto(url + "/")
     _lobby(page, url, "contract-rummy", ["human", "heuristic", "heuristic"], goto=False,
            options={"rounds": 1, "first_round": 7})
     wait_js(page, "document.querySelectorAll('#hand .card').length === 13")
+    return page
+
+
+def test_CR_6_a_phone_shows_all_thirteen_cards_of_a_round_7_hand(server, browser):
+    """A fresh user's: on a phone the hand was one row that scrolled sideways with nothing
+    saying so (2-3 of 10 cards hidden; round 7 deals 13, CR-6).  Now it wraps: every card
+    lies inside the 390-pixel screen, and the page never scrolls sideways."""
+    page = _round_7_hand(browser, server[1], 390, 844)
     boxes = page.locator("#hand .card").evaluate_all(
         "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
     assert len(boxes) == 13 and all(0 <= left and right <= 390 for left, right in boxes), boxes
@@ -773,12 +779,7 @@ def test_CR_6_a_phone_shows_all_thirteen_cards_of_a_round_7_hand(server, browser
 def test_CR_6_a_desktop_shows_every_card_of_a_big_hand(server, browser):
     """A fresh user's: at 1280x800 a 19-card hand (buys add cards, CR-8) ran off the right
     edge in one row.  The hand wraps: every card of a 25-card hand lies inside the table."""
-    app, url = server
-    page = open_page(browser, viewport={"width": 1280, "height": 800})
-    page.goto(url + "/")
-    _lobby(page, url, "contract-rummy", ["human", "heuristic", "heuristic"], goto=False,
-           options={"rounds": 1, "first_round": 7})
-    wait_js(page, "document.querySelectorAll('#hand .card').length === 13")
+    page = _round_7_hand(browser, server[1], 1280, 800)
     # twelve more cards drawn into the hand as the page shows it (the layout, not the rules)
     page.evaluate("""() => { const h = document.querySelector('#hand');
         const c = h.querySelector('.card'); for (let i = 0; i < 12; i++) h.append(c.cloneNode(true)); }""")

@@ -361,27 +361,35 @@ cdef void finish(KKState *st, int winner, kz_events *ev) noexcept nogil:
         kz_ev_push(ev, EV_WIN, winner, 0, 0)
 
 # ------------------------------------------------------------------ legality
+cdef inline uint64_t decision_cards(int phase, int d1, int d2, int top1) noexcept nogil:
+    """The cards a discard may be in a decision of ``phase`` with roll (d1, d2) on the top
+    card of index ``top1 - 1`` (0: none), before the hand is looked at: the roll's matches
+    (KK-6, KK-8, KK-11, KK-12) and in Round One Kings and Jokers (KK-10, KK-15), or Round
+    Two's matches of the top card (KK-7).  Also a belief record's (inference.pxi)."""
+    if phase == PH_R1:
+        return ROLL_MASK[d1][d2] | R1_ON_TOP[top1]
+    if phase == PH_R2:
+        return R2_ON_TOP[top1]
+    return ROLL_MASK[d1][d2]           # PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN: dice values only
+
 cdef inline uint64_t phase_cards(const KKState *st) noexcept nogil:
-    """The cards a discard may be in the current decision of a running game, before the
-    hand is looked at: the roll's matches (KK-6, KK-8, KK-11, KK-12) and in Round One
-    Kings and Jokers (KK-10, KK-15), or Round Two's matches of the top card (KK-7)."""
-    if st.phase == PH_R1:
-        return ROLL_MASK[st.d1][st.d2] | R1_ON_TOP[top_idx(st) + 1]
-    if st.phase == PH_R2:
-        return R2_ON_TOP[top_idx(st) + 1]
-    return ROLL_MASK[st.d1][st.d2]     # PH_R2_ROLLED, PH_CHALLENGED, PH_OPEN: dice values only
+    """decision_cards of the current decision of a running game."""
+    return decision_cards(st.phase, st.d1, st.d2, top_idx(st) + 1)
+
+cdef inline uint64_t hand_choices(uint64_t allowed, uint64_t h) noexcept nogil:
+    """The discards hand ``h`` has among the cards ``allowed``: never a King as the last
+    card (KK-13), the two Jokers one choice (bit 53 counts as 52)."""
+    allowed &= h
+    allowed &= ~(KINGS & -<uint64_t>kz_single_bit(h))
+    allowed |= (allowed >> 1) & (1ULL << 52)
+    return allowed & ~(1ULL << 53)
 
 cdef inline uint64_t legal_cards(const KKState *st) noexcept nogil:
     """Hand bits the player to act may discard in the current decision."""
     cdef int p = st.cur
-    cdef uint64_t h, allowed
     if st.phase == PH_NONE or st.phase == PH_DIRECTION or p < 0:
         return 0
-    h = st.hand[p]
-    allowed = phase_cards(st) & h
-    allowed &= ~(KINGS & -<uint64_t>kz_single_bit(h))   # KK-13: a King is never the last card
-    allowed |= (allowed >> 1) & (1ULL << 52)  # the Jokers are one choice: bit 53 counts as 52
-    return allowed & ~(1ULL << 53)
+    return hand_choices(phase_cards(st), st.hand[p])
 
 cdef inline uint64_t pending_cards(KKState *st) noexcept nogil:
     """``legal_cards``, kept in ``st.playable``: a decision is pending when it is not 0."""

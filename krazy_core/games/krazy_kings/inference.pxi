@@ -282,14 +282,6 @@ cdef double BEL_BETA = 4.0     # inverse temperature of the heuristic-like choic
 cdef double BEL_EPS = 0.05     # the heuristic-like seat's share of uniformly random discards
 cdef double BEL_PRIOR = 0.5    # prior probability that a seat is heuristic-like
 
-cdef inline uint64_t _record_allowed(int phase, int d1, int d2, int top1) noexcept nogil:
-    """phase_cards of a recorded decision (its phase, roll and top card)."""
-    if phase == PH_R1:
-        return ROLL_MASK[d1][d2] | R1_ON_TOP[top1]
-    if phase == PH_R2:
-        return R2_ON_TOP[top1]
-    return ROLL_MASK[d1][d2]
-
 cdef double kk_seat_loglik(const KKState *st, int p, double *log_heur, double *log_unif) noexcept nogil:
     """The log likelihoods of seat p's recorded discards given its hand in ``st``, under
     the heuristic-like and the random model (to *log_heur, *log_unif); returns the log of
@@ -331,12 +323,8 @@ cdef double kk_seat_loglik(const KKState *st, int p, double *log_heur, double *l
         else:
             h |= 1ULL << card
         phase = bel_field(r, BEL_PHASE, 3)
-        legal = _record_allowed(phase, bel_field(r, BEL_D1, 3), bel_field(r, BEL_D2, 3),
-                                bel_field(r, BEL_TOP, 6)) & h
-        if kz_single_bit(h):
-            legal &= ~KINGS                                  # KK-13
-        legal |= (legal >> 1) & (1ULL << 52)                 # the Jokers are one choice
-        legal &= ~(1ULL << 53)
+        legal = hand_choices(decision_cards(phase, bel_field(r, BEL_D1, 3), bel_field(r, BEL_D2, 3),
+                                            bel_field(r, BEL_TOP, 6)), h)   # KK-6 .. KK-15
         n = popcount(legal)
         if n <= 1 or not (legal >> card) & 1:
             continue                                         # no choice (or not this world's)
